@@ -1,0 +1,151 @@
+//! What a benchmark is, seen from the engine: its metadata (`Info`) and the suite a binary
+//! hands to `imb_core::run`. The MPI side (kernels, timing) is in `kernel`.
+
+use crate::settings::Kind;
+
+/// The guide's benchmark classes (3.3.1, 4.2.1); they decide process counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Class {
+    SingleTransfer,
+    ParallelTransfer,
+    Collective,
+    Sync,
+}
+
+/// How many processes a benchmark runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Procs {
+    /// Exactly two (MPI-1/EXT single transfer): larger counts are skipped silently, one
+    /// process is "invalid".
+    Pair,
+    /// Exactly one (IO `S_`), whatever `-npmin` says.
+    One,
+    /// The P_min, 2·P_min, …, P ladder.
+    Any,
+}
+
+/// The column set of a table (IMB_BEHAVIOUR.md §8.5 "edit types").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Table {
+    /// `#bytes #repetitions t[usec] Mbytes/sec`
+    Single,
+    /// `#bytes #repetitions t_min t_max t_avg Mbytes/sec`
+    Parallel,
+    /// `#bytes #repetitions t_min t_max t_avg`
+    Collective,
+    /// `#repetitions t_min t_max t_avg`
+    Sync,
+    /// `#bytes #repetitions t_ovrl t_pure t_CPU overlap[%]`
+    NonBlocking,
+}
+
+/// A run mode (EXT/IO aggregate or not; MPI-1 has only `Plain`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    Plain,
+    Aggregate,
+    NonAggregate,
+}
+
+/// Send and receive buffer lengths as a function of the base length L and the process count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BufShape {
+    /// L and L
+    Plain,
+    /// L and NP·L (Allgather, Allgatherv)
+    GatherRecv,
+    /// NP·L and NP·L (Alltoall, Alltoallv)
+    AllToAll,
+}
+
+impl BufShape {
+    /// (send, receive) bytes for base length `l` on `np` processes.
+    pub fn lens(self, l: usize, np: usize) -> (usize, usize) {
+        match self {
+            BufShape::Plain => (l, l),
+            BufShape::GatherRecv => (l, np * l),
+            BufShape::AllToAll => (np * l, np * l),
+        }
+    }
+}
+
+/// Everything the engine needs to know about a benchmark besides its kernel.
+#[derive(Debug, Clone, Copy)]
+pub struct Info {
+    /// Canonical spelling, as printed.
+    pub name: &'static str,
+    pub class: Class,
+    pub procs: Procs,
+    pub table: Table,
+    /// Sizes are multiples of this (4 for MPI_FLOAT reductions).
+    pub unit: usize,
+    /// The second ladder size is at least this (imb-ext: 4).
+    pub second_min: usize,
+    /// Reported time = measured time × this (PingPong: 0.5, half a round trip).
+    pub scale_time: f64,
+    /// Mbytes/sec counts this many messages per sample (Sendrecv 2, Exchange 4).
+    pub scale_bw: f64,
+    pub bufs: BufShape,
+    /// Whether `-check` verifies it (adds the `defects` column).
+    pub checked: bool,
+    /// Modes in run order.
+    pub modes: &'static [Mode],
+    /// Non-aggregate repetition cap in every mode (EXT Window, IO Open_Close).
+    pub nonaggr_cap: bool,
+}
+
+impl Info {
+    /// A plain MPI-1 benchmark; adjust fields with struct update syntax.
+    pub const fn mpi1(name: &'static str, class: Class) -> Info {
+        let (procs, table) = match class {
+            Class::SingleTransfer => (Procs::Pair, Table::Single),
+            Class::ParallelTransfer => (Procs::Any, Table::Parallel),
+            Class::Collective => (Procs::Any, Table::Collective),
+            Class::Sync => (Procs::Any, Table::Sync),
+        };
+        Info {
+            name,
+            class,
+            procs,
+            table,
+            unit: 1,
+            second_min: 0,
+            scale_time: 1.0,
+            scale_bw: 1.0,
+            bufs: BufShape::Plain,
+            checked: !matches!(class, Class::Sync),
+            modes: &[Mode::Plain],
+            nonaggr_cap: false,
+        }
+    }
+}
+
+/// A binary's description of itself.
+#[cfg(feature = "mpi")]
+pub struct Suite {
+    /// Executable name as the user types it, e.g. `imb-mpi1`.
+    pub exe: &'static str,
+    /// Title part, e.g. `MPI-1 part`.
+    pub part: &'static str,
+    pub settings: Kind,
+    /// Default `-npmin`.
+    pub npmin: usize,
+    /// Benchmarks in default run order.
+    pub benchmarks: &'static [&'static dyn crate::kernel::Benchmark],
+}
+
+#[cfg(feature = "mpi")]
+impl Suite {
+    /// Find a benchmark by case-insensitive name.
+    pub fn find(&self, name: &str) -> Option<usize> {
+        self.benchmarks
+            .iter()
+            .position(|b| b.info().name.eq_ignore_ascii_case(name))
+    }
+    pub fn info(&self, i: usize) -> &'static Info {
+        self.benchmarks[i].info()
+    }
+    pub fn names(&self) -> Vec<&'static str> {
+        self.benchmarks.iter().map(|b| b.info().name).collect()
+    }
+}

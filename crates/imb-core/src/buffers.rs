@@ -1,0 +1,198 @@
+//! Message buffers and check mode: page-aligned buffers, the guide's `BUF_VALUE` contents
+//! (5.2.5) and the comparison that yields the `defects` column (7.2; TOL = 1e-2).
+
+use memmap2::{MmapMut, MmapOptions};
+
+/// IMB's tolerance for a relative difference.
+pub const TOL: f64 = 1e-2;
+
+/// A page-aligned, pre-faulted buffer, so the first touch of a page never lands in a timed loop.
+pub struct Buffer {
+    map: MmapMut,
+    len: usize,
+}
+
+impl Buffer {
+    /// A zeroed buffer of `len` bytes (at least one page is mapped).
+    pub fn new(len: usize) -> std::io::Result<Self> {
+        // Round up to whole floats so `fill` can write the last partial element.
+        let map_len = len.div_ceil(4).max(1) * 4;
+        let map = MmapOptions::new().len(map_len).populate().map_anon()?;
+        Ok(Buffer { map, len })
+    }
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    pub fn bytes(&self) -> &[u8] {
+        &self.map[..self.len]
+    }
+    pub fn bytes_mut(&mut self) -> &mut [u8] {
+        &mut self.map[..self.len]
+    }
+    /// Fill with BUF_VALUE(rank, i) viewed as floats (the trailing partial float included).
+    pub fn fill(&mut self, rank: usize) {
+        let floats: &mut [f32] = bytemuck::cast_slice_mut(&mut self.map[..]);
+        for (i, v) in floats.iter_mut().enumerate() {
+            *v = buf_value(rank, i);
+        }
+    }
+    /// Zero the first `n` bytes.
+    pub fn zero(&mut self, n: usize) {
+        self.map[..n.min(self.len)].fill(0);
+    }
+}
+
+/// BUF_VALUE(rank, i) = 0.1·(rank+1) + i, computed in double and stored as float (MPI-1, EXT).
+#[inline]
+pub fn buf_value(rank: usize, i: usize) -> f32 {
+    (0.1 * (rank as f64 + 1.0) + i as f64) as f32
+}
+
+/// Byte `j` of rank `rank`'s send buffer.
+#[inline]
+fn buf_byte(rank: usize, j: usize) -> u8 {
+    buf_value(rank, j / 4).to_ne_bytes()[j % 4]
+}
+
+/// The outcome of checking one buffer.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Defect {
+    /// Largest relative difference; 1.0 once any element is off by more than TOL.
+    pub value: f64,
+    /// Byte position of the first element off by more than TOL.
+    pub pos: Option<usize>,
+}
+
+impl Defect {
+    pub const NONE: Defect = Defect {
+        value: 0.0,
+        pos: None,
+    };
+
+    /// Keep the worse of two results (the first bad position wins).
+    pub fn max(self, other: Defect) -> Defect {
+        Defect {
+            value: self.value.max(other.value),
+            pos: self.pos.or(other.pos),
+        }
+    }
+    fn bad(pos: usize) -> Defect {
+        Defect {
+            value: 1.0,
+            pos: Some(pos),
+        }
+    }
+}
+
+fn rel_diff(expected: f64, got: f64) -> f64 {
+    let d = (expected - got).abs();
+    if expected == 0.0 {
+        d
+    } else {
+        d / expected.abs()
+    }
+}
+
+/// Compare received bytes with bytes `from .. from + got.len()` of `src`'s send buffer.
+pub fn check_copy(got: &[u8], src: usize, from: usize) -> Defect {
+    if from % 4 == 0 {
+        let whole = got.len() / 4 * 4;
+        let floats: &[u8] = &got[..whole];
+        let mut worst = 0.0f64;
+        for (k, c) in floats.chunks_exact(4).enumerate() {
+            let g = f32::from_ne_bytes([c[0], c[1], c[2], c[3]]) as f64;
+            let e = buf_value(src, from / 4 + k) as f64;
+            let d = rel_diff(e, g);
+            if d > TOL || d.is_nan() {
+                return Defect::bad(k * 4);
+            }
+            worst = worst.max(d);
+        }
+        for (j, &b) in got.iter().enumerate().skip(whole) {
+            if b != buf_byte(src, from + j) {
+                return Defect::bad(j);
+            }
+        }
+        Defect {
+            value: worst,
+            pos: None,
+        }
+    } else {
+        match got
+            .iter()
+            .enumerate()
+            .find(|&(j, &b)| b != buf_byte(src, from + j))
+        {
+            Some((j, _)) => Defect::bad(j),
+            None => Defect::NONE,
+        }
+    }
+}
+
+/// Compare received floats with Σ_k BUF_VALUE(k, first + i) over `nranks` ranks, summed in
+/// float (what an MPI_SUM of MPI_FLOAT gives up to rounding).
+pub fn check_sum(got: &[u8], nranks: usize, first: usize) -> Defect {
+    let floats: &[f32] = bytemuck::cast_slice(&got[..got.len() / 4 * 4]);
+    let mut worst = 0.0f64;
+    for (i, &g) in floats.iter().enumerate() {
+        let e: f32 = (0..nranks).map(|k| buf_value(k, first + i)).sum();
+        let d = rel_diff(e as f64, g as f64);
+        if d > TOL || d.is_nan() {
+            return Defect::bad(i * 4);
+        }
+        worst = worst.max(d);
+    }
+    Defect {
+        value: worst,
+        pos: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fill_and_check_copy() {
+        let mut b = Buffer::new(4099).unwrap();
+        assert_eq!(b.len(), 4099);
+        b.fill(2);
+        assert_eq!(buf_value(0, 0), 0.1f32);
+        assert_eq!(check_copy(&b.bytes()[..4099], 2, 0), Defect::NONE);
+        assert_eq!(check_copy(&b.bytes()[8..15], 2, 8), Defect::NONE);
+        // unaligned source offset (Alltoall with X not a multiple of 4)
+        assert_eq!(check_copy(&b.bytes()[3..10], 2, 3), Defect::NONE);
+        let d = check_copy(&b.bytes()[..100], 1, 0);
+        assert_eq!((d.value, d.pos), (1.0, Some(0)));
+        let mut v = b.bytes()[..7].to_vec();
+        v[6] ^= 0xff;
+        assert_eq!(check_copy(&v, 2, 0).pos, Some(6));
+        let zero = vec![0u8; 3];
+        assert_eq!(check_copy(&zero, 0, 5).pos, Some(0));
+    }
+
+    #[test]
+    fn check_sums() {
+        let n = 3;
+        let sums: Vec<f32> = (0..10)
+            .map(|i| (0..n).map(|k| buf_value(k, 5 + i)).sum())
+            .collect();
+        let bytes: &[u8] = bytemuck::cast_slice(&sums);
+        assert_eq!(check_sum(bytes, n, 5), Defect::NONE);
+        assert_eq!(check_sum(bytes, n, 6).pos, Some(0));
+        assert_eq!(check_sum(bytes, 2, 5).value, 1.0);
+    }
+
+    #[test]
+    fn zeroing() {
+        let mut b = Buffer::new(16).unwrap();
+        b.fill(0);
+        b.zero(8);
+        assert!(b.bytes()[..8].iter().all(|&x| x == 0));
+        assert!(b.bytes()[8..].iter().any(|&x| x != 0));
+        assert!(Buffer::new(0).unwrap().is_empty());
+    }
+}

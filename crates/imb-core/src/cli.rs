@@ -1,0 +1,675 @@
+//! IMB-style command lines: `-npmin 2 -map 2x7 PingPong`, names in any case and order.
+//!
+//! clap has no single-dash long options, so argv is first normalised (`-npmin 2` becomes
+//! `--npmin=2`, which also lets values start with `-`), then parsed by clap. Rank 0 parses,
+//! reads the files the options name, and broadcasts the resolved `Options`; every error is one
+//! line naming the argument, file and line.
+
+use crate::error::{Error, Result};
+use crate::lengths;
+use crate::plan::Map;
+use crate::settings::{self, Kind, Params, Settings};
+use clap::{Arg, ArgAction, Command};
+use serde::{Deserialize, Serialize};
+
+/// Options that take a value, in help order.
+const VALUE_OPTS: &[&str] = &[
+    "npmin",
+    "multi",
+    "map",
+    "msglen",
+    "input",
+    "msglog",
+    "iter",
+    "time",
+    "mem",
+    "zero_size",
+    "thread_level",
+    "settings",
+];
+/// Options without a value.
+const FLAG_OPTS: &[&str] = &["list", "check"];
+
+/// What a binary tells the parser about itself.
+pub struct Spec<'a> {
+    pub exe: &'a str,
+    pub part: &'a str,
+    /// Benchmark names in default order (canonical spelling).
+    pub names: &'a [&'a str],
+    pub kind: Kind,
+    pub npmin: usize,
+}
+
+/// The MPI thread level to request (`-thread_level`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ThreadLevel {
+    Single,
+    Funneled,
+    Serialized,
+    Multiple,
+}
+
+impl ThreadLevel {
+    fn parse(s: &str) -> std::result::Result<Self, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "single" => Ok(Self::Single),
+            "funneled" => Ok(Self::Funneled),
+            "serialized" => Ok(Self::Serialized),
+            "multiple" => Ok(Self::Multiple),
+            _ => Err("expected single, funneled, serialized or multiple".into()),
+        }
+    }
+}
+
+/// `-multi 0|1`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Multi {
+    /// One row over all processes of all groups.
+    Merged,
+    /// One row per group.
+    PerGroup,
+}
+
+/// Where the message lengths come from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Lengths {
+    /// The ladder from MINMSGLOG/MAXMSGLOG.
+    Ladder,
+    /// A `-msglen` file: its name and values in file order.
+    File { file: String, values: Vec<usize> },
+}
+
+/// The resolved options of a run (the same on every rank).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Options {
+    /// Benchmark indices into the suite, in run order (duplicates run again).
+    pub benchmarks: Vec<usize>,
+    pub npmin: usize,
+    pub multi: Option<Multi>,
+    pub map: Option<Map>,
+    pub lengths: Lengths,
+    /// Effective parameters: settings file, then `-iter`/`-msglog`.
+    pub params: Params,
+    pub settings: Settings,
+    /// `-time`: seconds per message size at most.
+    pub time: Option<f64>,
+    /// `-mem`: bytes of buffers per process at most.
+    pub mem: Option<f64>,
+    pub zero_size: bool,
+    pub check: bool,
+    pub thread_level: ThreadLevel,
+}
+
+/// What the command line asks for.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Action {
+    Run(Box<Options>),
+    Help(String),
+    List(String),
+}
+
+/// The thread level requested on the command line, read before MPI starts (every rank sees
+/// the same argv). Anything unreadable falls back to `Single`; rank 0's parse reports it.
+pub fn prescan_thread_level(args: &[String]) -> ThreadLevel {
+    args.iter()
+        .position(|a| {
+            let a = a.trim_start_matches('-');
+            a == "thread_level"
+        })
+        .and_then(|i| args.get(i + 1))
+        .and_then(|v| ThreadLevel::parse(v).ok())
+        .unwrap_or(ThreadLevel::Single)
+}
+
+/// Rewrite IMB argv into clap's long-option form. Returns `None` for `-h`/`-help`.
+fn normalise(args: &[String]) -> Result<Option<Vec<String>>> {
+    let mut out = Vec::with_capacity(args.len());
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if matches!(a.as_str(), "-h" | "-help" | "--help") {
+            return Ok(None);
+        }
+        if a.len() > 1 && a.starts_with('-') {
+            let bare = a.trim_start_matches('-');
+            let (name, inline) = match bare.split_once('=') {
+                Some((n, v)) => (n, Some(v.to_string())),
+                None => (bare, None),
+            };
+            if VALUE_OPTS.contains(&name) {
+                let v = match inline {
+                    Some(v) => v,
+                    None => it
+                        .next()
+                        .cloned()
+                        .ok_or_else(|| Error::arg(format!("-{name}"), "needs a value"))?,
+                };
+                out.push(format!("--{name}={v}"));
+            } else if FLAG_OPTS.contains(&name) && inline.is_none() {
+                out.push(format!("--{name}"));
+            } else {
+                return Err(Error::arg(
+                    a.clone(),
+                    "unknown option (see -help for the options)",
+                ));
+            }
+        } else {
+            out.push(a.clone());
+        }
+    }
+    Ok(Some(out))
+}
+
+fn positive_int(s: &str) -> std::result::Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err("expected a positive integer".into()),
+    }
+}
+
+fn parse_multi(s: &str) -> std::result::Result<Multi, String> {
+    match s.trim() {
+        "0" => Ok(Multi::Merged),
+        "1" => Ok(Multi::PerGroup),
+        _ => Err("expected 0 (one row over all groups) or 1 (one row per group)".into()),
+    }
+}
+
+fn parse_map(s: &str) -> std::result::Result<Map, String> {
+    let err = || "expected PxQ with two positive integers, e.g. 2x7".to_string();
+    let (p, q) = s.split_once(['x', 'X']).ok_or_else(err)?;
+    let p = positive_int(p).map_err(|_| err())?;
+    let q = positive_int(q).map_err(|_| err())?;
+    Ok(Map { p, q })
+}
+
+fn parse_msglog(s: &str) -> std::result::Result<(u32, u32), String> {
+    let err = |m: &str| format!("expected [min:]max with 0 <= min <= max <= 30{m}");
+    let num = |t: &str| t.trim().parse::<u32>().map_err(|_| err(""));
+    let (min, max) = match s.split_once(':') {
+        Some((a, b)) => (num(a)?, num(b)?),
+        None => (0, num(s)?),
+    };
+    if max > settings::MAX_MSGLOG {
+        return Err(err(&format!(" (max {max} is too large)")));
+    }
+    if min > max {
+        return Err(err(&format!(" (min {min} is above max {max})")));
+    }
+    Ok((min, max))
+}
+
+/// `-iter msgs[,vol_MB[,nonaggr]]` as in IMB 2021.
+fn parse_iter(s: &str) -> std::result::Result<(usize, Option<usize>, Option<usize>), String> {
+    let parts: Vec<&str> = s.split(',').collect();
+    if parts.is_empty() || parts.len() > 3 {
+        return Err("expected MSGSPERSAMPLE[,OVERALL_VOL_MB[,MSGS_NONAGGR]]".into());
+    }
+    let get = |i: usize| -> std::result::Result<Option<usize>, String> {
+        parts
+            .get(i)
+            .map(|p| {
+                positive_int(p).map_err(|_| {
+                    format!("\"{p}\" is not a positive integer (MSGSPERSAMPLE[,OVERALL_VOL_MB[,MSGS_NONAGGR]])")
+                })
+            })
+            .transpose()
+    };
+    Ok((get(0)?.unwrap_or(1), get(1)?, get(2)?))
+}
+
+fn positive_float(s: &str) -> std::result::Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
+        _ => Err("expected a positive number".into()),
+    }
+}
+
+fn on_off(s: &str) -> std::result::Result<bool, String> {
+    match s.to_ascii_lowercase().as_str() {
+        "on" | "1" | "yes" | "enable" | "true" => Ok(true),
+        "off" | "0" | "no" | "disable" | "false" => Ok(false),
+        _ => Err("expected on or off".into()),
+    }
+}
+
+fn command() -> Command {
+    let v = |name: &'static str| {
+        Arg::new(name)
+            .long(name)
+            .action(ArgAction::Set)
+            .num_args(1)
+            .allow_hyphen_values(true)
+    };
+    Command::new("imb")
+        .no_binary_name(true)
+        .disable_help_flag(true)
+        .disable_version_flag(true)
+        .args_override_self(true)
+        .arg(v("npmin").value_parser(positive_int))
+        .arg(v("multi").value_parser(parse_multi))
+        .arg(v("map").value_parser(parse_map))
+        .arg(v("msglen"))
+        .arg(v("input").action(ArgAction::Append))
+        .arg(v("msglog").value_parser(parse_msglog))
+        .arg(v("iter").value_parser(parse_iter))
+        .arg(v("time").value_parser(positive_float))
+        .arg(v("mem").value_parser(positive_float))
+        .arg(v("zero_size").value_parser(on_off))
+        .arg(v("thread_level").value_parser(ThreadLevel::parse))
+        .arg(v("settings"))
+        .arg(Arg::new("list").long("list").action(ArgAction::SetTrue))
+        .arg(Arg::new("check").long("check").action(ArgAction::SetTrue))
+        .arg(Arg::new("names").action(ArgAction::Append).num_args(0..))
+}
+
+fn from_clap(e: clap::Error) -> Error {
+    use clap::error::{ContextKind, ContextValue};
+    let arg = match e.get(ContextKind::InvalidArg) {
+        Some(ContextValue::String(s)) => {
+            let name = s.split(['=', ' ']).next().unwrap_or(s);
+            format!("-{}", name.trim_start_matches('-'))
+        }
+        _ => "command line".to_string(),
+    };
+    let value = match e.get(ContextKind::InvalidValue) {
+        Some(ContextValue::String(s)) => format!("invalid value \"{s}\": "),
+        _ => String::new(),
+    };
+    let why = std::error::Error::source(&e)
+        .map(|s| s.to_string())
+        .unwrap_or_else(|| e.kind().to_string());
+    Error::arg(arg, format!("{value}{why}"))
+}
+
+/// Parse argv (without the program name) on world size `np`.
+pub fn parse(spec: &Spec, args: &[String], np: usize) -> Result<Action> {
+    let Some(norm) = normalise(args)? else {
+        return Ok(Action::Help(help(spec)));
+    };
+    let m = command().try_get_matches_from(&norm).map_err(from_clap)?;
+    if m.get_flag("list") {
+        return Ok(Action::List(list(spec)));
+    }
+
+    // Names from the command line and from -input files, in argv order.
+    let mut named: Vec<(usize, Vec<(String, Option<(String, usize)>)>)> = Vec::new();
+    if let (Some(vals), Some(idx)) = (m.get_many::<String>("names"), m.indices_of("names")) {
+        for (v, i) in vals.zip(idx) {
+            named.push((i, vec![(v.clone(), None)]));
+        }
+    }
+    if let (Some(vals), Some(idx)) = (m.get_many::<String>("input"), m.indices_of("input")) {
+        for (f, i) in vals.zip(idx) {
+            named.push((i, read_input(f)?));
+        }
+    }
+    named.sort_by_key(|(i, _)| *i);
+    let mut benchmarks = Vec::new();
+    for (name, origin) in named.into_iter().flat_map(|(_, v)| v) {
+        match spec
+            .names
+            .iter()
+            .position(|n| n.eq_ignore_ascii_case(&name))
+        {
+            Some(i) => benchmarks.push(i),
+            None => {
+                let msg = format!(
+                    "unknown benchmark{}; valid names: {}",
+                    if name.eq_ignore_ascii_case("all") {
+                        " (give no name to run them all)"
+                    } else {
+                        ""
+                    },
+                    spec.names.join(", ")
+                );
+                return Err(match origin {
+                    Some((file, line)) => {
+                        Error::line("-input", &file, line, format!("\"{name}\": {msg}"))
+                    }
+                    None => Error::arg(name, msg),
+                });
+            }
+        }
+    }
+    if benchmarks.is_empty() {
+        benchmarks = (0..spec.names.len()).collect();
+    }
+
+    let map = m.get_one::<Map>("map").copied();
+    if let Some(Map { p, q }) = map {
+        if p * q != np {
+            return Err(Error::arg(
+                "-map",
+                format!("{p}x{q} has {} places but the job has {np} processes (P·Q must equal the process count)", p * q),
+            ));
+        }
+    }
+
+    let settings = match m.get_one::<String>("settings") {
+        Some(f) => settings::load(f, spec.kind)?,
+        None => settings::built_in(spec.kind),
+    };
+    let mut params = settings.params.clone();
+    if let Some(&(min, max)) = m.get_one::<(u32, u32)>("msglog") {
+        params.minmsglog = min;
+        params.maxmsglog = max;
+    }
+    if let Some(&(msgs, vol, nonaggr)) = m.get_one::<(usize, Option<usize>, Option<usize>)>("iter")
+    {
+        params.msgspersample = msgs;
+        if let Some(mb) = vol {
+            params.overall_vol = mb
+                .checked_mul(1 << 20)
+                .ok_or_else(|| Error::arg("-iter", format!("{mb} MB overflows")))?;
+        }
+        if let Some(n) = nonaggr {
+            params.msgs_nonaggr = n;
+        }
+    }
+
+    let lengths = match m.get_one::<String>("msglen") {
+        Some(f) => Lengths::File {
+            file: f.clone(),
+            values: lengths::read_msglen(f)?,
+        },
+        None => Lengths::Ladder,
+    };
+
+    Ok(Action::Run(Box::new(Options {
+        benchmarks,
+        npmin: m.get_one::<usize>("npmin").copied().unwrap_or(spec.npmin),
+        multi: m.get_one::<Multi>("multi").copied(),
+        map,
+        lengths,
+        params,
+        settings,
+        time: m.get_one::<f64>("time").copied(),
+        mem: m.get_one::<f64>("mem").map(|gb| gb * (1u64 << 30) as f64),
+        zero_size: m.get_one::<bool>("zero_size").copied().unwrap_or(true),
+        check: m.get_flag("check"),
+        thread_level: m
+            .get_one::<ThreadLevel>("thread_level")
+            .copied()
+            .unwrap_or(ThreadLevel::Single),
+    })))
+}
+
+/// Benchmark names of an `-input` file with their line numbers: `#` lines and blank lines are
+/// skipped, the first word of every other line is a name.
+fn read_input(file: &str) -> Result<Vec<(String, Option<(String, usize)>)>> {
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| Error::file("-input", file, format!("cannot read it: {e}")))?;
+    Ok(text
+        .lines()
+        .enumerate()
+        .filter_map(|(i, l)| {
+            let l = l.trim();
+            if l.is_empty() || l.starts_with('#') {
+                return None;
+            }
+            let w = l.split_whitespace().next()?;
+            Some((w.to_string(), Some((file.to_string(), i + 1))))
+        })
+        .collect())
+}
+
+/// `-list`: the benchmarks of this executable in default run order.
+pub fn list(spec: &Spec) -> String {
+    let mut s = format!("# Benchmarks of {} (default run order):\n", spec.exe);
+    for n in spec.names {
+        s.push_str(&format!("# {n}\n"));
+    }
+    s
+}
+
+/// `-help`: 3.0's calling sequence, then the options imb-rs adds.
+pub fn help(spec: &Spec) -> String {
+    let exe = format!("{:<12}", spec.exe);
+    let pad = " ".repeat(12);
+    let mut s = String::new();
+    s.push_str(&format!(
+        "\nCalling sequence:\n\n\n{exe}[-h{{elp}}]\n\
+{pad}[-npmin  <NPmin>]\n\
+{pad}[-multi  <MultiMode>]\n\
+{pad}[-msglen <Lengths_file>]\n\
+{pad}[-map    <PxQ>]\n\
+{pad}[-input  <filename>]\n\
+{pad}[-msglog [<min>:]<max>] [-iter <msgs>[,<vol_MB>[,<nonaggr>]]]\n\
+{pad}[-time <seconds>] [-mem <GB>] [-zero_size on|off]\n\
+{pad}[-thread_level single|funneled|serialized|multiple]\n\
+{pad}[-settings <file.toml>] [-check] [-list]\n\
+{pad}[benchmark1 [benchmark2 [...]]]\n\nwhere \n\n"
+    ));
+    let npmin = spec.npmin;
+    s.push_str(&format!(
+        "- h ( or help) just provides basic help; all other arguments are then ignored.\n\n\
+- NPmin is the minimum number of processes to run the benchmarks on: they run on\n  \
+NPmin, 2NPmin, 4NPmin, ..., up to the number of processes P, always ending with P.\n  \
+Default: NPmin={npmin}.\n\n\
+- PxQ renumbers the processes along the rows of a P x Q grid (P·Q must equal the number of\n  \
+processes): with P processes per node and Q nodes, consecutive ranks then lie on\n  \
+different nodes, so e.g. `-map 2x7 PingPong` measures between nodes.\n\n\
+- MultiMode 0 or 1 runs the Multi- versions: disjoint groups of NP processes run the\n  \
+benchmark at the same time. 0: one row with min/max/avg over all processes of all groups;\n  \
+1: one row per group (a Group column comes first).\n\n\
+- Lengths_file holds one message length per line (bytes, optionally followed by k or M);\n  \
+lines starting with # and blank lines are skipped. It replaces the default lengths.\n\n\
+- filename (-input) holds one benchmark name per line; # lines are skipped.\n\n\
+- -msglog [min:]max: lengths 0, 2^min, ..., 2^max (default {min}:{max}).\n\
+- -iter msgs[,vol_MB[,nonaggr]]: MSGSPERSAMPLE, OVERALL_VOL in MiB, MSGS_NONAGGR.\n\
+- -time S: at most about S seconds of repetitions per message size.\n\
+- -mem GB: skip message sizes whose buffers need more than GB GiB per process.\n\
+- -zero_size off: leave out the 0-byte size.\n\
+- -thread_level L: the thread level requested from MPI_Init_thread (default single).\n\
+- -settings F: parameters from a settings file (settings/*.toml); its [optional] block\n  \
+applies when IMB_OPTIONAL = true, and the header then says so.\n\
+- -check: verify every received buffer; adds the defects column and fails the run on any\n  \
+defect (check-mode timings are not benchmark results).\n\
+- -list: list the benchmarks and exit.\n\n\
+- benchmarki is a benchmark name of this executable, in any case. They run in the order\n  \
+given; default: all, in the order below.\n\n\
+List of benchmarks of {exe}:\n",
+        min = settings::standard(spec.kind).minmsglog,
+        max = settings::standard(spec.kind).maxmsglog,
+        exe = spec.exe,
+    ));
+    for n in spec.names {
+        s.push_str(&format!("{n}\n"));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const NAMES: &[&str] = &["PingPong", "PingPing", "Sendrecv", "Allreduce", "Barrier"];
+    fn spec() -> Spec<'static> {
+        Spec {
+            exe: "imb-mpi1",
+            part: "MPI-1 part",
+            names: NAMES,
+            kind: Kind::Mpi1,
+            npmin: 2,
+        }
+    }
+    fn args(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+    fn run(s: &str, np: usize) -> Options {
+        match parse(&spec(), &args(s), np).unwrap() {
+            Action::Run(o) => *o,
+            a => panic!("{a:?}"),
+        }
+    }
+    fn err(s: &str, np: usize) -> String {
+        parse(&spec(), &args(s), np).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn defaults() {
+        let o = run("", 2);
+        assert_eq!(o.benchmarks, vec![0, 1, 2, 3, 4]);
+        assert_eq!((o.npmin, o.multi, o.map), (2, None, None));
+        assert_eq!(o.lengths, Lengths::Ladder);
+        assert_eq!(o.params, settings::standard(Kind::Mpi1));
+        assert!(o.zero_size && !o.check);
+        assert_eq!(o.thread_level, ThreadLevel::Single);
+    }
+
+    #[test]
+    fn names_any_case_and_order_options_interleaved() {
+        let o = run("allreduce -npmin 3 PINGPONG -multi 1 pingpong -map 2x2", 4);
+        assert_eq!(o.benchmarks, vec![3, 0, 0]);
+        assert_eq!(o.npmin, 3);
+        assert_eq!(o.multi, Some(Multi::PerGroup));
+        assert_eq!(o.map, Some(Map { p: 2, q: 2 }));
+        // a repeated option keeps its last value
+        assert_eq!(run("-npmin 3 -npmin 4", 4).npmin, 4);
+        assert_eq!(run("--npmin=5", 8).npmin, 5);
+    }
+
+    #[test]
+    fn help_and_list() {
+        assert!(matches!(
+            parse(&spec(), &args("-h"), 2),
+            Ok(Action::Help(_))
+        ));
+        assert!(matches!(
+            parse(&spec(), &args("PingPong -help"), 2),
+            Ok(Action::Help(_))
+        ));
+        match parse(&spec(), &args("-list"), 2).unwrap() {
+            Action::List(s) => assert!(s.contains("# Sendrecv\n")),
+            a => panic!("{a:?}"),
+        }
+        let h = help(&spec());
+        assert!(h.starts_with(
+            "\nCalling sequence:\n\n\nimb-mpi1    [-h{elp}]\n            [-npmin  <NPmin>]\n"
+        ));
+        assert!(h.ends_with("Allreduce\nBarrier\n"));
+    }
+
+    #[test]
+    fn additions() {
+        let o = run("-msglog 3:10 -iter 50,4,7 -time 0.5 -mem 2 -zero_size off -check -thread_level multiple", 2);
+        assert_eq!((o.params.minmsglog, o.params.maxmsglog), (3, 10));
+        assert_eq!(
+            (
+                o.params.msgspersample,
+                o.params.overall_vol,
+                o.params.msgs_nonaggr
+            ),
+            (50, 4 << 20, 7)
+        );
+        assert_eq!(o.time, Some(0.5));
+        assert_eq!(o.mem, Some(2.0 * (1u64 << 30) as f64));
+        assert!(!o.zero_size && o.check);
+        assert_eq!(o.thread_level, ThreadLevel::Multiple);
+        assert_eq!(run("-msglog 5", 2).params.maxmsglog, 5);
+        assert_eq!(run("-iter 20", 2).params.overall_vol, 40 << 20);
+    }
+
+    #[test]
+    fn bad_values_name_the_option() {
+        for (cmd, needle) in [
+            ("-npmin", "-npmin: needs a value"),
+            ("-npmin 0", "-npmin: invalid value \"0\""),
+            ("-npmin abc", "-npmin: invalid value \"abc\""),
+            ("-npmin -1", "-npmin: invalid value \"-1\""),
+            ("-multi 2", "-multi: invalid value \"2\""),
+            ("-map 2", "-map: invalid value \"2\""),
+            ("-map 2x", "-map: invalid value \"2x\""),
+            ("-map 2,2", "-map: invalid value \"2,2\""),
+            ("-map 0x4", "-map: invalid value \"0x4\""),
+            ("-msglog 5:3", "-msglog: invalid value \"5:3\""),
+            ("-msglog 40", "-msglog: invalid value \"40\""),
+            ("-iter 0", "-iter: invalid value \"0\""),
+            ("-time -1", "-time: invalid value \"-1\""),
+            ("-mem x", "-mem: invalid value \"x\""),
+            ("-zero_size maybe", "-zero_size: invalid value \"maybe\""),
+            (
+                "-thread_level lots",
+                "-thread_level: invalid value \"lots\"",
+            ),
+            ("-foo", "-foo: unknown option"),
+            ("-NPMIN 2", "-NPMIN: unknown option"),
+            ("-check=1", "-check=1: unknown option"),
+        ] {
+            let e = err(cmd, 4);
+            assert!(e.starts_with(needle), "{cmd}: {e}");
+            assert!(!e.contains('\n'), "{cmd}: {e}");
+        }
+    }
+
+    #[test]
+    fn map_must_fit_the_job() {
+        assert!(err("-map 2x3", 4).starts_with("-map: 2x3 has 6 places but the job has 4"));
+        assert!(err("-map 2x2", 6).contains("P·Q must equal"));
+        assert_eq!(run("-map 2X3", 6).map, Some(Map { p: 2, q: 3 }));
+        assert_eq!(run("-map 1x4", 4).map, Some(Map { p: 1, q: 4 }));
+    }
+
+    #[test]
+    fn unknown_names_list_the_valid_ones() {
+        let e = err("PingPong foo", 2);
+        assert_eq!(
+            e,
+            "foo: unknown benchmark; valid names: PingPong, PingPing, Sendrecv, Allreduce, Barrier"
+        );
+        assert!(err("all", 2).contains("give no name"));
+    }
+
+    fn tmp(name: &str, text: &str) -> String {
+        let dir = std::env::temp_dir().join(format!("imb-cli-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        p.to_string_lossy().into_owned()
+    }
+
+    #[test]
+    fn input_files_insert_names_in_place() {
+        let f = tmp("sel", "#\n# selection\nbarrier extra words\n\nSENDRECV\n");
+        let o = run(&format!("PingPong -input {f} Allreduce"), 2);
+        assert_eq!(o.benchmarks, vec![0, 4, 2, 3]);
+        let bad = tmp("bad", "PingPong\nnope\n");
+        assert_eq!(
+            err(&format!("-input {bad}"), 2),
+            format!("-input {bad}, line 2: \"nope\": unknown benchmark; valid names: PingPong, PingPing, Sendrecv, Allreduce, Barrier")
+        );
+        assert!(
+            err("-input /nonexistent/sel", 2).starts_with("-input /nonexistent/sel: cannot read")
+        );
+        // a file with only comments selects the default list
+        let empty = tmp("empty", "# nothing\n");
+        assert_eq!(run(&format!("-input {empty}"), 2).benchmarks.len(), 5);
+    }
+
+    #[test]
+    fn msglen_file_is_read() {
+        let f = tmp("len", "0\n100\n1k\n");
+        match run(&format!("-msglen {f}"), 2).lengths {
+            Lengths::File { values, .. } => assert_eq!(values, vec![0, 100, 1024]),
+            l => panic!("{l:?}"),
+        }
+        let bad = tmp("badlen", "0\nx\n");
+        assert!(err(&format!("-msglen {bad}"), 2).starts_with(&format!("-msglen {bad}, line 2:")));
+    }
+
+    #[test]
+    fn thread_level_prescan() {
+        assert_eq!(
+            prescan_thread_level(&args("a -thread_level multiple")),
+            ThreadLevel::Multiple
+        );
+        assert_eq!(
+            prescan_thread_level(&args("-thread_level")),
+            ThreadLevel::Single
+        );
+        assert_eq!(
+            prescan_thread_level(&args("-thread_level x")),
+            ThreadLevel::Single
+        );
+    }
+}

@@ -1,0 +1,80 @@
+//! Communicators and the few world-wide exchanges the driver needs: broadcasting rank 0's
+//! decisions, agreeing on success (so every rank leaves together), splitting the groups of one
+//! plan step, and gathering results to rank 0.
+
+use crate::kernel::Comm;
+use crate::stats::{RankResult, Usec};
+use mpi::collective::SystemOperation;
+use mpi::topology::Color;
+use mpi::traits::*;
+use serde::{de::DeserializeOwned, Serialize};
+
+/// Broadcast a value from world rank 0 (which passes `Some`) to every rank.
+pub fn bcast<T: Serialize + DeserializeOwned>(world: &Comm, value: Option<T>) -> T {
+    let root = world.process_at_rank(0);
+    let mut bytes = match &value {
+        Some(v) => serde_json::to_vec(v).expect("options serialise"),
+        None => Vec::new(),
+    };
+    let mut len = bytes.len() as u64;
+    root.broadcast_into(&mut len);
+    bytes.resize(len as usize, 0);
+    root.broadcast_into(&mut bytes[..]);
+    match value {
+        Some(v) => v,
+        None => serde_json::from_slice(&bytes).expect("rank 0 sent valid options"),
+    }
+}
+
+/// True on every rank iff `ok` is true on every rank.
+pub fn agree(world: &Comm, ok: bool) -> bool {
+    let mine = ok as i32;
+    let mut all = 0i32;
+    world.all_reduce_into(&mine, &mut all, SystemOperation::min());
+    all == 1
+}
+
+/// The largest of a value over all ranks.
+pub fn max_all(world: &Comm, v: f64) -> f64 {
+    let mut m = 0.0f64;
+    world.all_reduce_into(&v, &mut m, SystemOperation::max());
+    m
+}
+
+/// The communicator of this rank's group (`role` = group number and rank in it), or `None` for
+/// an idle rank. Collective over the world.
+pub fn split(world: &Comm, role: Option<(usize, usize)>) -> Option<Comm> {
+    match role {
+        Some((g, pos)) => world.split_by_color_with_key(Color::with_value(g as i32), pos as i32),
+        None => world.split_by_color(Color::undefined()),
+    }
+}
+
+/// Gather every rank's result to world rank 0 (in world-rank order).
+pub fn gather(world: &Comm, mine: RankResult) -> Option<Vec<RankResult>> {
+    let enc = [mine.t.0, mine.defect, mine.pos.map_or(-1.0, |p| p as f64)];
+    let root = world.process_at_rank(0);
+    if world.rank() == 0 {
+        let mut all = vec![0.0f64; 3 * world.size() as usize];
+        root.gather_into_root(&enc[..], &mut all[..]);
+        Some(
+            all.chunks_exact(3)
+                .map(|c| RankResult {
+                    t: Usec(c[0]),
+                    defect: c[1],
+                    pos: (c[2] >= 0.0).then_some(c[2] as usize),
+                })
+                .collect(),
+        )
+    } else {
+        root.gather_into(&enc[..]);
+        None
+    }
+}
+
+/// Broadcast a status code from rank 0.
+pub fn bcast_code(world: &Comm, code: u8) -> u8 {
+    let mut c = code;
+    world.process_at_rank(0).broadcast_into(&mut c);
+    c
+}

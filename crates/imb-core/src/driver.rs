@@ -1,0 +1,608 @@
+//! The path from argv to printed rows, shared by every MPI executable (ARCHITECTURE.md, "Data
+//! flow"): parse on rank 0 and broadcast, plan, then for each step split the communicators,
+//! prepare buffers, warm up, time n_sample repetitions, gather, reduce and report.
+
+use crate::bench::{Class, Info, Mode, Suite, Table};
+use crate::buffers::{Buffer, TOL};
+use crate::cli::{self, Action, Lengths, Multi, Options, ThreadLevel};
+use crate::comm;
+use crate::error::{Error, Result};
+use crate::kernel::{Benchmark, Comm, Ctx, Sample};
+use crate::lengths::{self, Len};
+use crate::plan::{self, Layout, Step};
+use crate::report::{Banner, Columns, Header, Row, Sink, Text, Verdict};
+use crate::settings;
+use crate::stats::{self, RankResult, Usec};
+use crate::sysinfo;
+use mpi::traits::*;
+use mpi::Threading;
+use std::process::ExitCode;
+
+/// Exit status of a run whose check mode found a defect.
+pub const EXIT_DEFECT: u8 = 1;
+/// Exit status of a command-line or input-file error.
+pub const EXIT_USAGE: u8 = 2;
+/// Exit status of a run-time failure (e.g. buffers that cannot be allocated).
+pub const EXIT_RUNTIME: u8 = 3;
+
+fn threading(t: ThreadLevel) -> Threading {
+    match t {
+        ThreadLevel::Single => Threading::Single,
+        ThreadLevel::Funneled => Threading::Funneled,
+        ThreadLevel::Serialized => Threading::Serialized,
+        ThreadLevel::Multiple => Threading::Multiple,
+    }
+}
+
+/// Run an executable: the whole `main` of imb-mpi1, imb-ext and imb-io.
+pub fn main(suite: &Suite) -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let level = cli::prescan_thread_level(&args);
+    let Some((universe, granted)) = mpi::initialize_with_threading(threading(level)) else {
+        eprintln!("{}: error: MPI was already initialised", suite.exe);
+        return ExitCode::from(EXIT_RUNTIME);
+    };
+    let code = run_world(suite, &universe.world(), &args, granted);
+    // MPI_Finalize happens when the universe is dropped, on every rank, before the exit status.
+    drop(universe);
+    ExitCode::from(code)
+}
+
+fn spec(suite: &Suite) -> (cli::Spec<'static>, Vec<&'static str>) {
+    let names = suite.names();
+    let leaked: &'static [&'static str] = Box::leak(names.clone().into_boxed_slice());
+    (
+        cli::Spec {
+            exe: suite.exe,
+            part: suite.part,
+            names: leaked,
+            kind: suite.settings,
+            npmin: suite.npmin,
+        },
+        names,
+    )
+}
+
+fn run_world(suite: &Suite, world: &Comm, args: &[String], granted: Threading) -> u8 {
+    let rank = world.rank() as usize;
+    let np = world.size() as usize;
+    let (spec, _) = spec(suite);
+    let parsed = (rank == 0).then(|| cli::parse(&spec, args, np));
+    let action: Result<Action> = comm::bcast(world, parsed);
+    match action {
+        Err(e) => {
+            if rank == 0 {
+                eprintln!("{}: error: {e}", suite.exe);
+            }
+            EXIT_USAGE
+        }
+        Ok(Action::Help(t)) | Ok(Action::List(t)) => {
+            if rank == 0 {
+                print!("{t}");
+            }
+            0
+        }
+        Ok(Action::Run(opts)) => {
+            let mut r = Runner {
+                suite,
+                world,
+                rank,
+                np,
+                opts: *opts,
+                sink: (rank == 0).then(|| Text::new(std::io::stdout())),
+                verdicts: Vec::new(),
+            };
+            let result = r.run(granted);
+            let code = match &result {
+                Ok(()) => {
+                    let failed = r.verdicts.iter().any(|v| !v.ok);
+                    if failed {
+                        EXIT_DEFECT
+                    } else {
+                        0
+                    }
+                }
+                Err(e) => {
+                    if rank == 0 {
+                        eprintln!("{}: error: {e}", suite.exe);
+                    }
+                    EXIT_RUNTIME
+                }
+            };
+            comm::bcast_code(world, code)
+        }
+    }
+}
+
+struct Runner<'a> {
+    suite: &'a Suite,
+    world: &'a Comm,
+    rank: usize,
+    np: usize,
+    opts: Options,
+    /// Only rank 0 prints.
+    sink: Option<Text<std::io::Stdout>>,
+    verdicts: Vec<Verdict>,
+}
+
+/// What the steps of one benchmark found, for the check summary.
+#[derive(Default)]
+struct Outcome {
+    defect: bool,
+}
+
+impl Runner<'_> {
+    fn emit(&mut self, f: impl FnOnce(&mut dyn Sink)) {
+        if let Some(s) = self.sink.as_mut() {
+            f(s);
+        }
+    }
+
+    fn run(&mut self, granted: Threading) -> Result<()> {
+        if self.rank == 0 {
+            let h = self.header(granted);
+            let names: Vec<&str> = self
+                .opts
+                .benchmarks
+                .iter()
+                .map(|&b| self.suite.info(b).name)
+                .collect();
+            let multi = self.opts.multi.is_some();
+            self.emit(|s| {
+                s.header(&h);
+                s.list(&names, multi);
+            });
+        }
+        for k in 0..self.opts.benchmarks.len() {
+            let bench = self.suite.benchmarks[self.opts.benchmarks[k]];
+            let info = bench.info();
+            let mut outcome = Outcome::default();
+            let steps = plan::steps(
+                self.np,
+                self.opts.npmin,
+                info.procs,
+                self.opts.map,
+                self.opts.multi.is_some(),
+            );
+            for step in steps {
+                match step {
+                    Step::Invalid { np } => self.emit(|s| s.invalid(info.name, np)),
+                    Step::Run(layout) => self.run_step(bench, &layout, &mut outcome)?,
+                }
+            }
+            self.verdicts.push(Verdict {
+                name: info.name.to_string(),
+                ok: !outcome.defect,
+            });
+        }
+        let verdicts = self.opts.check.then(|| self.verdicts.clone());
+        self.emit(|s| s.finish(verdicts.as_deref()));
+        Ok(())
+    }
+
+    fn header(&self, granted: Threading) -> Header {
+        let (machine, system, release, uversion) = sysinfo::uname();
+        let p = &self.opts.params;
+        let min_max = match &self.opts.lengths {
+            Lengths::Ladder => Some((
+                if self.opts.zero_size {
+                    0
+                } else {
+                    1 << p.minmsglog
+                },
+                1usize << p.maxmsglog,
+            )),
+            Lengths::File { .. } => None,
+        };
+        Header {
+            version: env!("CARGO_PKG_VERSION").to_string(),
+            part: self.suite.part.to_string(),
+            date: sysinfo::date(),
+            machine,
+            system,
+            release,
+            uversion,
+            mpi_version: sysinfo::mpi_version(),
+            thread_env: sysinfo::thread_name(granted).to_string(),
+            io: self.suite.settings == settings::Kind::Io,
+            min_max,
+            optional: self.optional_lines(),
+        }
+    }
+
+    /// The header lines that say a run is not in standard mode, and why.
+    fn optional_lines(&self) -> Vec<String> {
+        let std = settings::standard(self.suite.settings);
+        let p = &self.opts.params;
+        let mut diffs = Vec::new();
+        let mut d = |key: &str, v: String, s: String| {
+            if v != s {
+                diffs.push(format!("  {key} = {v} (standard {s})"));
+            }
+        };
+        d(
+            "MINMSGLOG",
+            p.minmsglog.to_string(),
+            std.minmsglog.to_string(),
+        );
+        d(
+            "MAXMSGLOG",
+            p.maxmsglog.to_string(),
+            std.maxmsglog.to_string(),
+        );
+        d(
+            "MSGSPERSAMPLE",
+            p.msgspersample.to_string(),
+            std.msgspersample.to_string(),
+        );
+        d(
+            "MSGS_NONAGGR",
+            p.msgs_nonaggr.to_string(),
+            std.msgs_nonaggr.to_string(),
+        );
+        d(
+            "OVERALL_VOL",
+            p.overall_vol.to_string(),
+            std.overall_vol.to_string(),
+        );
+        d("N_WARMUP", p.n_warmup.to_string(), std.n_warmup.to_string());
+        d("N_BARR", p.n_barr.to_string(), std.n_barr.to_string());
+        d(
+            "TARGET_CPU_SECS",
+            p.target_cpu_secs.to_string(),
+            std.target_cpu_secs.to_string(),
+        );
+        d(
+            "FILENAME",
+            p.filename.clone().unwrap_or_default(),
+            std.filename.clone().unwrap_or_default(),
+        );
+        if diffs.is_empty() {
+            return diffs;
+        }
+        let from = match (&self.opts.settings.source, self.opts.settings.optional) {
+            (Some(f), true) => format!("the [optional] block of {f} and the command line"),
+            _ => "the command line".to_string(),
+        };
+        let mut v = vec![
+            "Results from OPTIONAL mode, not standard mode:".to_string(),
+            format!("parameters set by {from}:"),
+        ];
+        v.extend(diffs);
+        v
+    }
+
+    /// The lengths of one benchmark's tables.
+    fn lengths(&self, bench: &dyn Benchmark) -> Vec<Len> {
+        let info = bench.info();
+        let p = &self.opts.params;
+        let values = match &self.opts.lengths {
+            Lengths::Ladder => lengths::default_ladder(p, info.unit, info.second_min),
+            Lengths::File { values, .. } => values.clone(),
+        };
+        let mut lens = lengths::resolve(&values, p, info.unit, info.second_min);
+        if !self.opts.zero_size {
+            lens.retain(|l| l.x != 0);
+        }
+        if info.class == Class::Sync {
+            // Sync benchmarks have one row; its repetition count comes from the first length.
+            lens.truncate(1);
+        }
+        lens
+    }
+
+    fn run_step(
+        &mut self,
+        bench: &dyn Benchmark,
+        layout: &Layout,
+        outcome: &mut Outcome,
+    ) -> Result<()> {
+        let info = bench.info();
+        let role = layout.role(self.rank);
+        let comm = comm::split(self.world, role);
+        let step = StepPlan::new(&self.opts, info, layout, self.lengths(bench));
+        let mut bufs = self.buffers(info, layout, role, step.buf_x)?;
+        let table = match (info.table, self.opts.multi) {
+            (Table::Single, Some(Multi::Merged)) => Table::Parallel,
+            (t, _) => t,
+        };
+        let cols = Columns {
+            table,
+            group: self.opts.multi == Some(Multi::PerGroup),
+            defects: self.opts.check && info.checked,
+        };
+        for &mode in info.modes {
+            self.emit(|s| {
+                s.banner(&Banner {
+                    name: info.name,
+                    layout,
+                    mode,
+                    cols,
+                })
+            });
+            let mut table_out = TableOut::default();
+            for (k, len) in step.lens.iter().enumerate() {
+                if !step.measured[k] {
+                    table_out.skipped.push(len.x);
+                    continue;
+                }
+                let mut n = lengths::n_sample(len.x, step.cap(mode), self.opts.params.overall_vol);
+                let mut active = match (&comm, bufs.as_mut(), role) {
+                    (Some(c), Some((s, r)), Some((_, pos))) => Some(Active {
+                        bench,
+                        comm: c,
+                        pos,
+                        np: layout.np,
+                        send: s,
+                        recv: r,
+                        n_barr: self.opts.params.n_barr,
+                    }),
+                    _ => None,
+                };
+                if k == step.first {
+                    if let Some(a) = active.as_mut() {
+                        a.time(
+                            step.warm_x,
+                            step.warm_mode,
+                            self.opts.params.n_warmup,
+                            false,
+                        );
+                    }
+                }
+                if let Some(limit) = self.opts.time {
+                    let probe = active
+                        .as_mut()
+                        .map_or(0.0, |a| a.time(step.x(len), mode, 1, false).secs);
+                    let worst = comm::max_all(self.world, probe);
+                    n = n.min(((limit / worst.max(1e-9)) as usize).max(1));
+                }
+                let mine = active.as_mut().map_or(RankResult::default(), |a| {
+                    let s = a.time(step.x(len), mode, n, self.opts.check);
+                    RankResult {
+                        t: Usec::from_secs(s.secs * info.scale_time),
+                        defect: s.defect.value,
+                        pos: s.defect.pos,
+                    }
+                });
+                // Idle ranks wait here too (IMB's MPI_Barrier on MPI_COMM_WORLD).
+                self.world.barrier();
+                if let Some(all) = comm::gather(self.world, mine) {
+                    self.report_size(info, layout, cols, len, n, &all, &mut table_out);
+                }
+            }
+            let notes = table_out.notes(self.opts.mem, layout.np);
+            outcome.defect |= table_out.unsuccessful;
+            let bad = table_out.unsuccessful;
+            self.emit(|s| s.table_end(&notes, bad));
+        }
+        Ok(())
+    }
+
+    /// Send buffer filled with BUF_VALUE, receive buffer zeroed; every rank learns whether every
+    /// active rank got its buffers, so a failure ends the run everywhere at once.
+    fn buffers(
+        &self,
+        info: &Info,
+        layout: &Layout,
+        role: Option<(usize, usize)>,
+        buf_x: usize,
+    ) -> Result<Option<(Buffer, Buffer)>> {
+        let (slen, rlen) = info.bufs.lens(buf_x, layout.np);
+        let mut bufs = None;
+        let mut why = None;
+        if let Some((_, pos)) = role {
+            match (Buffer::new(slen), Buffer::new(rlen)) {
+                (Ok(mut s), Ok(r)) => {
+                    s.fill(pos);
+                    bufs = Some((s, r));
+                }
+                (Err(e), _) | (_, Err(e)) => why = Some(e.to_string()),
+            }
+        }
+        if comm::agree(self.world, why.is_none()) {
+            return Ok(bufs);
+        }
+        Err(Error::Run(format!(
+            "{}: cannot allocate {slen} + {rlen} bytes of buffers per process on {} processes{}",
+            info.name,
+            layout.np,
+            why.map(|e| format!(" ({e})")).unwrap_or_default()
+        )))
+    }
+
+    /// Rank 0: turn the gathered results of one size into rows and check-mode notes.
+    #[allow(clippy::too_many_arguments)]
+    fn report_size(
+        &mut self,
+        info: &Info,
+        layout: &Layout,
+        cols: Columns,
+        len: &Len,
+        n: usize,
+        all: &[RankResult],
+        out: &mut TableOut,
+    ) {
+        let sync = info.class == Class::Sync;
+        let rows: Vec<Row> = stats::rows(all, &layout.groups, self.opts.multi)
+            .into_iter()
+            .map(|(g, st)| {
+                let mbps = stats::mbytes_per_sec(info.scale_bw, len.x, st.t_max);
+                let mut values = match cols.table {
+                    Table::Single => vec![st.t_max.0, mbps],
+                    Table::Parallel => vec![st.t_min.0, st.t_max.0, st.t_avg.0, mbps],
+                    _ => vec![st.t_min.0, st.t_max.0, st.t_avg.0],
+                };
+                if cols.defects {
+                    values.push(st.defect);
+                }
+                Row {
+                    group: g,
+                    bytes: (!sync).then_some(len.x),
+                    reps: n,
+                    values,
+                }
+            })
+            .collect();
+        for (w, r) in all.iter().enumerate() {
+            if r.defect > TOL && layout.role(w).is_some() {
+                out.unsuccessful = true;
+                out.defects.push(format!(
+                    "defect: {} bytes, world rank {w}: first wrong element at byte {}",
+                    len.x,
+                    r.pos.unwrap_or(0)
+                ));
+            }
+        }
+        let attention = len.truncated_from.map(|from| {
+            format!(
+                "Attention, msg size {from} truncated to {}",
+                lengths::maxmsg(&self.opts.params, info.unit)
+            )
+        });
+        self.emit(|s| {
+            if let Some(a) = &attention {
+                s.attention(a);
+            }
+            if cols.group {
+                s.size_block();
+            }
+            for r in &rows {
+                s.row(r);
+            }
+        });
+    }
+}
+
+/// The sizes of one plan step and how they are run.
+struct StepPlan {
+    lens: Vec<Len>,
+    /// Whether each size is measured (false: skipped by `-mem`).
+    measured: Vec<bool>,
+    /// The first measured size: warm-up happens before it.
+    first: usize,
+    /// Warm-up size: 2^MAXMSGLOG (guide 5.2.6), or the largest size that fits `-mem`.
+    warm_x: usize,
+    warm_mode: Mode,
+    /// Buffers are sized for this message length.
+    buf_x: usize,
+    sync: bool,
+    msgspersample: usize,
+    msgs_nonaggr: usize,
+    nonaggr_cap: bool,
+}
+
+impl StepPlan {
+    fn new(opts: &Options, info: &Info, layout: &Layout, lens: Vec<Len>) -> Self {
+        let sync = info.class == Class::Sync;
+        let need = |x: usize| {
+            let (s, r) = info.bufs.lens(x, layout.np);
+            (s + r) as f64
+        };
+        let fits = |x: usize| sync || opts.mem.is_none_or(|m| need(x) <= m);
+        let measured: Vec<bool> = lens.iter().map(|l| fits(l.x)).collect();
+        let top = lengths::maxmsg(&opts.params, info.unit);
+        let warm_x = if sync {
+            0
+        } else if fits(top) {
+            top
+        } else {
+            lens.iter()
+                .map(|l| l.x)
+                .filter(|&x| fits(x))
+                .max()
+                .unwrap_or(0)
+        };
+        let buf_x = lens
+            .iter()
+            .filter(|l| !sync && fits(l.x))
+            .map(|l| l.x)
+            .chain([warm_x])
+            .max()
+            .unwrap_or(0);
+        StepPlan {
+            first: measured.iter().position(|&m| m).unwrap_or(0),
+            measured,
+            lens,
+            warm_x,
+            // Warm-up always uses the aggregate variant where one exists (IMB_BEHAVIOUR.md §6.1).
+            warm_mode: if info.modes.contains(&Mode::Aggregate) {
+                Mode::Aggregate
+            } else {
+                info.modes[0]
+            },
+            buf_x,
+            sync,
+            msgspersample: opts.params.msgspersample,
+            msgs_nonaggr: opts.params.msgs_nonaggr,
+            nonaggr_cap: info.nonaggr_cap,
+        }
+    }
+    /// The repetition cap x of a mode (IMB_BEHAVIOUR.md §4.5).
+    fn cap(&self, mode: Mode) -> usize {
+        if self.nonaggr_cap || mode == Mode::NonAggregate {
+            self.msgs_nonaggr
+        } else {
+            self.msgspersample
+        }
+    }
+    /// The size handed to the kernel (Sync benchmarks move no data).
+    fn x(&self, len: &Len) -> usize {
+        if self.sync {
+            0
+        } else {
+            len.x
+        }
+    }
+}
+
+/// An active rank's view of one step: builds a kernel for a size and times it.
+struct Active<'a> {
+    bench: &'a dyn Benchmark,
+    comm: &'a Comm,
+    pos: usize,
+    np: usize,
+    send: &'a Buffer,
+    recv: &'a mut Buffer,
+    n_barr: usize,
+}
+
+impl Active<'_> {
+    fn time(&mut self, x: usize, mode: Mode, n: usize, check: bool) -> Sample {
+        let info = self.bench.info();
+        self.recv.zero(info.bufs.lens(x, self.np).1);
+        let mut k = self.bench.kernel(Ctx {
+            comm: self.comm,
+            rank: self.pos,
+            size: self.np,
+            x,
+            mode,
+            send: self.send.bytes(),
+            recv: self.recv.bytes_mut(),
+        });
+        k.run(self.comm, self.n_barr, n, check)
+    }
+}
+
+/// What one table collected besides its rows.
+#[derive(Default)]
+struct TableOut {
+    skipped: Vec<usize>,
+    defects: Vec<String>,
+    unsuccessful: bool,
+}
+
+impl TableOut {
+    fn notes(&self, mem: Option<f64>, np: usize) -> Vec<String> {
+        let mut notes = self.defects.clone();
+        if !self.skipped.is_empty() {
+            let list: Vec<String> = self.skipped.iter().map(|x| x.to_string()).collect();
+            notes.push(format!(
+                "{} message size(s) skipped: their buffers exceed -mem {:.3} GiB per process on {np} processes: {}",
+                self.skipped.len(),
+                mem.unwrap_or(0.0) / (1u64 << 30) as f64,
+                list.join(", ")
+            ));
+        }
+        notes
+    }
+}

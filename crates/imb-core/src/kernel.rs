@@ -1,0 +1,98 @@
+//! The timing contract between the engine and a benchmark (guide 5.2.7, 5.2.8).
+//!
+//! A benchmark builds a `Kernel` for one message size (untimed) and implements one repetition
+//! of its pattern in `step`. The loop around it (barriers, MPI_Wtime, n_sample repetitions,
+//! check mode) is the blanket `Timed` impl below: monomorphised per kernel, so `step` is inlined
+//! into the timed loop and the only dynamic call is one per sample.
+
+use crate::bench::{Info, Mode};
+use crate::buffers::Defect;
+use mpi::topology::SimpleCommunicator;
+use mpi::traits::*;
+
+/// The communicator a benchmark runs on.
+pub type Comm = SimpleCommunicator;
+
+/// What a benchmark sees when it builds a kernel: its communicator, buffers and size.
+pub struct Ctx<'a> {
+    pub comm: &'a Comm,
+    /// Rank in the benchmark communicator (in the group under Multi).
+    pub rank: usize,
+    /// Processes in the benchmark communicator (NP).
+    pub size: usize,
+    /// Message size in bytes.
+    pub x: usize,
+    pub mode: Mode,
+    /// Send buffer (BUF_VALUE of `rank`), at least as long as the benchmark needs.
+    pub send: &'a [u8],
+    /// Receive buffer, zeroed for this size.
+    pub recv: &'a mut [u8],
+}
+
+/// One repetition of a pattern, plus optional hooks around the loop.
+pub trait Kernel {
+    /// Repetition `i` (0-based) of the pattern. Called n_sample times between the timer reads.
+    fn step(&mut self, i: usize);
+    /// Check mode: verify what repetition `i` received (called right after `step(i)`).
+    fn check(&mut self, _i: usize) -> Defect {
+        Defect::NONE
+    }
+    /// Untimed, before the barriers (e.g. an opening fence).
+    fn before(&mut self) {}
+    /// Timed, after the last repetition (e.g. a closing fence or a file sync).
+    fn complete(&mut self) {}
+    /// Whether N_BARR barriers precede the timer (EXT non-aggregate Accumulate has none).
+    fn barriers(&self) -> bool {
+        true
+    }
+}
+
+/// The result of one timed loop on one rank.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Sample {
+    /// Seconds per repetition.
+    pub secs: f64,
+    pub defect: Defect,
+}
+
+/// A kernel ready to be timed (object-safe face of `Kernel`).
+pub trait Timed {
+    fn run(&mut self, comm: &Comm, n_barr: usize, n: usize, check: bool) -> Sample;
+}
+
+impl<K: Kernel> Timed for K {
+    fn run(&mut self, comm: &Comm, n_barr: usize, n: usize, check: bool) -> Sample {
+        let n = n.max(1);
+        self.before();
+        if self.barriers() {
+            for _ in 0..n_barr {
+                comm.barrier();
+            }
+        }
+        let mut defect = Defect::NONE;
+        let t0 = mpi::time();
+        if check {
+            for i in 0..n {
+                self.step(i);
+                defect = defect.max(self.check(i));
+            }
+        } else {
+            for i in 0..n {
+                self.step(i);
+            }
+        }
+        self.complete();
+        let t1 = mpi::time();
+        Sample {
+            secs: (t1 - t0) / n as f64,
+            defect,
+        }
+    }
+}
+
+/// A benchmark: what it is, and how to build its kernel for one size.
+pub trait Benchmark: Sync {
+    fn info(&self) -> &'static Info;
+    /// Build the kernel for `ctx.x` (untimed: counts, views, windows, files).
+    fn kernel<'a>(&self, ctx: Ctx<'a>) -> Box<dyn Timed + 'a>;
+}

@@ -1,0 +1,30 @@
+//! imb-core: the engine of imb-rs, the Intel MPI Benchmarks methodology in Rust.
+//!
+//! It owns the whole path from the command line to the printed row: settings, message-length
+//! ladders and `n_sample`, the plan of process counts and groups, warm-up, barrier
+//! synchronisation, the timed loop, statistics across ranks and every byte of output. The
+//! executables only declare their benchmarks (`bench::Info`) and implement one repetition of
+//! each pattern (`kernel::Kernel`); `driver::main` does the rest.
+//!
+//! The `mpi` feature (on by default) adds the MPI side; without it the crate builds where no
+//! MPI is installed, for the thread and OpenMP suites.
+
+pub mod bench;
+pub mod buffers;
+pub mod cli;
+pub mod error;
+pub mod lengths;
+pub mod plan;
+pub mod report;
+pub mod settings;
+pub mod stats;
+pub mod sysinfo;
+
+#[cfg(feature = "mpi")]
+pub mod comm;
+#[cfg(feature = "mpi")]
+pub mod driver;
+#[cfg(feature = "mpi")]
+pub mod kernel;
+
+pub use error::{Error, Result};

@@ -1,0 +1,127 @@
+//! Reducing per-rank times to a table row: t_min/t_max/t_avg over the ranks that took part
+//! (IMB_BEHAVIOUR.md §3.5, with our departure: `-multi 1` uses each group's own members).
+
+use crate::cli::Multi;
+
+/// A time in microseconds (what the tables print).
+#[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Default)]
+pub struct Usec(pub f64);
+
+impl Usec {
+    pub fn from_secs(s: f64) -> Self {
+        Usec(s * 1e6)
+    }
+}
+
+/// What one rank reports for one message size.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct RankResult {
+    /// Time per repetition, already scaled by the benchmark's time factor.
+    pub t: Usec,
+    /// Check mode: the largest relative difference found (1.0 = a wrong element).
+    pub defect: f64,
+    /// Check mode: byte position of the first wrong element, if any.
+    pub pos: Option<usize>,
+}
+
+/// Min, max and mean over a set of ranks.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Stats {
+    pub t_min: Usec,
+    pub t_max: Usec,
+    pub t_avg: Usec,
+    pub defect: f64,
+}
+
+/// Statistics over the given world ranks.
+pub fn over<'a>(results: &[RankResult], ranks: impl IntoIterator<Item = &'a usize>) -> Stats {
+    let mut n = 0usize;
+    let (mut lo, mut hi, mut sum, mut defect) = (f64::INFINITY, 0.0f64, 0.0, 0.0f64);
+    for &r in ranks {
+        let t = results[r].t.0;
+        lo = lo.min(t);
+        hi = hi.max(t);
+        sum += t;
+        defect = defect.max(results[r].defect);
+        n += 1;
+    }
+    if n == 0 {
+        lo = 0.0;
+    }
+    Stats {
+        t_min: Usec(lo),
+        t_max: Usec(hi),
+        t_avg: Usec(if n == 0 { 0.0 } else { sum / n as f64 }),
+        defect,
+    }
+}
+
+/// The rows of one message size: one over every group together, or one per group
+/// (labelled by its position in the banner) under `-multi 1`.
+pub fn rows(
+    results: &[RankResult],
+    groups: &[Vec<usize>],
+    multi: Option<Multi>,
+) -> Vec<(Option<usize>, Stats)> {
+    match multi {
+        Some(Multi::PerGroup) => groups
+            .iter()
+            .enumerate()
+            .map(|(g, m)| (Some(g), over(results, m)))
+            .collect(),
+        _ => vec![(None, over(results, groups.iter().flatten()))],
+    }
+}
+
+/// Mbytes/sec with MB = 2^20 bytes (guide 3.3.2): scale_bw · X / 1.048576 / t[usec].
+pub fn mbytes_per_sec(scale_bw: f64, x: usize, t_max: Usec) -> f64 {
+    if t_max.0 > 0.0 {
+        scale_bw * x as f64 / 1.048576 / t_max.0
+    } else {
+        0.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rr(t: f64) -> RankResult {
+        RankResult {
+            t: Usec(t),
+            defect: 0.0,
+            pos: None,
+        }
+    }
+
+    #[test]
+    fn min_max_avg_over_members_only() {
+        // world rank 3 is idle: its zero must not count
+        let res = [rr(2.0), rr(4.0), rr(6.0), rr(0.0)];
+        let s = over(&res, &[0, 1, 2]);
+        assert_eq!((s.t_min.0, s.t_max.0, s.t_avg.0), (2.0, 6.0, 4.0));
+    }
+
+    #[test]
+    fn per_group_uses_true_members() {
+        // -map 2x3 at NP 2: groups listed as {0,2}, {3,5}, {4,1}
+        let res = [rr(1.0), rr(10.0), rr(2.0), rr(3.0), rr(20.0), rr(4.0)];
+        let groups = vec![vec![0, 2], vec![3, 5], vec![4, 1]];
+        let r = rows(&res, &groups, Some(Multi::PerGroup));
+        assert_eq!(r.len(), 3);
+        assert_eq!(
+            (r[2].0, r[2].1.t_min.0, r[2].1.t_max.0),
+            (Some(2), 10.0, 20.0)
+        );
+        let r = rows(&res, &groups, Some(Multi::Merged));
+        assert_eq!(r.len(), 1);
+        assert_eq!((r[0].1.t_min.0, r[0].1.t_max.0), (1.0, 20.0));
+    }
+
+    #[test]
+    fn throughput_uses_mib() {
+        assert_eq!(mbytes_per_sec(1.0, 1048576, Usec(1e6)), 1.0);
+        assert_eq!(mbytes_per_sec(2.0, 1048576, Usec(1e6)), 2.0);
+        assert_eq!(mbytes_per_sec(1.0, 10, Usec(0.0)), 0.0);
+    }
+}
