@@ -1,0 +1,119 @@
+//! The options imb-rs adds to IMB 3.0's: -msglog, -iter, -time, -mem, -zero_size,
+//! -thread_level, -settings, -npmin ladders.
+
+mod common;
+use common::*;
+
+#[test]
+fn npmin_ladder_and_npmin_above_np() {
+    let o = mpirun(5, &["Barrier", "-npmin", "1"]);
+    ok(&o);
+    let counts: Vec<String> = tables(&o.stdout)
+        .iter()
+        .map(|t| t.procs[0].clone())
+        .collect();
+    assert_eq!(
+        counts,
+        [
+            "# #processes = 1 ",
+            "# #processes = 2 ",
+            "# #processes = 4 ",
+            "# #processes = 5 "
+        ]
+    );
+    let o = mpirun(3, &["Barrier", "-npmin", "8"]);
+    ok(&o);
+    assert_eq!(tables(&o.stdout).len(), 1);
+}
+
+#[test]
+fn zero_size_off_and_msglog() {
+    let o = mpirun(2, &["PingPong", "-msglog", "2:4", "-zero_size", "off"]);
+    ok(&o);
+    assert_eq!(tables(&o.stdout)[0].ints("#bytes"), [4, 8, 16]);
+    assert!(o.stdout.contains(
+        "# Minimum message length in bytes:   4\n# Maximum message length in bytes:   16\n"
+    ));
+    assert!(o.stdout.contains("# !!   MAXMSGLOG = 4 (standard 22)\n"));
+}
+
+#[test]
+fn mem_skips_large_sizes_with_a_note() {
+    // 1 MiB cap: PingPong needs 2·X bytes per process.
+    let o = mpirun(2, &["PingPong", "-mem", "0.0009765625"]);
+    ok(&o);
+    let t = &tables(&o.stdout)[0];
+    assert_eq!(*t.ints("#bytes").last().unwrap(), 524288);
+    assert!(o.stdout.contains("# 3 message size(s) skipped: their buffers exceed -mem 0.001 GiB per process on 2 processes: 1048576, 2097152, 4194304\n"), "{}", o.stdout);
+}
+
+#[test]
+fn time_caps_repetitions() {
+    let o = mpirun(2, &["PingPong", "-msglog", "20:22", "-time", "0.00001"]);
+    ok(&o);
+    let reps = tables(&o.stdout)[0].ints("#repetitions");
+    // 4 MiB takes far more than 10 µs per repetition: one repetition each
+    assert_eq!(reps[1..], [1, 1, 1]);
+}
+
+#[test]
+fn truncated_msglen_entry_is_announced() {
+    let d = scratch("trunc");
+    let f = write(&d, "len", "8000000\n7\n7\n");
+    let o = mpirun_in(&d, 2, &["PingPong", "Allreduce", "-msglen", &f], 120);
+    ok(&o);
+    assert!(o
+        .stdout
+        .contains("Attention, msg size 8000000 truncated to 4194304\n      4194304           10"));
+    let t = tables(&o.stdout);
+    assert_eq!(t[0].ints("#bytes"), [4194304, 7, 7]);
+    assert_eq!(t[1].ints("#bytes"), [4194304, 8, 8]);
+}
+
+#[test]
+fn optional_settings_file_and_thread_level() {
+    let d = scratch("opt");
+    let std = include_str!("../../../settings/settings.toml");
+    let f = write(
+        &d,
+        "s.toml",
+        &std.replace(
+            "IMB_OPTIONAL = false",
+            "IMB_OPTIONAL = true\nMAXMSGLOG = 3\nMSGSPERSAMPLE = 7",
+        ),
+    );
+    let o = mpirun_in(
+        &d,
+        2,
+        &["PingPong", "-settings", &f, "-thread_level", "serialized"],
+        60,
+    );
+    ok(&o);
+    assert!(o
+        .stdout
+        .contains("# !! Results from OPTIONAL mode, not standard mode:\n"));
+    assert!(o.stdout.contains(&format!(
+        "# !! parameters set by the [optional] block of {f} and the command line:\n"
+    )));
+    assert!(o
+        .stdout
+        .contains("# !!   MSGSPERSAMPLE = 7 (standard 1000)\n"));
+    assert!(o.stdout.contains("# MPI Thread Environment: MPI_THREAD_"));
+    assert_eq!(tables(&o.stdout)[0].ints("#repetitions"), [7, 7, 7, 7, 7]);
+    // the shipped file is standard mode: no optional lines
+    let s = write(&d, "std.toml", std);
+    let o = mpirun_in(
+        &d,
+        2,
+        &[
+            "PingPong",
+            "-settings",
+            &s,
+            "-msglen",
+            &write(&d, "l", "0\n"),
+        ],
+        60,
+    );
+    ok(&o);
+    assert!(!o.stdout.contains("# !!"));
+}
