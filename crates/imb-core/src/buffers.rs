@@ -98,7 +98,7 @@ fn rel_diff(expected: f64, got: f64) -> f64 {
 
 /// Compare received bytes with bytes `from .. from + got.len()` of `src`'s send buffer.
 pub fn check_copy(got: &[u8], src: usize, from: usize) -> Defect {
-    if from % 4 == 0 {
+    if from.is_multiple_of(4) {
         let whole = got.len() / 4 * 4;
         let floats: &[u8] = &got[..whole];
         let mut worst = 0.0f64;

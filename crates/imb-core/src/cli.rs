@@ -26,6 +26,7 @@ const VALUE_OPTS: &[&str] = &[
     "zero_size",
     "thread_level",
     "settings",
+    "json",
 ];
 /// Options without a value.
 const FLAG_OPTS: &[&str] = &["list", "check"];
@@ -98,6 +99,8 @@ pub struct Options {
     pub zero_size: bool,
     pub check: bool,
     pub thread_level: ThreadLevel,
+    /// `-json FILE`: the tables as data, rewritten after every table.
+    pub json: Option<String>,
 }
 
 /// What the command line asks for.
@@ -257,6 +260,7 @@ fn command() -> Command {
         .arg(v("zero_size").value_parser(on_off))
         .arg(v("thread_level").value_parser(ThreadLevel::parse))
         .arg(v("settings"))
+        .arg(v("json"))
         .arg(Arg::new("list").long("list").action(ArgAction::SetTrue))
         .arg(Arg::new("check").long("check").action(ArgAction::SetTrue))
         .arg(Arg::new("names").action(ArgAction::Append).num_args(0..))
@@ -292,7 +296,7 @@ pub fn parse(spec: &Spec, args: &[String], np: usize) -> Result<Action> {
     }
 
     // Names from the command line and from -input files, in argv order.
-    let mut named: Vec<(usize, Vec<(String, Option<(String, usize)>)>)> = Vec::new();
+    let mut named: Vec<(usize, Vec<Named>)> = Vec::new();
     if let (Some(vals), Some(idx)) = (m.get_many::<String>("names"), m.indices_of("names")) {
         for (v, i) in vals.zip(idx) {
             named.push((i, vec![(v.clone(), None)]));
@@ -367,6 +371,16 @@ pub fn parse(spec: &Spec, args: &[String], np: usize) -> Result<Action> {
         }
     }
 
+    let json = m.get_one::<String>("json").cloned();
+    if let Some(f) = &json {
+        // Fail before measuring, not after the first table.
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(f)
+            .map_err(|e| Error::file("-json", f, format!("cannot write it: {e}")))?;
+    }
+
     let lengths = match m.get_one::<String>("msglen") {
         Some(f) => Lengths::File {
             file: f.clone(),
@@ -391,12 +405,16 @@ pub fn parse(spec: &Spec, args: &[String], np: usize) -> Result<Action> {
             .get_one::<ThreadLevel>("thread_level")
             .copied()
             .unwrap_or(ThreadLevel::Single),
+        json,
     })))
 }
 
+/// A benchmark name and, when it came from an `-input` file, that file and line.
+type Named = (String, Option<(String, usize)>);
+
 /// Benchmark names of an `-input` file with their line numbers: `#` lines and blank lines are
 /// skipped, the first word of every other line is a name.
-fn read_input(file: &str) -> Result<Vec<(String, Option<(String, usize)>)>> {
+fn read_input(file: &str) -> Result<Vec<Named>> {
     let text = std::fs::read_to_string(file)
         .map_err(|e| Error::file("-input", file, format!("cannot read it: {e}")))?;
     Ok(text
@@ -437,7 +455,7 @@ pub fn help(spec: &Spec) -> String {
 {pad}[-msglog [<min>:]<max>] [-iter <msgs>[,<vol_MB>[,<nonaggr>]]]\n\
 {pad}[-time <seconds>] [-mem <GB>] [-zero_size on|off]\n\
 {pad}[-thread_level single|funneled|serialized|multiple]\n\
-{pad}[-settings <file.toml>] [-check] [-list]\n\
+{pad}[-settings <file.toml>] [-json <file>] [-check] [-list]\n\
 {pad}[benchmark1 [benchmark2 [...]]]\n\nwhere \n\n"
     ));
     let npmin = spec.npmin;
@@ -463,6 +481,7 @@ lines starting with # and blank lines are skipped. It replaces the default lengt
 - -thread_level L: the thread level requested from MPI_Init_thread (default single).\n\
 - -settings F: parameters from a settings file (settings/*.toml); its [optional] block\n  \
 applies when IMB_OPTIONAL = true, and the header then says so.\n\
+- -json F: also write every table as JSON to F (rewritten after each table).\n\
 - -check: verify every received buffer; adds the defects column and fails the run on any\n  \
 defect (check-mode timings are not benchmark results).\n\
 - -list: list the benchmarks and exit.\n\n\

@@ -10,7 +10,7 @@ use crate::error::{Error, Result};
 use crate::kernel::{Benchmark, Comm, Ctx, Sample};
 use crate::lengths::{self, Len};
 use crate::plan::{self, Layout, Step};
-use crate::report::{Banner, Columns, Header, Row, Sink, Text, Verdict};
+use crate::report::{Banner, Columns, Header, Json, Row, Sink, Text, Verdict};
 use crate::settings;
 use crate::stats::{self, RankResult, Usec};
 use crate::sysinfo;
@@ -83,13 +83,18 @@ fn run_world(suite: &Suite, world: &Comm, args: &[String], granted: Threading) -
             0
         }
         Ok(Action::Run(opts)) => {
+            let sinks = if rank == 0 {
+                sinks(suite, &opts)
+            } else {
+                Vec::new()
+            };
             let mut r = Runner {
                 suite,
                 world,
                 rank,
                 np,
                 opts: *opts,
-                sink: (rank == 0).then(|| Text::new(std::io::stdout())),
+                sinks,
                 verdicts: Vec::new(),
             };
             let result = r.run(granted);
@@ -114,14 +119,23 @@ fn run_world(suite: &Suite, world: &Comm, args: &[String], granted: Threading) -
     }
 }
 
+/// Rank 0's outputs: the IMB tables on stdout, and the `-json` file if asked for.
+fn sinks(suite: &Suite, opts: &Options) -> Vec<Box<dyn Sink>> {
+    let mut v: Vec<Box<dyn Sink>> = vec![Box::new(Text::new(std::io::stdout()))];
+    if let Some(f) = &opts.json {
+        v.push(Box::new(Json::new(f, suite.exe)));
+    }
+    v
+}
+
 struct Runner<'a> {
     suite: &'a Suite,
     world: &'a Comm,
     rank: usize,
     np: usize,
     opts: Options,
-    /// Only rank 0 prints.
-    sink: Option<Text<std::io::Stdout>>,
+    /// Only rank 0 has sinks.
+    sinks: Vec<Box<dyn Sink>>,
     verdicts: Vec<Verdict>,
 }
 
@@ -132,9 +146,9 @@ struct Outcome {
 }
 
 impl Runner<'_> {
-    fn emit(&mut self, f: impl FnOnce(&mut dyn Sink)) {
-        if let Some(s) = self.sink.as_mut() {
-            f(s);
+    fn emit(&mut self, f: impl Fn(&mut dyn Sink)) {
+        for s in self.sinks.iter_mut() {
+            f(s.as_mut());
         }
     }
 

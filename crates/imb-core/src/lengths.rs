@@ -62,10 +62,9 @@ pub fn resolve(values: &[usize], p: &Params, unit: usize, second_min: usize) -> 
 
 /// n_sample = cap for X = 0, else max(1, min(cap, OVERALL_VOL / X)) (guide 5.2.8).
 pub fn n_sample(x: usize, cap: usize, overall_vol: usize) -> usize {
-    if x == 0 {
-        cap
-    } else {
-        (overall_vol / x).min(cap).max(1)
+    match overall_vol.checked_div(x) {
+        None => cap, // X = 0
+        Some(q) => q.min(cap).max(1),
     }
 }
 

@@ -117,3 +117,54 @@ fn optional_settings_file_and_thread_level() {
     ok(&o);
     assert!(!o.stdout.contains("# !!"));
 }
+
+#[test]
+fn json_file_mirrors_the_tables() {
+    let d = scratch("json");
+    let f = d.join("out.json").to_string_lossy().into_owned();
+    let o = mpirun_in(
+        &d,
+        3,
+        &["PingPong", "Reduce", "-msglog", "3", "-json", &f],
+        60,
+    );
+    ok(&o);
+    let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&f).unwrap()).unwrap();
+    assert_eq!(doc["complete"], true);
+    assert_eq!(doc["suite"], "imb-mpi1");
+    assert_eq!(doc["header"]["part"], "MPI-1 part");
+    let t = tables(&o.stdout);
+    let jt = doc["tables"].as_array().unwrap();
+    assert_eq!(jt.len(), t.len());
+    for (j, t) in jt.iter().zip(&t) {
+        assert_eq!(j["benchmark"], t.title.trim_start_matches("Multi-"));
+        let rows = j["rows"].as_array().unwrap();
+        assert_eq!(rows.len(), t.rows.len());
+        for (jr, tr) in rows.iter().zip(&t.rows) {
+            assert_eq!(jr["#repetitions"].as_u64().unwrap().to_string(), tr[1]);
+            let tmax = t
+                .header
+                .split_whitespace()
+                .position(|c| c == "t_max[usec]" || c == "t[usec]")
+                .unwrap();
+            let key = t.header.split_whitespace().nth(tmax).unwrap();
+            let printed: f64 = tr[tmax].parse().unwrap();
+            assert!(
+                (jr[key].as_f64().unwrap() - printed).abs() <= 0.005 + 1e-9,
+                "{jr} vs {tr:?}"
+            );
+        }
+    }
+    assert_eq!(jt[1]["processes"], 2);
+    assert_eq!(jt[1]["idle"], 1);
+    assert_eq!(jt[2]["groups"], serde_json::json!([[0, 1, 2]]));
+}
+
+#[test]
+fn json_file_that_cannot_be_written_is_an_error() {
+    let o = mpirun(2, &["-json", "/nonexistent/dir/out.json"]);
+    assert_eq!(o.code, Some(2));
+    assert!(o
+        .stderr
+        .contains("imb-mpi1: error: -json /nonexistent/dir/out.json: cannot write it"));
+}

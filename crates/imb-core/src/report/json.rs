@@ -1,0 +1,199 @@
+//! `-json FILE`: every table as data. The whole document is rewritten (to a temporary file,
+//! then renamed) after each table, so a crash leaves a valid file with everything measured so
+//! far, and `"complete": false` says the run did not finish. Values keep full precision; column
+//! names are the IMB column titles.
+
+use super::{Banner, Header, Row, Sink, Verdict};
+use crate::bench::Mode;
+use serde::Serialize;
+use serde_json::{Map, Value};
+use std::path::PathBuf;
+
+#[derive(Debug, Serialize)]
+struct TableDoc {
+    benchmark: String,
+    /// Processes per group.
+    processes: usize,
+    /// World ranks of each group, in banner order.
+    groups: Vec<Vec<usize>>,
+    idle: usize,
+    multi: bool,
+    mode: Option<&'static str>,
+    columns: Vec<&'static str>,
+    rows: Vec<Map<String, Value>>,
+    notes: Vec<String>,
+    unsuccessful: bool,
+}
+
+#[derive(Debug, Serialize)]
+struct Doc {
+    suite: String,
+    header: Option<Header>,
+    benchmarks_to_run: Vec<String>,
+    invalid: Vec<String>,
+    tables: Vec<TableDoc>,
+    check: Option<Vec<Verdict>>,
+    complete: bool,
+}
+
+/// The JSON sink.
+pub struct Json {
+    path: PathBuf,
+    doc: Doc,
+    /// The first write error, reported once on stderr.
+    failed: bool,
+}
+
+impl Json {
+    pub fn new(path: impl Into<PathBuf>, suite: &str) -> Self {
+        Json {
+            path: path.into(),
+            doc: Doc {
+                suite: suite.to_string(),
+                header: None,
+                benchmarks_to_run: Vec::new(),
+                invalid: Vec::new(),
+                tables: Vec::new(),
+                check: None,
+                complete: false,
+            },
+            failed: false,
+        }
+    }
+
+    /// The document as it stands (pure: results in, bytes out).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut v = serde_json::to_vec_pretty(&self.doc).expect("JSON of plain data");
+        v.push(b'\n');
+        v
+    }
+
+    fn save(&mut self) {
+        let tmp = self.path.with_extension("json.tmp");
+        let r =
+            std::fs::write(&tmp, self.to_bytes()).and_then(|_| std::fs::rename(&tmp, &self.path));
+        if let Err(e) = r {
+            if !self.failed {
+                eprintln!("imb-rs: warning: cannot write {}: {e}", self.path.display());
+            }
+            self.failed = true;
+        }
+    }
+}
+
+impl Sink for Json {
+    fn header(&mut self, h: &Header) {
+        self.doc.header = Some(h.clone());
+        self.save();
+    }
+    fn list(&mut self, names: &[&str], _multi: bool) {
+        self.doc.benchmarks_to_run = names.iter().map(|s| s.to_string()).collect();
+    }
+    fn invalid(&mut self, name: &str, np: usize) {
+        self.doc
+            .invalid
+            .push(format!("{name} invalid for {np} process(es)"));
+    }
+    fn banner(&mut self, b: &Banner) {
+        self.doc.tables.push(TableDoc {
+            benchmark: b.name.to_string(),
+            processes: b.layout.np,
+            groups: b.layout.groups.clone(),
+            idle: b.layout.idle,
+            multi: b.layout.multi,
+            mode: match b.mode {
+                Mode::Plain => None,
+                Mode::Aggregate => Some("AGGREGATE"),
+                Mode::NonAggregate => Some("NON-AGGREGATE"),
+            },
+            columns: b.cols.titles(),
+            rows: Vec::new(),
+            notes: Vec::new(),
+            unsuccessful: false,
+        });
+    }
+    fn attention(&mut self, line: &str) {
+        if let Some(t) = self.doc.tables.last_mut() {
+            t.notes.push(line.to_string());
+        }
+    }
+    fn row(&mut self, r: &Row) {
+        let Some(t) = self.doc.tables.last_mut() else {
+            return;
+        };
+        let mut ints = Vec::new();
+        if let Some(g) = r.group {
+            ints.push(g);
+        }
+        if let Some(b) = r.bytes {
+            ints.push(b);
+        }
+        ints.push(r.reps);
+        let values = ints
+            .into_iter()
+            .map(Value::from)
+            .chain(r.values.iter().map(|&v| Value::from(v)));
+        let obj = t
+            .columns
+            .iter()
+            .map(|c| c.to_string())
+            .zip(values)
+            .collect();
+        t.rows.push(obj);
+    }
+    fn table_end(&mut self, notes: &[String], unsuccessful: bool) {
+        if let Some(t) = self.doc.tables.last_mut() {
+            t.notes.extend(notes.iter().cloned());
+            t.unsuccessful = unsuccessful;
+        }
+        self.save();
+    }
+    fn finish(&mut self, verdicts: Option<&[Verdict]>) {
+        self.doc.check = verdicts.map(|v| v.to_vec());
+        self.doc.complete = true;
+        self.save();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::Table;
+    use crate::plan::layout;
+    use crate::report::Columns;
+
+    #[test]
+    fn tables_as_data() {
+        let dir = std::env::temp_dir().join(format!("imb-json-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("r.json");
+        let mut j = Json::new(&path, "imb-mpi1");
+        let l = layout(4, 2, None, true);
+        j.list(&["PingPong"], true);
+        j.banner(&Banner {
+            name: "PingPong",
+            layout: &l,
+            mode: Mode::Plain,
+            cols: Columns {
+                table: Table::Single,
+                group: true,
+                defects: true,
+            },
+        });
+        j.row(&Row {
+            group: Some(1),
+            bytes: Some(8),
+            reps: 1000,
+            values: vec![0.123456, 61.8, 0.0],
+        });
+        j.table_end(&["a note".into()], false);
+        let mid: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        assert_eq!(mid["complete"], false);
+        j.finish(Some(&[Verdict {
+            name: "PingPong".into(),
+            ok: true,
+        }]));
+        let text = String::from_utf8(std::fs::read(&path).unwrap()).unwrap();
+        insta::assert_snapshot!(text);
+    }
+}

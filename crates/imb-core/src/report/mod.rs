@@ -1,0 +1,127 @@
+//! Everything that is printed. Results flow in as events (`Sink`); each output format is a sink
+//! in its own file: `text` (the IMB tables on stdout) and `json` (`-json FILE`).
+
+mod json;
+mod text;
+
+pub use json::Json;
+pub use text::{header_text, process_block, row_text, Text};
+
+use crate::bench::{Mode, Table};
+use crate::plan::Layout;
+use serde::Serialize;
+
+/// The header's facts (gathered by `sysinfo` and the driver).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Header {
+    pub version: String,
+    pub part: String,
+    pub date: String,
+    pub machine: String,
+    pub system: String,
+    pub release: String,
+    pub uversion: String,
+    pub mpi_version: (i32, i32),
+    pub thread_env: String,
+    /// IO prints "io portion" lines and no datatype lines.
+    pub io: bool,
+    /// (min, max) of the ladder, or None when `-msglen` gave the lengths.
+    pub min_max: Option<(usize, usize)>,
+    /// Lines explaining optional mode; empty in standard mode.
+    pub optional: Vec<String>,
+}
+
+/// The columns of one table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Columns {
+    pub table: Table,
+    pub group: bool,
+    pub defects: bool,
+}
+
+impl Columns {
+    pub fn titles(&self) -> Vec<&'static str> {
+        let mut t = Vec::new();
+        if self.group {
+            t.push("Group");
+        }
+        t.extend_from_slice(match self.table {
+            Table::Single => &["#bytes", "#repetitions", "t[usec]", "Mbytes/sec"][..],
+            Table::Parallel => &[
+                "#bytes",
+                "#repetitions",
+                "t_min[usec]",
+                "t_max[usec]",
+                "t_avg[usec]",
+                "Mbytes/sec",
+            ],
+            Table::Collective => &[
+                "#bytes",
+                "#repetitions",
+                "t_min[usec]",
+                "t_max[usec]",
+                "t_avg[usec]",
+            ],
+            Table::Sync => &["#repetitions", "t_min[usec]", "t_max[usec]", "t_avg[usec]"],
+            Table::NonBlocking => &[
+                "#bytes",
+                "#repetitions",
+                "t_ovrl[usec]",
+                "t_pure[usec]",
+                "t_CPU[usec]",
+                "overlap[%]",
+            ],
+        });
+        if self.defects {
+            t.push("defects");
+        }
+        t
+    }
+    /// `#` and 13·c − 1 dashes.
+    pub fn rule(&self) -> String {
+        format!("#{}", "-".repeat(13 * self.titles().len() - 1))
+    }
+}
+
+/// The banner above a table.
+#[derive(Debug, Clone)]
+pub struct Banner<'a> {
+    pub name: &'a str,
+    pub layout: &'a Layout,
+    pub mode: Mode,
+    pub cols: Columns,
+}
+
+/// One table row: integers first, then the float columns in table order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    pub group: Option<usize>,
+    pub bytes: Option<usize>,
+    pub reps: usize,
+    pub values: Vec<f64>,
+}
+
+/// Check-mode outcome of one benchmark run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Verdict {
+    pub name: String,
+    pub ok: bool,
+}
+
+/// A receiver of results. Every method has an empty default, so a sink implements only what it
+/// shows.
+pub trait Sink {
+    fn header(&mut self, _h: &Header) {}
+    fn list(&mut self, _names: &[&str], _multi: bool) {}
+    fn invalid(&mut self, _name: &str, _np: usize) {}
+    fn banner(&mut self, _b: &Banner) {}
+    /// A line inside a table, before the row it concerns (`Attention, msg size …`).
+    fn attention(&mut self, _line: &str) {}
+    /// `-multi 1`: the blank line before each size's group rows.
+    fn size_block(&mut self) {}
+    fn row(&mut self, _r: &Row) {}
+    /// After a table: `#` notes, placed after the blank line that ends the table.
+    fn table_end(&mut self, _notes: &[String], _unsuccessful: bool) {}
+    /// The check-mode summary (None outside check mode) and the end marker.
+    fn finish(&mut self, _verdicts: Option<&[Verdict]>) {}
+}
