@@ -114,12 +114,16 @@ pub enum Action {
 /// The thread level requested on the command line, read before MPI starts (every rank sees
 /// the same argv). Anything unreadable falls back to `Single`; rank 0's parse reports it.
 pub fn prescan_thread_level(args: &[String]) -> ThreadLevel {
-    args.iter()
-        .position(|a| {
-            let a = a.trim_start_matches('-');
-            a == "thread_level"
-        })
-        .and_then(|i| args.get(i + 1))
+    let mut value = None;
+    for (i, a) in args.iter().enumerate() {
+        let bare = a.trim_start_matches('-');
+        if bare == "thread_level" {
+            value = args.get(i + 1).map(String::as_str);
+        } else if let Some(v) = bare.strip_prefix("thread_level=") {
+            value = Some(v);
+        }
+    }
+    value
         .and_then(|v| ThreadLevel::parse(v).ok())
         .unwrap_or(ThreadLevel::Single)
 }
