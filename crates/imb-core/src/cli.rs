@@ -151,7 +151,10 @@ fn normalise(args: &[String]) -> Result<Option<Vec<String>>> {
                         .ok_or_else(|| Error::arg(format!("-{name}"), "needs a value"))?,
                 };
                 out.push(format!("--{name}={v}"));
-            } else if FLAG_OPTS.contains(&name) && inline.is_none() {
+            } else if FLAG_OPTS.contains(&name) {
+                if inline.is_some() {
+                    return Err(Error::arg(format!("-{name}"), "takes no value"));
+                }
                 out.push(format!("--{name}"));
             } else {
                 return Err(Error::arg(
@@ -377,12 +380,16 @@ pub fn parse(spec: &Spec, args: &[String], np: usize) -> Result<Action> {
 
     let json = m.get_one::<String>("json").cloned();
     if let Some(f) = &json {
-        // Fail before measuring, not after the first table.
+        // Fail before measuring, not after the first table, and leave nothing behind.
+        let existed = std::path::Path::new(f).exists();
         std::fs::OpenOptions::new()
             .create(true)
             .append(true)
             .open(f)
             .map_err(|e| Error::file("-json", f, format!("cannot write it: {e}")))?;
+        if !existed {
+            let _ = std::fs::remove_file(f);
+        }
     }
 
     let lengths = match m.get_one::<String>("msglen") {
@@ -617,7 +624,7 @@ mod tests {
             ),
             ("-foo", "-foo: unknown option"),
             ("-NPMIN 2", "-NPMIN: unknown option"),
-            ("-check=1", "-check=1: unknown option"),
+            ("-check=1", "-check: takes no value"),
         ] {
             let e = err(cmd, 4);
             assert!(e.starts_with(needle), "{cmd}: {e}");

@@ -10,7 +10,7 @@ use crate::error::{Error, Result};
 use crate::kernel::{Benchmark, Comm, Ctx, Sample};
 use crate::lengths::{self, Len};
 use crate::plan::{self, Layout, Step};
-use crate::report::{Banner, Columns, Header, Json, Row, Sink, Text, Verdict};
+use crate::report::{self, Banner, Columns, Header, Json, Row, Sink, Text, Verdict};
 use crate::settings;
 use crate::stats::{self, RankResult, Usec};
 use crate::sysinfo;
@@ -271,6 +271,11 @@ impl Runner<'_> {
             p.filename.clone().unwrap_or_default(),
             std.filename.clone().unwrap_or_default(),
         );
+        if let Some(t) = self.opts.time {
+            diffs.push(format!(
+                "  repetitions capped by -time {t} s per message size"
+            ));
+        }
         if diffs.is_empty() {
             return diffs;
         }
@@ -295,12 +300,13 @@ impl Runner<'_> {
             Lengths::File { values, .. } => values.clone(),
         };
         let mut lens = lengths::resolve(&values, p, info.unit, info.second_min);
-        if !self.opts.zero_size {
-            lens.retain(|l| l.x != 0);
-        }
         if info.class == Class::Sync {
-            // Sync benchmarks have one row; its repetition count comes from the first length.
+            // One row, whose repetition count comes from the first length (3.0: with the
+            // ladder that is 0; with -msglen, the file's first entry). -zero_size is about
+            // message sizes, which Sync benchmarks do not have.
             lens.truncate(1);
+        } else if !self.opts.zero_size {
+            lens.retain(|l| l.x != 0);
         }
         lens
     }
@@ -312,9 +318,15 @@ impl Runner<'_> {
         outcome: &mut Outcome,
     ) -> Result<()> {
         let info = bench.info();
+        let lens = self.lengths(bench);
+        if lens.is_empty() {
+            let note = report::no_lengths_note(info.name);
+            self.emit(|s| s.note(&note));
+            return Ok(());
+        }
         let role = layout.role(self.rank);
         let comm = comm::split(self.world, role);
-        let step = StepPlan::new(&self.opts, info, layout, self.lengths(bench));
+        let step = StepPlan::new(&self.opts, info, layout, lens);
         let mut bufs = self.buffers(info, layout, role, step.buf_x)?;
         let table = match (info.table, self.opts.multi) {
             (Table::Single, Some(Multi::Merged)) => Table::Parallel,
@@ -353,7 +365,7 @@ impl Runner<'_> {
                     }),
                     _ => None,
                 };
-                if k == step.first {
+                if k == step.first && self.opts.params.n_warmup > 0 {
                     if let Some(a) = active.as_mut() {
                         a.time(
                             step.warm_x,
@@ -364,9 +376,13 @@ impl Runner<'_> {
                     }
                 }
                 if let Some(limit) = self.opts.time {
-                    let probe = active
-                        .as_mut()
-                        .map_or(0.0, |a| a.time(step.x(len), mode, 1, false).secs);
+                    // The better of two single repetitions, so one cold outlier does not
+                    // decide the count; the slowest rank decides for all.
+                    let probe = active.as_mut().map_or(0.0, |a| {
+                        let t1 = a.time(step.x(len), mode, 1, false).secs;
+                        let t2 = a.time(step.x(len), mode, 1, false).secs;
+                        t1.min(t2)
+                    });
                     let worst = comm::max_all(self.world, probe);
                     n = n.min(((limit / worst.max(1e-9)) as usize).max(1));
                 }
@@ -460,11 +476,8 @@ impl Runner<'_> {
         for (w, r) in all.iter().enumerate() {
             if r.defect > TOL && layout.role(w).is_some() {
                 out.unsuccessful = true;
-                out.defects.push(format!(
-                    "defect: {} bytes, world rank {w}: first wrong element at byte {}",
-                    len.x,
-                    r.pos.unwrap_or(0)
-                ));
+                out.defects
+                    .push(report::defect_note(len.x, w, r.pos.unwrap_or(0)));
             }
         }
         let attention = len.truncated_from.map(|from| {
@@ -609,13 +622,7 @@ impl TableOut {
     fn notes(&self, mem: Option<f64>, np: usize) -> Vec<String> {
         let mut notes = self.defects.clone();
         if !self.skipped.is_empty() {
-            let list: Vec<String> = self.skipped.iter().map(|x| x.to_string()).collect();
-            notes.push(format!(
-                "{} message size(s) skipped: their buffers exceed -mem {:.3} GiB per process on {np} processes: {}",
-                self.skipped.len(),
-                mem.unwrap_or(0.0) / (1u64 << 30) as f64,
-                list.join(", ")
-            ));
+            notes.push(report::mem_note(&self.skipped, mem.unwrap_or(0.0), np));
         }
         notes
     }

@@ -168,3 +168,37 @@ fn json_file_that_cannot_be_written_is_an_error() {
         .stderr
         .contains("imb-mpi1: error: -json /nonexistent/dir/out.json: cannot write it"));
 }
+
+#[test]
+fn zero_size_off_leaves_barrier_alone_and_explains_empty_tables() {
+    let o = mpirun(
+        2,
+        &["Barrier", "Allreduce", "-msglog", "0", "-zero_size", "off"],
+    );
+    ok(&o);
+    let t = tables(&o.stdout);
+    assert_eq!(t.len(), 1);
+    assert_eq!(t[0].ints("#repetitions"), [1000]);
+    assert!(o.stdout.contains(
+        "\n# Allreduce: no message length to run (only 0 was left, and -zero_size off removed it)\n"
+    ));
+}
+
+#[test]
+fn time_marks_the_run_as_optional() {
+    let o = mpirun(2, &["Barrier", "-time", "5"]);
+    ok(&o);
+    assert!(o
+        .stdout
+        .contains("# !!   repetitions capped by -time 5 s per message size\n"));
+}
+
+#[test]
+fn json_file_not_left_behind_on_input_error() {
+    let d = scratch("json-err");
+    let f = d.join("never.json").to_string_lossy().into_owned();
+    let bad = write(&d, "len", "abc\n");
+    let o = mpirun_in(&d, 2, &["-json", &f, "-msglen", &bad], 60);
+    assert_eq!(o.code, Some(2));
+    assert!(!std::path::Path::new(&f).exists());
+}

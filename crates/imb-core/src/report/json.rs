@@ -31,6 +31,7 @@ struct Doc {
     header: Option<Header>,
     benchmarks_to_run: Vec<String>,
     invalid: Vec<String>,
+    notes: Vec<String>,
     tables: Vec<TableDoc>,
     check: Option<Vec<Verdict>>,
     complete: bool,
@@ -53,6 +54,7 @@ impl Json {
                 header: None,
                 benchmarks_to_run: Vec::new(),
                 invalid: Vec::new(),
+                notes: Vec::new(),
                 tables: Vec::new(),
                 check: None,
                 complete: false,
@@ -111,6 +113,9 @@ impl Sink for Json {
             notes: Vec::new(),
             unsuccessful: false,
         });
+    }
+    fn note(&mut self, line: &str) {
+        self.doc.notes.push(line.to_string());
     }
     fn attention(&mut self, line: &str) {
         if let Some(t) = self.doc.tables.last_mut() {

@@ -120,8 +120,31 @@ pub trait Sink {
     /// `-multi 1`: the blank line before each size's group rows.
     fn size_block(&mut self) {}
     fn row(&mut self, _r: &Row) {}
+    /// A `#` note outside any table (placed where a banner would start).
+    fn note(&mut self, _line: &str) {}
     /// After a table: `#` notes, placed after the blank line that ends the table.
     fn table_end(&mut self, _notes: &[String], _unsuccessful: bool) {}
     /// The check-mode summary (None outside check mode) and the end marker.
     fn finish(&mut self, _verdicts: Option<&[Verdict]>) {}
+}
+
+/// The note after a table for a received buffer that failed the check.
+pub fn defect_note(x: usize, world_rank: usize, pos: usize) -> String {
+    format!("defect: {x} bytes, world rank {world_rank}: first wrong element at byte {pos}")
+}
+
+/// The note after a table for the sizes `-mem` left out.
+pub fn mem_note(skipped: &[usize], mem_bytes: f64, np: usize) -> String {
+    let list: Vec<String> = skipped.iter().map(|x| x.to_string()).collect();
+    format!(
+        "{} message size(s) skipped: their buffers exceed -mem {:.3} GiB per process on {np} processes: {}",
+        skipped.len(),
+        mem_bytes / (1u64 << 30) as f64,
+        list.join(", ")
+    )
+}
+
+/// The note for a benchmark that has no message length left to run.
+pub fn no_lengths_note(name: &str) -> String {
+    format!("{name}: no message length to run (only 0 was left, and -zero_size off removed it)")
 }

@@ -177,6 +177,9 @@ impl<W: Write> Sink for Text<W> {
         s.push('\n');
         self.put(&s);
     }
+    fn note(&mut self, line: &str) {
+        self.put(&format!("\n# {line}\n"));
+    }
     fn attention(&mut self, line: &str) {
         self.put(&format!("{line}\n"));
     }
@@ -439,9 +442,13 @@ mod tests {
                 values: vec![1.0, 2.0, 1.5, 0.0],
             });
             t.table_end(
-                &["defect: rank 1, 4 bytes: first wrong element at byte 0".into()],
+                &[
+                    crate::report::defect_note(4194304, 1, 0),
+                    crate::report::mem_note(&[8388608], 4.0 * (1u64 << 30) as f64, 2),
+                ],
                 true,
             );
+            t.note(&crate::report::no_lengths_note("Allreduce"));
             t.finish(Some(&[
                 Verdict {
                     name: "Reduce".into(),
