@@ -34,7 +34,6 @@ const FLAG_OPTS: &[&str] = &["list", "check"];
 /// What a binary tells the parser about itself.
 pub struct Spec<'a> {
     pub exe: &'a str,
-    pub part: &'a str,
     /// Benchmark names in default order (canonical spelling).
     pub names: &'a [&'a str],
     pub kind: Kind,
@@ -517,7 +516,6 @@ mod tests {
     fn spec() -> Spec<'static> {
         Spec {
             exe: "imb-mpi1",
-            part: "MPI-1 part",
             names: NAMES,
             kind: Kind::Mpi1,
             npmin: 2,

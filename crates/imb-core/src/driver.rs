@@ -48,25 +48,16 @@ pub fn main(suite: &Suite) -> ExitCode {
     ExitCode::from(code)
 }
 
-fn spec(suite: &Suite) -> (cli::Spec<'static>, Vec<&'static str>) {
-    let names = suite.names();
-    let leaked: &'static [&'static str] = Box::leak(names.clone().into_boxed_slice());
-    (
-        cli::Spec {
-            exe: suite.exe,
-            part: suite.part,
-            names: leaked,
-            kind: suite.settings,
-            npmin: suite.npmin,
-        },
-        names,
-    )
-}
-
 fn run_world(suite: &Suite, world: &Comm, args: &[String], granted: Threading) -> u8 {
     let rank = world.rank() as usize;
     let np = world.size() as usize;
-    let (spec, _) = spec(suite);
+    let names = suite.names();
+    let spec = cli::Spec {
+        exe: suite.exe,
+        names: &names,
+        kind: suite.settings,
+        npmin: suite.npmin,
+    };
     let parsed = (rank == 0).then(|| cli::parse(&spec, args, np));
     let action: Result<Action> = comm::bcast(world, parsed);
     match action {
@@ -228,49 +219,10 @@ impl Runner<'_> {
     fn optional_lines(&self) -> Vec<String> {
         let std = settings::standard(self.suite.settings);
         let p = &self.opts.params;
-        let mut diffs = Vec::new();
-        let mut d = |key: &str, v: String, s: String| {
-            if v != s {
-                diffs.push(format!("  {key} = {v} (standard {s})"));
-            }
-        };
-        d(
-            "MINMSGLOG",
-            p.minmsglog.to_string(),
-            std.minmsglog.to_string(),
-        );
-        d(
-            "MAXMSGLOG",
-            p.maxmsglog.to_string(),
-            std.maxmsglog.to_string(),
-        );
-        d(
-            "MSGSPERSAMPLE",
-            p.msgspersample.to_string(),
-            std.msgspersample.to_string(),
-        );
-        d(
-            "MSGS_NONAGGR",
-            p.msgs_nonaggr.to_string(),
-            std.msgs_nonaggr.to_string(),
-        );
-        d(
-            "OVERALL_VOL",
-            p.overall_vol.to_string(),
-            std.overall_vol.to_string(),
-        );
-        d("N_WARMUP", p.n_warmup.to_string(), std.n_warmup.to_string());
-        d("N_BARR", p.n_barr.to_string(), std.n_barr.to_string());
-        d(
-            "TARGET_CPU_SECS",
-            p.target_cpu_secs.to_string(),
-            std.target_cpu_secs.to_string(),
-        );
-        d(
-            "FILENAME",
-            p.filename.clone().unwrap_or_default(),
-            std.filename.clone().unwrap_or_default(),
-        );
+        let mut diffs: Vec<String> = settings::differences(p, &std)
+            .into_iter()
+            .map(|(key, v, s)| format!("  {key} = {v} (standard {s})"))
+            .collect();
         if let Some(t) = self.opts.time {
             diffs.push(format!(
                 "  repetitions capped by -time {t} s per message size"

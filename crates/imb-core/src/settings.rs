@@ -235,6 +235,49 @@ pub fn validate(p: &Params, text: &str, path: &str, kind: Kind) -> Result<()> {
     Ok(())
 }
 
+/// (key, value, standard value) of every parameter where `p` differs from `std`.
+pub fn differences(p: &Params, std: &Params) -> Vec<(&'static str, String, String)> {
+    let f = |o: &Option<String>| o.clone().unwrap_or_default();
+    [
+        (
+            "MINMSGLOG",
+            p.minmsglog.to_string(),
+            std.minmsglog.to_string(),
+        ),
+        (
+            "MAXMSGLOG",
+            p.maxmsglog.to_string(),
+            std.maxmsglog.to_string(),
+        ),
+        (
+            "MSGSPERSAMPLE",
+            p.msgspersample.to_string(),
+            std.msgspersample.to_string(),
+        ),
+        (
+            "MSGS_NONAGGR",
+            p.msgs_nonaggr.to_string(),
+            std.msgs_nonaggr.to_string(),
+        ),
+        (
+            "OVERALL_VOL",
+            p.overall_vol.to_string(),
+            std.overall_vol.to_string(),
+        ),
+        ("N_WARMUP", p.n_warmup.to_string(), std.n_warmup.to_string()),
+        ("N_BARR", p.n_barr.to_string(), std.n_barr.to_string()),
+        (
+            "TARGET_CPU_SECS",
+            p.target_cpu_secs.to_string(),
+            std.target_cpu_secs.to_string(),
+        ),
+        ("FILENAME", f(&p.filename), f(&std.filename)),
+    ]
+    .into_iter()
+    .filter(|(_, v, s)| v != s)
+    .collect()
+}
+
 fn line_of(text: &str, offset: usize) -> usize {
     text[..offset.min(text.len())].matches('\n').count() + 1
 }
@@ -361,6 +404,22 @@ mod tests {
         let text = MPI1_TOML.replace("MAXMSGLOG = 22", "MAXMSGLOG = 20");
         let e = load(&tmp("f.toml", &text), Kind::Mpi1).unwrap_err();
         assert!(e.to_string().contains("[standard]"), "{e}");
+    }
+
+    #[test]
+    fn differences_name_the_changed_keys() {
+        let std = standard(Kind::Mpi1);
+        assert!(differences(&std, &std).is_empty());
+        let mut p = std.clone();
+        p.maxmsglog = 10;
+        p.overall_vol = 1;
+        assert_eq!(
+            differences(&p, &std),
+            vec![
+                ("MAXMSGLOG", "10".to_string(), "22".to_string()),
+                ("OVERALL_VOL", "1".to_string(), "41943040".to_string())
+            ]
+        );
     }
 
     #[test]

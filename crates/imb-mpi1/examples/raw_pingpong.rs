@@ -51,6 +51,65 @@ fn page_aligned(v: &mut Vec<u8>, len: usize, fill: u8) -> &mut [u8] {
     std::hint::black_box(&mut *s)
 }
 
+/// The handles and buffers of one PingPong between ranks 0 and 1.
+struct PingPong<'a> {
+    comm: ffi::MPI_Comm,
+    byte: ffi::MPI_Datatype,
+    any_source: c_int,
+    any_tag: c_int,
+    status_ignore: *mut ffi::MPI_Status,
+    rank: c_int,
+    send: &'a [u8],
+    recv: &'a mut [u8],
+}
+
+impl PingPong<'_> {
+    /// `n` repetitions of the pattern. Always inlined, so the timed loop holds the MPI calls,
+    /// their return-code checks and nothing else.
+    #[inline(always)]
+    fn run(&mut self, n: usize) {
+        let (sp, rp) = (
+            self.send.as_ptr() as *mut c_void,
+            self.recv.as_mut_ptr() as *mut c_void,
+        );
+        // main checked that the size fits an MPI count.
+        let count = self.send.len() as c_int;
+        let (comm, byte, src, tag, st) = (
+            self.comm,
+            self.byte,
+            self.any_source,
+            self.any_tag,
+            self.status_ignore,
+        );
+        let peer = 1 - self.rank;
+        if self.rank == 0 {
+            for _ in 0..n {
+                // SAFETY: sp and rp point to `count` bytes of the live slices send and recv
+                // (recv exclusively borrowed through &mut self); MPI_Send only reads sp,
+                // MPI_Recv writes rp; both calls complete before they return.
+                unsafe {
+                    check("MPI_Send", ffi::MPI_Send(sp, count, byte, peer, 1, comm));
+                    check(
+                        "MPI_Recv",
+                        ffi::MPI_Recv(rp, count, byte, src, tag, comm, st),
+                    );
+                }
+            }
+        } else {
+            for _ in 0..n {
+                // SAFETY: as above.
+                unsafe {
+                    check(
+                        "MPI_Recv",
+                        ffi::MPI_Recv(rp, count, byte, src, tag, comm, st),
+                    );
+                    check("MPI_Send", ffi::MPI_Send(sp, count, byte, peer, 1, comm));
+                }
+            }
+        }
+    }
+}
+
 fn parse(args: &[String], i: usize, name: &str, default: Option<usize>) -> Result<usize, String> {
     match (args.get(i), default) {
         (Some(a), _) => a
@@ -112,51 +171,28 @@ fn main() -> ExitCode {
     }
 
     let (mut sv, mut rv) = (Vec::new(), Vec::new());
-    let s = page_aligned(&mut sv, bytes, rank as u8 + 1);
-    let r = page_aligned(&mut rv, bytes, 0xff);
-    let (sp, rp, count) = (
-        s.as_ptr() as *mut c_void,
-        r.as_mut_ptr() as *mut c_void,
-        bytes as c_int,
-    );
-    let peer = 1 - rank;
-
-    // One repetition of PingPong (a closure: inlined, so the timed loop holds only the MPI calls).
-    let step = || {
-        // SAFETY: sp/rp point to live buffers of `count` bytes (s, r outlive every call and are
-        // not otherwise accessed meanwhile); MPI_Send only reads sp, MPI_Recv writes rp.
-        unsafe {
-            if rank == 0 {
-                check("MPI_Send", ffi::MPI_Send(sp, count, byte, peer, 1, comm));
-                check(
-                    "MPI_Recv",
-                    ffi::MPI_Recv(rp, count, byte, any_source, any_tag, comm, status_ignore),
-                );
-            } else {
-                check(
-                    "MPI_Recv",
-                    ffi::MPI_Recv(rp, count, byte, any_source, any_tag, comm, status_ignore),
-                );
-                check("MPI_Send", ffi::MPI_Send(sp, count, byte, peer, 1, comm));
-            }
-        }
+    let mut pp = PingPong {
+        comm,
+        byte,
+        any_source,
+        any_tag,
+        status_ignore,
+        rank,
+        send: page_aligned(&mut sv, bytes, rank as u8 + 1),
+        recv: page_aligned(&mut rv, bytes, 0xff),
     };
 
-    for _ in 0..N_WARMUP {
-        step();
-    }
+    pp.run(N_WARMUP);
     for _ in 0..reps {
-        // SAFETY: comm is MPI_COMM_WORLD; MPI_Wtime has no preconditions once MPI is up.
-        let (t0, t1) = unsafe {
-            for _ in 0..N_BARR {
-                check("MPI_Barrier", ffi::MPI_Barrier(comm));
-            }
-            let t0 = ffi::MPI_Wtime();
-            for _ in 0..n {
-                step();
-            }
-            (t0, ffi::MPI_Wtime())
-        };
+        for _ in 0..N_BARR {
+            // SAFETY: comm is MPI_COMM_WORLD; no buffers.
+            check("MPI_Barrier", unsafe { ffi::MPI_Barrier(comm) });
+        }
+        // SAFETY: MPI_Wtime has no preconditions once MPI is initialised.
+        let t0 = unsafe { ffi::MPI_Wtime() };
+        pp.run(n);
+        // SAFETY: as for t0.
+        let t1 = unsafe { ffi::MPI_Wtime() };
         let mine = (t1 - t0) / n as f64 * 0.5 * 1e6;
         let mut worst = 0.0f64;
         // SAFETY: one double in, one double out (significant at the root only), both live.
