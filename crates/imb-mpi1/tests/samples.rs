@@ -246,7 +246,7 @@ fn map_without_multi_idles_the_rest() {
         ]
     );
     assert_eq!(t.iter().filter(|t| t.title == "Sendrecv").count(), 3);
-    assert_eq!(t[2].procs[1..3], ["#     0    2    4", "#     1"]);
+    assert_eq!(t[2].procs[1..4], ["#     0    2    4", "# ", "#     1"]);
     assert_eq!(
         t.last().unwrap().header,
         " #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]"
