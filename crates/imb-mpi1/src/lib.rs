@@ -1,0 +1,92 @@
+//! imb-mpi1: the MPI-1 part of the Intel MPI Benchmarks methodology (IMB 3.0 user guide,
+//! section 3): PingPong, PingPing, Sendrecv, Exchange, the collectives and Barrier, and the
+//! Multi- version of each (`-multi`). This crate only declares the benchmarks and implements
+//! one repetition of each pattern; imb-core runs them. It is a library (so the overhead
+//! benchmark in `examples/` can drive the real kernels) with a one-line binary.
+
+#![allow(non_camel_case_types)] // benchmark types carry the guide's names (Reduce_scatter)
+
+mod coll;
+mod ffi;
+mod p2p;
+
+use imb_core::bench::Suite;
+use imb_core::kernel::Benchmark;
+use imb_core::settings::Kind;
+
+/// Every benchmark, in IMB 3.0's default run order.
+pub static BENCHMARKS: &[&dyn Benchmark] = &[
+    &p2p::PingPong,
+    &p2p::PingPing,
+    &p2p::Sendrecv,
+    &p2p::Exchange,
+    &coll::Allreduce,
+    &coll::Reduce,
+    &coll::Reduce_scatter,
+    &coll::Allgather,
+    &coll::Allgatherv,
+    &coll::Alltoall,
+    &coll::Alltoallv,
+    &coll::Bcast,
+    &coll::Barrier,
+];
+
+/// The imb-mpi1 executable.
+pub static SUITE: Suite = Suite {
+    exe: "imb-mpi1",
+    part: "MPI-1 part",
+    settings: Kind::Mpi1,
+    npmin: 2,
+    benchmarks: BENCHMARKS,
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use imb_core::bench::{Class, Procs, Table};
+
+    const GUIDE_NAMES: [&str; 13] = [
+        "PingPong",
+        "PingPing",
+        "Sendrecv",
+        "Exchange",
+        "Allreduce",
+        "Reduce",
+        "Reduce_scatter",
+        "Allgather",
+        "Allgatherv",
+        "Alltoall",
+        "Alltoallv",
+        "Bcast",
+        "Barrier",
+    ];
+
+    #[test]
+    fn every_guide_name_once_in_default_order() {
+        assert_eq!(SUITE.names(), GUIDE_NAMES);
+    }
+
+    #[test]
+    fn classes_units_and_factors() {
+        for b in BENCHMARKS {
+            let i = b.info();
+            let reduction = matches!(i.name, "Allreduce" | "Reduce" | "Reduce_scatter");
+            assert_eq!(i.unit, if reduction { 4 } else { 1 }, "{}", i.name);
+            assert_eq!(i.checked, i.class != Class::Sync, "{}", i.name);
+            match i.name {
+                "PingPong" | "PingPing" => {
+                    assert_eq!(
+                        (i.class, i.procs, i.table),
+                        (Class::SingleTransfer, Procs::Pair, Table::Single)
+                    )
+                }
+                "Sendrecv" | "Exchange" => assert_eq!(i.table, Table::Parallel),
+                "Barrier" => assert_eq!(i.table, Table::Sync),
+                _ => assert_eq!(i.table, Table::Collective),
+            }
+        }
+        let f = |n: &str| SUITE.info(SUITE.find(n).unwrap());
+        assert_eq!(f("pingpong").scale_time, 0.5);
+        assert_eq!((f("Sendrecv").scale_bw, f("Exchange").scale_bw), (2.0, 4.0));
+    }
+}
