@@ -56,15 +56,19 @@ pub enum BufShape {
     GatherRecv,
     /// NP·L and NP·L (Alltoall, Alltoallv)
     AllToAll,
+    /// max(L, OVERALL_VOL) each: room for n_sample disjoint blocks at offsets i·X (imb-ext
+    /// windows, IMB_BEHAVIOUR.md §5.3)
+    Window,
 }
 
 impl BufShape {
     /// (send, receive) bytes for base length `l` on `np` processes.
-    pub fn lens(self, l: usize, np: usize) -> (usize, usize) {
+    pub fn lens(self, l: usize, np: usize, overall_vol: usize) -> (usize, usize) {
         match self {
             BufShape::Plain => (l, l),
             BufShape::GatherRecv => (l, np * l),
             BufShape::AllToAll => (np * l, np * l),
+            BufShape::Window => (l.max(overall_vol), l.max(overall_vol)),
         }
     }
 }

@@ -27,6 +27,7 @@ const VALUE_OPTS: &[&str] = &[
     "thread_level",
     "settings",
     "json",
+    "aggregate_mode",
 ];
 /// Options without a value.
 const FLAG_OPTS: &[&str] = &["list", "check"];
@@ -70,6 +71,37 @@ pub enum Multi {
     PerGroup,
 }
 
+/// `-aggregate_mode`: which of the aggregate / non-aggregate tables run (imb-ext, imb-io).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum AggregateMode {
+    Aggregate,
+    NonAggregate,
+    Both,
+}
+
+impl AggregateMode {
+    fn parse(s: &str) -> std::result::Result<Self, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "aggregate" => Ok(Self::Aggregate),
+            "non_aggregate" => Ok(Self::NonAggregate),
+            // IMB 2021 calls both tables "multi"
+            "both" | "multi" => Ok(Self::Both),
+            _ => Err("expected aggregate, non_aggregate or both".into()),
+        }
+    }
+    /// Whether a table of this mode runs.
+    pub fn runs(self, m: crate::bench::Mode) -> bool {
+        use crate::bench::Mode;
+        matches!(
+            (self, m),
+            (_, Mode::Plain)
+                | (Self::Both, _)
+                | (Self::Aggregate, Mode::Aggregate)
+                | (Self::NonAggregate, Mode::NonAggregate)
+        )
+    }
+}
+
 /// Where the message lengths come from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Lengths {
@@ -100,6 +132,7 @@ pub struct Options {
     pub thread_level: ThreadLevel,
     /// `-json FILE`: the tables as data, rewritten after every table.
     pub json: Option<String>,
+    pub aggregate_mode: AggregateMode,
 }
 
 /// What the command line asks for.
@@ -267,6 +300,7 @@ fn command() -> Command {
         .arg(v("thread_level").value_parser(ThreadLevel::parse))
         .arg(v("settings"))
         .arg(v("json"))
+        .arg(v("aggregate_mode").value_parser(AggregateMode::parse))
         .arg(Arg::new("list").long("list").action(ArgAction::SetTrue))
         .arg(Arg::new("check").long("check").action(ArgAction::SetTrue))
         .arg(Arg::new("names").action(ArgAction::Append).num_args(0..))
@@ -416,6 +450,10 @@ pub fn parse(spec: &Spec, args: &[String], np: usize) -> Result<Action> {
             .copied()
             .unwrap_or(ThreadLevel::Single),
         json,
+        aggregate_mode: m
+            .get_one::<AggregateMode>("aggregate_mode")
+            .copied()
+            .unwrap_or(AggregateMode::Both),
     })))
 }
 
@@ -466,6 +504,7 @@ pub fn help(spec: &Spec) -> String {
 {pad}[-time <seconds>] [-mem <GB>] [-zero_size on|off]\n\
 {pad}[-thread_level single|funneled|serialized|multiple]\n\
 {pad}[-settings <file.toml>] [-json <file>] [-check] [-list]\n\
+{pad}[-aggregate_mode aggregate|non_aggregate|both]\n\
 {pad}[benchmark1 [benchmark2 [...]]]\n\nwhere \n\n"
     ));
     let npmin = spec.npmin;
@@ -491,6 +530,8 @@ lines starting with # and blank lines are skipped. It replaces the default lengt
 - -thread_level L: the thread level requested from MPI_Init_thread (default single).\n\
 - -settings F: parameters from a settings file (settings/*.toml); its [optional] block\n  \
 applies when IMB_OPTIONAL = true, and the header then says so.\n\
+- -aggregate_mode M: imb-ext and imb-io only: run the AGGREGATE tables, the NON-AGGREGATE\n  \
+tables, or both (default).\n\
 - -json F: also write every table as JSON to F (rewritten after each table).\n\
 - -check: verify every received buffer; adds the defects column and fails the run on any\n  \
 defect (check-mode timings are not benchmark results).\n\
@@ -596,6 +637,14 @@ mod tests {
         assert_eq!(o.thread_level, ThreadLevel::Multiple);
         assert_eq!(run("-msglog 5", 2).params.maxmsglog, 5);
         assert_eq!(run("-iter 20", 2).params.overall_vol, 40 << 20);
+        use crate::bench::Mode;
+        let a = run("-aggregate_mode non_aggregate", 2).aggregate_mode;
+        assert!(a.runs(Mode::NonAggregate) && a.runs(Mode::Plain) && !a.runs(Mode::Aggregate));
+        assert_eq!(
+            run("-aggregate_mode multi", 2).aggregate_mode,
+            AggregateMode::Both
+        );
+        assert_eq!(run("", 2).aggregate_mode, AggregateMode::Both);
     }
 
     #[test]
@@ -619,6 +668,10 @@ mod tests {
             (
                 "-thread_level lots",
                 "-thread_level: invalid value \"lots\"",
+            ),
+            (
+                "-aggregate_mode some",
+                "-aggregate_mode: invalid value \"some\"",
             ),
             ("-foo", "-foo: unknown option"),
             ("-NPMIN 2", "-NPMIN: unknown option"),

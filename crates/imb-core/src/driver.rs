@@ -11,7 +11,7 @@ use crate::kernel::{Benchmark, Comm, Ctx, Sample};
 use crate::lengths::{self, Len};
 use crate::plan::{self, Layout, Step};
 use crate::report::{self, Banner, Columns, Header, Json, Row, Sink, Text, Verdict};
-use crate::settings;
+use crate::settings::{self, Params};
 use crate::stats::{self, RankResult, Usec};
 use crate::sysinfo;
 use mpi::traits::*;
@@ -212,6 +212,7 @@ impl Runner<'_> {
             io: self.suite.settings == settings::Kind::Io,
             min_max,
             optional: self.optional_lines(),
+            info: self.opts.settings.info.clone(),
         }
     }
 
@@ -289,7 +290,8 @@ impl Runner<'_> {
             group: self.opts.multi == Some(Multi::PerGroup),
             defects: self.opts.check && info.checked,
         };
-        for &mode in info.modes {
+        let agg = self.opts.aggregate_mode;
+        for &mode in info.modes.iter().filter(|&&m| agg.runs(m)) {
             self.emit(|s| {
                 s.banner(&Banner {
                     name: info.name,
@@ -313,7 +315,8 @@ impl Runner<'_> {
                         np: layout.np,
                         send: s,
                         recv: r,
-                        n_barr: self.opts.params.n_barr,
+                        params: &self.opts.params,
+                        info_hints: &self.opts.settings.info,
                     }),
                     _ => None,
                 };
@@ -369,7 +372,9 @@ impl Runner<'_> {
         role: Option<(usize, usize)>,
         buf_x: usize,
     ) -> Result<Option<(Buffer, Buffer)>> {
-        let (slen, rlen) = info.bufs.lens(buf_x, layout.np);
+        let (slen, rlen) = info
+            .bufs
+            .lens(buf_x, layout.np, self.opts.params.overall_vol);
         let mut bufs = None;
         let mut why = None;
         if let Some((_, pos)) = role {
@@ -474,7 +479,7 @@ impl StepPlan {
     fn new(opts: &Options, info: &Info, layout: &Layout, lens: Vec<Len>) -> Self {
         let sync = info.class == Class::Sync;
         let need = |x: usize| {
-            let (s, r) = info.bufs.lens(x, layout.np);
+            let (s, r) = info.bufs.lens(x, layout.np, opts.params.overall_vol);
             (s + r) as f64
         };
         let fits = |x: usize| sync || opts.mem.is_none_or(|m| need(x) <= m);
@@ -542,13 +547,15 @@ struct Active<'a> {
     np: usize,
     send: &'a Buffer,
     recv: &'a mut Buffer,
-    n_barr: usize,
+    params: &'a Params,
+    info_hints: &'a [(String, String)],
 }
 
 impl Active<'_> {
     fn time(&mut self, x: usize, mode: Mode, n: usize, check: bool) -> Sample {
         let info = self.bench.info();
-        self.recv.zero(info.bufs.lens(x, self.np).1);
+        self.recv
+            .zero(info.bufs.lens(x, self.np, self.params.overall_vol).1);
         let mut k = self.bench.kernel(Ctx {
             comm: self.comm,
             rank: self.pos,
@@ -557,8 +564,10 @@ impl Active<'_> {
             mode,
             send: self.send.bytes(),
             recv: self.recv.bytes_mut(),
+            params: self.params,
+            info: self.info_hints,
         });
-        k.run(self.comm, self.n_barr, n, check)
+        k.run(self.comm, self.params.n_barr, n, check)
     }
 }
 

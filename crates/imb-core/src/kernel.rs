@@ -7,6 +7,7 @@
 
 use crate::bench::{Info, Mode};
 use crate::buffers::Defect;
+use crate::settings::Params;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 
@@ -27,6 +28,10 @@ pub struct Ctx<'a> {
     pub send: &'a [u8],
     /// Receive buffer, zeroed for this size.
     pub recv: &'a mut [u8],
+    /// The run's parameters (OVERALL_VOL, TARGET_CPU_SECS, FILENAME, ...).
+    pub params: &'a Params,
+    /// MPI_Info hints from the settings file's `[info]` table, for windows and files.
+    pub info: &'a [(String, String)],
 }
 
 /// One repetition of a pattern, plus optional hooks around the loop.
@@ -35,6 +40,11 @@ pub trait Kernel {
     fn step(&mut self, i: usize);
     /// Check mode: verify what repetition `i` received (called right after `step(i)`).
     fn check(&mut self, _i: usize) -> Defect {
+        Defect::NONE
+    }
+    /// Check mode: verify what the whole loop produced, after `complete` (e.g. a window's
+    /// contents once the closing fence has made them visible). Untimed.
+    fn verify(&mut self, _n: usize) -> Defect {
         Defect::NONE
     }
     /// Untimed, before the barriers (e.g. an opening fence).
@@ -83,6 +93,9 @@ impl<K: Kernel> Timed for K {
         }
         self.complete();
         let t1 = mpi::time();
+        if check {
+            defect = defect.max(self.verify(n));
+        }
         Sample {
             secs: (t1 - t0) / n as f64,
             defect,

@@ -75,6 +75,9 @@ struct FileLayout {
     standard: Params,
     #[serde(default)]
     optional: OptionalBlock,
+    /// MPI_Info hints for MPI_Win_create / MPI_File_open (the guide's `User_Set_Info`).
+    #[serde(default)]
+    info: std::collections::BTreeMap<String, String>,
 }
 
 /// Parameters plus where they came from.
@@ -85,6 +88,9 @@ pub struct Settings {
     pub optional: bool,
     /// The settings file, if one was given.
     pub source: Option<String>,
+    /// MPI_Info hints (key, value) from the file's `[info]` table; empty means MPI_INFO_NULL.
+    #[serde(default)]
+    pub info: Vec<(String, String)>,
 }
 
 /// Largest MAXMSGLOG we accept: MPI counts are C ints.
@@ -112,6 +118,7 @@ pub fn built_in(kind: Kind) -> Settings {
         params: standard(kind),
         optional: false,
         source: None,
+        info: Vec::new(),
     }
 }
 
@@ -143,6 +150,17 @@ fn parse(text: &str, path: &str, kind: Kind) -> Result<Settings> {
         }
     })?;
     let std_params = layout.standard;
+    let info: Vec<(String, String)> = layout.info.into_iter().collect();
+    if let Some((k, _)) = info
+        .iter()
+        .find(|(k, v)| k.is_empty() || k.len() > 255 || v.len() > 1023)
+    {
+        return Err(Error::file(
+            "-settings",
+            path,
+            format!("[info] key \"{k}\": keys must be 1..255 characters, values at most 1023"),
+        ));
+    }
     validate(&std_params, text, path, kind)?;
     if path != "<built-in>" {
         let built_in = parse(embedded(kind), "<built-in>", kind)?.params;
@@ -161,6 +179,7 @@ fn parse(text: &str, path: &str, kind: Kind) -> Result<Settings> {
             params: std_params,
             optional: false,
             source: None,
+            info,
         });
     }
     let p = Params {
@@ -179,6 +198,7 @@ fn parse(text: &str, path: &str, kind: Kind) -> Result<Settings> {
         params: p,
         optional: true,
         source: None,
+        info,
     })
 }
 
@@ -420,6 +440,23 @@ mod tests {
                 ("OVERALL_VOL", "1".to_string(), "41943040".to_string())
             ]
         );
+    }
+
+    #[test]
+    fn info_hints() {
+        let text =
+            format!("{MPI1_TOML}\n[info]\nno_locks = \"true\"\naccumulate_ordering = \"none\"\n");
+        let s = load(&tmp("g.toml", &text), Kind::Mpi1).unwrap();
+        assert_eq!(
+            s.info,
+            vec![
+                ("accumulate_ordering".to_string(), "none".to_string()),
+                ("no_locks".to_string(), "true".to_string())
+            ]
+        );
+        let bad = format!("{MPI1_TOML}\n[info]\nno_locks = true\n");
+        let e = load(&tmp("h.toml", &bad), Kind::Mpi1).unwrap_err();
+        assert!(matches!(e, Error::Line { .. }), "{e:?}");
     }
 
     #[test]

@@ -78,6 +78,7 @@ fn main() {
         .iter()
         .find(|b| b.info().name == "PingPong")
         .expect("PingPong is registered");
+    let params = imb_core::settings::standard(imb_core::settings::Kind::Mpi1);
     let max = SIZES.iter().map(|s| s.0).max().unwrap_or(0);
     let mut send = Buffer::new(max).expect("send buffer");
     let mut recv = Buffer::new(max).expect("receive buffer");
@@ -102,8 +103,10 @@ fn main() {
                 mode: Mode::Plain,
                 send: send.bytes(),
                 recv: recv.bytes_mut(),
+                params: &params,
+                info: &[],
             });
-            k.run(&world, 2, n, false).secs
+            k.run(&world, params.n_barr, n, false).secs
         };
         // warm-up both paths, as the driver does before the first size
         ours_once(&send, &mut recv);

@@ -29,6 +29,8 @@ pub struct Header {
     pub min_max: Option<(usize, usize)>,
     /// Lines explaining optional mode; empty in standard mode.
     pub optional: Vec<String>,
+    /// MPI_Info hints in force (`[info]` of the settings file).
+    pub info: Vec<(String, String)>,
 }
 
 /// The columns of one table.

@@ -103,6 +103,14 @@ pub fn header_text(h: &Header) -> String {
         None => s.push_str("# Message lengths were user defined\n"),
     }
     s.push_str("#\n");
+    if !h.info.is_empty() {
+        // 3.0 prints the user's info keys between the first two bare `#` lines.
+        s.push_str(&format!("# Got {} Info-keys:\n\n", h.info.len()));
+        for (k, v) in &h.info {
+            s.push_str(&format!("# {k} = \"{v}\"\n"));
+        }
+    }
+
     if h.io {
         s.push_str("#\n");
     } else {
@@ -251,6 +259,7 @@ mod tests {
             io: false,
             min_max: Some((0, 4194304)),
             optional: vec![],
+            info: vec![],
         }
     }
 
@@ -282,6 +291,7 @@ mod tests {
         h.io = true;
         h.part = "MPI-IO part".into();
         h.min_max = None;
+        h.info = vec![("striping_factor".into(), "4".into())];
         h.optional = vec![
             "optional mode (settings file s.toml):".into(),
             "  MAXMSGLOG = 10 (standard 22)".into(),
