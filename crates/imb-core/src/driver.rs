@@ -42,7 +42,21 @@ pub fn main(suite: &Suite) -> ExitCode {
         eprintln!("{}: error: MPI was already initialised", suite.exe);
         return ExitCode::from(EXIT_RUNTIME);
     };
-    let code = run_world(suite, &universe.world(), &args, granted);
+    let world = universe.world();
+    let code = match sysinfo::launcher_size(|k| std::env::var(k).ok()) {
+        // A binary built against another MPI than the launcher's runs every rank as its own
+        // 1-process job: say so instead of printing a valid-looking np=1 run on every rank.
+        Some(n) if n > 1 && world.size() == 1 => {
+            eprintln!(
+                "{}: error: the launcher started {n} processes but MPI reports 1: this binary was \
+                 built against a different MPI than the one that launched it (rebuild after \
+                 `cargo clean -p mpi-sys`, or use the matching mpirun)",
+                suite.exe
+            );
+            EXIT_RUNTIME
+        }
+        _ => run_world(suite, &world, &args, granted),
+    };
     // MPI_Finalize happens when the universe is dropped, on every rank, before the exit status.
     drop(universe);
     ExitCode::from(code)

@@ -23,6 +23,16 @@ pub fn uname() -> (String, String, String, String) {
     }
 }
 
+/// The job size the launcher announced to this process (Open MPI's mpirun sets
+/// OMPI_COMM_WORLD_SIZE, MPICH's hydra and PMI-2 launchers PMI_SIZE), if any. `get` reads the
+/// environment (a parameter, so tests need not change the real one).
+pub fn launcher_size(get: impl Fn(&str) -> Option<String>) -> Option<usize> {
+    ["OMPI_COMM_WORLD_SIZE", "PMI_SIZE"]
+        .iter()
+        .filter_map(|k| get(k)?.trim().parse().ok())
+        .max()
+}
+
 #[cfg(feature = "mpi")]
 pub use with_mpi::*;
 
@@ -55,6 +65,25 @@ mod with_mpi {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn launcher_size_from_either_launcher() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |k: &str| {
+                pairs
+                    .iter()
+                    .find(|(n, _)| *n == k)
+                    .map(|(_, v)| v.to_string())
+            }
+        };
+        assert_eq!(super::launcher_size(env(&[])), None);
+        assert_eq!(
+            super::launcher_size(env(&[("OMPI_COMM_WORLD_SIZE", "4")])),
+            Some(4)
+        );
+        assert_eq!(super::launcher_size(env(&[("PMI_SIZE", "2")])), Some(2));
+        assert_eq!(super::launcher_size(env(&[("PMI_SIZE", "x")])), None);
+    }
+
     #[test]
     fn date_has_asctime_shape() {
         let d = super::date();

@@ -158,3 +158,24 @@ fn help_exits_zero_on_every_rank() {
     assert_eq!(o.code, Some(0));
     assert!(o.stdout.contains("# Reduce_scatter\n"));
 }
+
+#[test]
+fn binary_from_another_mpi_than_the_launcher_is_an_error() {
+    // What a rank sees when mpirun belongs to another MPI than the one the binary was built
+    // against: the launcher announced 4 processes, MPI itself starts a 1-process job.
+    let o = std::process::Command::new("timeout")
+        .args(["60", env!("CARGO_BIN_EXE_imb-mpi1"), "Barrier"])
+        .env("OMPI_COMM_WORLD_SIZE", "4")
+        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .current_dir(std::env::temp_dir())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(3));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("imb-mpi1: error: the launcher started 4 processes but MPI reports 1"),
+        "{err}"
+    );
+    assert!(!String::from_utf8_lossy(&o.stdout).contains("# Benchmarking"));
+}
