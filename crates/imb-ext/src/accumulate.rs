@@ -1,0 +1,92 @@
+//! Accumulate (guide 4.2.5; IMB_BEHAVIOUR.md §5.3): every process adds X/4 floats (MPI_FLOAT,
+//! MPI_SUM) into the window of comm rank 0 (rank 0 of each group under -multi), which exposes
+//! its receive buffer with displacement unit 4. Repetition i targets element i·X/4.
+//! NON-AGGREGATE: accumulate from offset 0, then a fence, with no barriers before the timer
+//! (3.0). AGGREGATE: n accumulates from the disjoint offsets i·X, one closing fence.
+
+use crate::rma::{Info as Hints, Win};
+use imb_core::bench::{BufShape, Class, Info, Mode};
+use imb_core::buffers::{check_sum, Defect};
+use imb_core::kernel::{Benchmark, Ctx, Kernel, Timed};
+
+pub struct Accumulate;
+static ACCUMULATE: Info = Info {
+    unit: 4,
+    second_min: 4,
+    bufs: BufShape::Window,
+    modes: &[Mode::Aggregate, Mode::NonAggregate],
+    ..Info::mpi1("Accumulate", Class::Collective)
+};
+
+struct AccumulateK<'a> {
+    w: Win<'a>,
+    s: &'a [u8],
+    x: usize,
+    root: bool,
+    np: usize,
+    agg: bool,
+}
+
+impl AccumulateK<'_> {
+    /// Root only: block i of the window holds Σ_k BUF_VALUE(k, first element of its source).
+    fn check_block(&self, i: usize) -> Defect {
+        if !self.root {
+            return Defect::NONE;
+        }
+        let (x, e) = (self.x, i * self.x);
+        let first = if self.agg { e / 4 } else { 0 };
+        check_sum(&self.w.local()[e..e + x], self.np, first)
+    }
+}
+
+impl Kernel for AccumulateK<'_> {
+    #[inline(always)]
+    fn step(&mut self, i: usize) {
+        let s = self.s;
+        let x = self.x;
+        let at = if self.agg { i * x } else { 0 };
+        self.w.accumulate(&s[at..at + x], 0, i * (x / 4));
+        if !self.agg {
+            self.w.fence();
+        }
+    }
+    fn check(&mut self, i: usize) -> Defect {
+        if self.agg {
+            Defect::NONE
+        } else {
+            self.check_block(i)
+        }
+    }
+    fn verify(&mut self, n: usize) -> Defect {
+        if !self.agg {
+            return Defect::NONE;
+        }
+        (0..n).fold(Defect::NONE, |d, i| d.max(self.check_block(i)))
+    }
+    fn complete(&mut self) {
+        if self.agg {
+            self.w.fence();
+        }
+    }
+    fn barriers(&self) -> bool {
+        self.agg
+    }
+}
+
+impl Benchmark for Accumulate {
+    fn info(&self) -> &'static Info {
+        &ACCUMULATE
+    }
+    fn kernel<'a>(&self, c: Ctx<'a>) -> Box<dyn Timed + 'a> {
+        let w = Win::exposing(c.comm, c.recv, 4, &Hints::new(c.info));
+        w.fence();
+        Box::new(AccumulateK {
+            w,
+            s: c.send,
+            x: c.x,
+            root: c.rank == 0,
+            np: c.size,
+            agg: c.mode == Mode::Aggregate,
+        })
+    }
+}

@@ -1,0 +1,391 @@
+//! Thin, checked wrappers over the MPI-2 one-sided calls rsmpi does not wrap: MPI_Info (the
+//! settings file's hints), MPI_Win_create/free (`Win`, freed in `Drop`), MPI_Win_fence, MPI_Put,
+//! MPI_Get and MPI_Accumulate. Every return code is checked: a failure prints one line naming
+//! the call and MPI's error string, then aborts every rank (MPI_Abort), so no rank hangs in a
+//! collective the failed rank never reaches. All `unsafe` of imb-ext is in this file.
+//!
+//! Memory contract: a `Win` borrows its window memory (and, for MPI_Get, the memory the data
+//! lands in) for its whole life, and every origin buffer of a put or accumulate for that life
+//! too, so nothing MPI may still read or write can be dropped or mutated from Rust before the
+//! window is freed. The contents (`local`, `landed`) are meaningful after a fence.
+
+use imb_core::kernel::Comm;
+use mpi::ffi;
+use mpi::raw::AsRaw;
+use std::ffi::CString;
+use std::marker::PhantomData;
+use std::os::raw::{c_char, c_int, c_void};
+
+#[cold]
+#[inline(never)]
+fn failed(call: &str, rc: c_int) -> ! {
+    let mut buf = [0 as c_char; ffi::MPI_MAX_ERROR_STRING as usize + 1];
+    let mut len: c_int = 0;
+    // SAFETY: buf has room for MPI_MAX_ERROR_STRING characters and the NUL; MPI_Error_string
+    // may be called after a failed call. Its own return code is irrelevant here.
+    let what = unsafe {
+        ffi::MPI_Error_string(rc, buf.as_mut_ptr(), &mut len);
+        std::ffi::CStr::from_ptr(buf.as_ptr())
+            .to_string_lossy()
+            .into_owned()
+    };
+    // One write per line, so the lines of several ranks do not interleave.
+    let line = format!("imb-ext: error: {call} failed: {what} (MPI error code {rc})\n");
+    let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
+    // SAFETY: MPI is initialised (a window or communicator exists); MPI_Abort does not return.
+    unsafe {
+        ffi::MPI_Abort(ffi::RSMPI_COMM_WORLD, rc.max(1));
+    }
+    std::process::abort()
+}
+
+#[cold]
+#[inline(never)]
+fn misuse(what: &str) -> ! {
+    eprintln!("imb-ext: error: {what}");
+    // SAFETY: as in `failed`.
+    unsafe {
+        ffi::MPI_Abort(ffi::RSMPI_COMM_WORLD, 1);
+    }
+    std::process::abort()
+}
+
+/// MPI_Win_create failed: name the hints, which are the usual cause.
+#[cold]
+#[inline(never)]
+fn misuse_hints(rc: c_int, info: &Info) -> ! {
+    let hints = if info.keys.is_empty() {
+        "no [info] hints".to_string()
+    } else {
+        format!("the [info] hints {}", info.keys.join(", "))
+    };
+    failed(&format!("MPI_Win_create with {hints}"), rc)
+}
+
+#[inline(always)]
+fn check(call: &str, rc: c_int) {
+    if rc != ffi::MPI_SUCCESS as c_int {
+        failed(call, rc)
+    }
+}
+
+/// A count as an MPI int (sizes are at most 2^30 per call).
+#[inline(always)]
+fn count(n: usize) -> c_int {
+    if n > c_int::MAX as usize {
+        misuse("count does not fit an MPI int")
+    }
+    n as c_int
+}
+
+/// A displacement as MPI_Aint.
+#[inline(always)]
+fn aint(n: usize) -> ffi::MPI_Aint {
+    if n > ffi::MPI_Aint::MAX as usize {
+        misuse("displacement does not fit MPI_Aint")
+    }
+    n as ffi::MPI_Aint
+}
+
+/// MPI_Info built from (key, value) hints; MPI_INFO_NULL when there are none. Freed on drop.
+pub struct Info {
+    raw: ffi::MPI_Info,
+    /// `key = "value"` of each hint, for error messages.
+    keys: Vec<String>,
+}
+
+impl Info {
+    pub fn new(hints: &[(String, String)]) -> Info {
+        // SAFETY: reading rsmpi's extern static holding MPI_INFO_NULL.
+        let mut raw = unsafe { ffi::RSMPI_INFO_NULL };
+        let keys = hints.iter().map(|(k, v)| format!("{k} = {v:?}")).collect();
+        if hints.is_empty() {
+            return Info { raw, keys };
+        }
+        // SAFETY: raw is a valid out-pointer for the new handle.
+        check("MPI_Info_create", unsafe { ffi::MPI_Info_create(&mut raw) });
+        let info = Info { raw, keys };
+        for (k, v) in hints {
+            let (Ok(key), Ok(value)) = (CString::new(k.as_str()), CString::new(v.as_str())) else {
+                misuse(&format!("[info] hint {k:?} contains a NUL character"))
+            };
+            // SAFETY: both strings are NUL-terminated and live across the call, which copies them.
+            let rc = unsafe { ffi::MPI_Info_set(info.raw, key.as_ptr(), value.as_ptr()) };
+            check("MPI_Info_set", rc);
+        }
+        info
+    }
+}
+
+impl Drop for Info {
+    fn drop(&mut self) {
+        // SAFETY: reading MPI_INFO_NULL; a non-null handle was created by MPI_Info_create and is
+        // freed once (windows keep their own copy of the hints).
+        unsafe {
+            if self.raw != ffi::RSMPI_INFO_NULL {
+                check("MPI_Info_free", ffi::MPI_Info_free(&mut self.raw));
+            }
+        }
+    }
+}
+
+/// An RMA window over borrowed memory, with an optional landing buffer for MPI_Get.
+pub struct Win<'a> {
+    raw: ffi::MPI_Win,
+    base: *const u8,
+    len: usize,
+    land: *mut u8,
+    land_len: usize,
+    byte: ffi::MPI_Datatype,
+    float: ffi::MPI_Datatype,
+    sum: ffi::MPI_Op,
+    /// Created by `exposing`: puts and accumulates may target it. A `readable` window is over
+    /// shared memory, so this rank refuses to put or accumulate through it (every rank of a
+    /// benchmark creates the same kind of window).
+    writable: bool,
+    _mem: PhantomData<(&'a mut [u8], &'a Comm)>,
+}
+
+/// The memory a window exposes (borrowed for the window's life by the public constructors).
+struct Exposed {
+    base: *mut u8,
+    len: usize,
+    writable: bool,
+}
+
+impl<'a> Win<'a> {
+    /// `returning`: have a failing MPI_Win_create return its code (then one clear line and
+    /// MPI_Abort) instead of MPI's fatal handler on the communicator. That swaps the
+    /// communicator's error handler around the call, so it is only done outside timed loops.
+    fn create(
+        comm: &'a Comm,
+        mem: Exposed,
+        land: &'a mut [u8],
+        disp_unit: usize,
+        info: &Info,
+        returning: bool,
+    ) -> Win<'a> {
+        let Exposed {
+            base,
+            len,
+            writable,
+        } = mem;
+        let c = comm.as_raw();
+        // SAFETY: reading rsmpi's extern statics (handle constants).
+        let mut raw = unsafe { ffi::RSMPI_WIN_NULL };
+        // SAFETY: reading a handle constant (overwritten below when `returning`).
+        let mut old = unsafe { ffi::RSMPI_ERRORS_ARE_FATAL };
+        if returning {
+            // SAFETY: c is a live communicator and `old` a valid out-pointer; the handler read
+            // here is restored (and our reference to it freed) right after MPI_Win_create.
+            unsafe {
+                check(
+                    "MPI_Comm_get_errhandler",
+                    ffi::MPI_Comm_get_errhandler(c, &mut old),
+                );
+                check(
+                    "MPI_Comm_set_errhandler",
+                    ffi::MPI_Comm_set_errhandler(c, ffi::RSMPI_ERRORS_RETURN),
+                );
+            }
+        }
+        // SAFETY: base..base+len is memory borrowed for 'a (the window's life, see the callers);
+        // info and comm are valid handles; raw is a valid out-pointer. For a `readable` window
+        // base comes from a shared slice cast to *mut only to fit the C signature: MPI writes a
+        // window's memory only for puts and accumulates, which `writable` refuses on it.
+        let rc = unsafe {
+            ffi::MPI_Win_create(
+                base as *mut c_void,
+                aint(len),
+                count(disp_unit),
+                info.raw,
+                c,
+                &mut raw,
+            )
+        };
+        if returning {
+            // SAFETY: restores the handler read above and releases our reference to it.
+            unsafe {
+                check(
+                    "MPI_Comm_set_errhandler",
+                    ffi::MPI_Comm_set_errhandler(c, old),
+                );
+                check("MPI_Errhandler_free", ffi::MPI_Errhandler_free(&mut old));
+            }
+            if rc != ffi::MPI_SUCCESS as c_int {
+                misuse_hints(rc, info);
+            }
+        }
+        check("MPI_Win_create", rc);
+        // SAFETY: raw is the window just created; errors on it are returned to us (and turned
+        // into one clear line plus MPI_Abort) instead of MPI's default fatal handler.
+        check("MPI_Win_set_errhandler", unsafe {
+            ffi::MPI_Win_set_errhandler(raw, ffi::RSMPI_ERRORS_RETURN)
+        });
+        // SAFETY: reading rsmpi's extern statics (datatype and op constants).
+        let (byte, float, sum) = unsafe { (ffi::RSMPI_UINT8_T, ffi::RSMPI_FLOAT, ffi::RSMPI_SUM) };
+        Win {
+            raw,
+            base,
+            len,
+            land: land.as_mut_ptr(),
+            land_len: land.len(),
+            byte,
+            float,
+            sum,
+            writable,
+            _mem: PhantomData,
+        }
+    }
+
+    /// A window over memory other ranks write into (Put and Accumulate targets). Untimed: a
+    /// failure (e.g. a hint value MPI rejects) is reported in one line before MPI_Abort.
+    pub fn exposing(comm: &'a Comm, mem: &'a mut [u8], disp_unit: usize, info: &Info) -> Self {
+        let (base, len) = (mem.as_mut_ptr(), mem.len());
+        let mem = Exposed {
+            base,
+            len,
+            writable: true,
+        };
+        Win::create(comm, mem, &mut [], disp_unit, info, true)
+    }
+
+    /// As `exposing`, for a timed loop (Window): no error-handler swap around the call, so a
+    /// failure is MPI's own fatal error (Window probes its hints with `exposing` first).
+    #[inline(always)]
+    pub fn exposing_timed(
+        comm: &'a Comm,
+        mem: &'a mut [u8],
+        disp_unit: usize,
+        info: &Info,
+    ) -> Self {
+        let (base, len) = (mem.as_mut_ptr(), mem.len());
+        let mem = Exposed {
+            base,
+            len,
+            writable: true,
+        };
+        Win::create(comm, mem, &mut [], disp_unit, info, false)
+    }
+
+    /// A window over memory other ranks only read (MPI_Get source), with `land` for this rank's
+    /// own gets.
+    pub fn readable(
+        comm: &'a Comm,
+        mem: &'a [u8],
+        land: &'a mut [u8],
+        disp_unit: usize,
+        info: &Info,
+    ) -> Self {
+        // MPI_Win_create takes a mutable base, but in the Get benchmarks the window is only the
+        // source of remote MPI_Gets (never a put or accumulate target), so MPI only reads it and
+        // the shared borrow is honoured; the cast below exists only to fit the C signature.
+        let mem = Exposed {
+            base: mem.as_ptr() as *mut u8,
+            len: mem.len(),
+            writable: false,
+        };
+        Win::create(comm, mem, land, disp_unit, info, true)
+    }
+
+    /// MPI_Win_fence(0): completes every RMA operation of the epoch, on both sides.
+    #[inline(always)]
+    pub fn fence(&self) {
+        // SAFETY: self.raw is a live window; the fence only completes operations whose memory
+        // is borrowed for the window's life.
+        check("MPI_Win_fence", unsafe { ffi::MPI_Win_fence(0, self.raw) })
+    }
+
+    /// MPI_Put of `src` (bytes) into `target`'s window at displacement `disp`.
+    #[inline(always)]
+    pub fn put(&self, src: &'a [u8], target: c_int, disp: usize) {
+        if !self.writable {
+            misuse("MPI_Put through a read-only window")
+        }
+        // SAFETY: src is borrowed for the window's life, so it stays valid and unchanged until
+        // the fence or free that completes the put; MPI only reads it.
+        let rc = unsafe {
+            ffi::MPI_Put(
+                src.as_ptr() as *const c_void,
+                count(src.len()),
+                self.byte,
+                target,
+                aint(disp),
+                count(src.len()),
+                self.byte,
+                self.raw,
+            )
+        };
+        check("MPI_Put", rc)
+    }
+
+    /// MPI_Get of `len` bytes from `target`'s window at `disp` into the landing buffer at `at`.
+    #[inline(always)]
+    pub fn get(&self, at: usize, len: usize, target: c_int, disp: usize) {
+        if at > self.land_len || len > self.land_len - at {
+            misuse("MPI_Get beyond the landing buffer")
+        }
+        // SAFETY: land[at..at+len] lies within the landing buffer (checked above), which is
+        // exclusively borrowed for the window's life, so MPI may write it until the fence.
+        let rc = unsafe {
+            ffi::MPI_Get(
+                self.land.add(at) as *mut c_void,
+                count(len),
+                self.byte,
+                target,
+                aint(disp),
+                count(len),
+                self.byte,
+                self.raw,
+            )
+        };
+        check("MPI_Get", rc)
+    }
+
+    /// MPI_Accumulate of `src.len()/4` floats with MPI_SUM into `target`'s window at `disp`
+    /// (in units of the window's displacement unit).
+    #[inline(always)]
+    pub fn accumulate(&self, src: &'a [u8], target: c_int, disp: usize) {
+        if !self.writable {
+            misuse("MPI_Accumulate through a read-only window")
+        }
+        let n = count(src.len() / 4);
+        // SAFETY: as `put`: src is borrowed for the window's life and only read.
+        let rc = unsafe {
+            ffi::MPI_Accumulate(
+                src.as_ptr() as *const c_void,
+                n,
+                self.float,
+                target,
+                aint(disp),
+                n,
+                self.float,
+                self.sum,
+                self.raw,
+            )
+        };
+        check("MPI_Accumulate", rc)
+    }
+
+    /// This rank's window memory (as of the last fence).
+    pub fn local(&self) -> &[u8] {
+        // SAFETY: base..base+len is borrowed for the window's life; callers read it only after a
+        // fence, when no RMA operation on it is pending.
+        unsafe { std::slice::from_raw_parts(self.base, self.len) }
+    }
+
+    /// The landing buffer of this rank's gets (as of the last fence).
+    pub fn landed(&self) -> &[u8] {
+        // SAFETY: as `local`, for the exclusively borrowed landing buffer.
+        unsafe { std::slice::from_raw_parts(self.land, self.land_len) }
+    }
+}
+
+impl Drop for Win<'_> {
+    fn drop(&mut self) {
+        // SAFETY: self.raw is a live window created by MPI_Win_create; it is freed exactly once,
+        // while the memory it exposes is still borrowed. Every caller closes its epoch with a
+        // fence first (MPI_Win_free with pending RMA is erroneous).
+        check("MPI_Win_free", unsafe { ffi::MPI_Win_free(&mut self.raw) })
+    }
+}

@@ -1,0 +1,253 @@
+//! Dev-only test kit: launch an imb-rs executable under a real `mpirun`, with a watchdog, and
+//! parse its tables. Each crate's `tests/common/mod.rs` re-exports this and adds `mpirun`/
+//! `mpirun_in` bound to its own binary (`env!("CARGO_BIN_EXE_…")`).
+//!
+//! mpirun runs in its own session (`setsid`): Open MPI puts ranks in their own process groups,
+//! so on a timeout every process of the session is killed, not just mpirun's group.
+
+use std::io::Read;
+use std::process::{Command, Stdio};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// One mpirun at a time: concurrent oversubscribed jobs on 2 cores would crawl. (The lock is per
+/// test binary; cargo runs test binaries one after another.)
+static LAUNCH: Mutex<()> = Mutex::new(());
+
+pub struct Out {
+    pub code: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
+    pub secs: f64,
+}
+
+fn open_mpi() -> bool {
+    Command::new("mpirun")
+        .arg("--version")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).contains("Open MPI"))
+        .unwrap_or(false)
+}
+
+/// Kill every process whose session id is `sid`.
+fn kill_session(sid: i32) {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return;
+    };
+    for e in dir.flatten() {
+        let Ok(pid) = e.file_name().to_string_lossy().parse::<i32>() else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        // fields after the command (which may hold spaces): state ppid pgrp session ...
+        let rest = &stat[stat.rfind(')').map_or(0, |i| i + 1)..];
+        let f: Vec<&str> = rest.split_whitespace().collect();
+        if f.get(3).and_then(|s| s.parse::<i32>().ok()) == Some(sid) {
+            // SAFETY: plain kill(2) on a pid we just read; a stale pid only fails.
+            unsafe {
+                libc::kill(pid, libc::SIGKILL);
+            }
+        }
+    }
+}
+
+/// `mpirun -np NP BIN ARGS` in `dir`, killed (with every rank) after `limit` seconds.
+pub fn mpirun_in(bin: &str, dir: &std::path::Path, np: usize, args: &[&str], limit: u64) -> Out {
+    mpirun_env(bin, dir, np, args, &[], limit)
+}
+
+/// As `mpirun_in`, with extra environment variables (e.g. `OMPI_MCA_osc`) for every rank.
+pub fn mpirun_env(
+    bin: &str,
+    dir: &std::path::Path,
+    np: usize,
+    args: &[&str],
+    env: &[(&str, &str)],
+    limit: u64,
+) -> Out {
+    let _one = LAUNCH.lock().unwrap_or_else(|e| e.into_inner());
+    let mut cmd = Command::new("setsid");
+    cmd.arg("mpirun");
+    if open_mpi() {
+        cmd.arg("--oversubscribe");
+    }
+    cmd.args(["-np", &np.to_string(), bin])
+        .args(args)
+        .current_dir(dir)
+        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .env("OMPI_MCA_rmaps_base_oversubscribe", "1")
+        .envs(env.iter().copied())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let start = Instant::now();
+    let mut child = cmd
+        .spawn()
+        .expect("mpirun starts (is Open MPI installed? run scripts/setup)");
+    let sid = child.id() as i32;
+    let mut so = child.stdout.take().unwrap();
+    let mut se = child.stderr.take().unwrap();
+    let ro = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = so.read_to_string(&mut s);
+        s
+    });
+    let re = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = se.read_to_string(&mut s);
+        s
+    });
+    let deadline = start + Duration::from_secs(limit);
+    let status = loop {
+        if let Some(st) = child.try_wait().unwrap() {
+            break Some(st);
+        }
+        if Instant::now() > deadline {
+            kill_session(sid);
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    // Ranks that outlive mpirun would keep the pipes open: clear the session first.
+    kill_session(sid);
+    let out = Out {
+        code: status.and_then(|s| s.code()),
+        stdout: ro.join().unwrap(),
+        stderr: re.join().unwrap(),
+        secs: start.elapsed().as_secs_f64(),
+    };
+    assert!(
+        status.is_some(),
+        "mpirun -np {np} {args:?} hung and was killed after {limit} s\nstdout:\n{}\nstderr:\n{}",
+        out.stdout,
+        out.stderr
+    );
+    out
+}
+
+/// `mpirun -np NP BIN ARGS` in the temporary directory, with a 120 s limit.
+pub fn mpirun(bin: &str, np: usize, args: &[&str]) -> Out {
+    mpirun_in(bin, &std::env::temp_dir(), np, args, 120)
+}
+
+/// A scratch directory for one test.
+pub fn scratch(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("imb-it-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+pub fn write(dir: &std::path::Path, name: &str, text: &str) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p.to_string_lossy().into_owned()
+}
+
+/// One printed table.
+#[derive(Debug, Clone)]
+pub struct Table {
+    /// `Multi-PingPong`, `Allreduce`, …
+    pub title: String,
+    /// Lines between the title and the closing rule (process block).
+    pub procs: Vec<String>,
+    /// The column-title line.
+    pub header: String,
+    /// Rule length (dashes + 1).
+    pub rule: usize,
+    /// Data rows, split on whitespace.
+    pub rows: Vec<Vec<String>>,
+    pub mode: Option<String>,
+}
+
+impl Table {
+    pub fn column(&self, title: &str) -> Vec<String> {
+        let i = self
+            .header
+            .split_whitespace()
+            .position(|t| t == title)
+            .unwrap_or_else(|| panic!("no column {title} in {:?}", self.header));
+        self.rows.iter().map(|r| r[i].clone()).collect()
+    }
+    pub fn ints(&self, title: &str) -> Vec<usize> {
+        self.column(title)
+            .iter()
+            .map(|v| v.parse().unwrap())
+            .collect()
+    }
+}
+
+/// Every table of an output, in order.
+pub fn tables(out: &str) -> Vec<Table> {
+    let lines: Vec<&str> = out.lines().collect();
+    let mut v = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        if let Some(t) = lines[i].strip_prefix("# Benchmarking ") {
+            let rule = lines[i - 1].len();
+            let mut j = i + 1;
+            let mut procs = Vec::new();
+            while !lines[j].starts_with("#--") {
+                procs.push(lines[j].to_string());
+                j += 1;
+            }
+            j += 1;
+            let mut mode = None;
+            if lines[j] == "#" {
+                mode = Some(lines[j + 1].to_string());
+                j += 3;
+            }
+            let header = lines[j].to_string();
+            j += 1;
+            let mut rows = Vec::new();
+            while j < lines.len() && !lines[j].starts_with('#') {
+                if lines[j].is_empty() {
+                    // -multi 1 puts a blank line before each size; two in a row, or a blank
+                    // followed by a non-row, end the table.
+                    if j + 1 < lines.len() && lines[j + 1].starts_with("        ") {
+                        j += 1;
+                        continue;
+                    }
+                    break;
+                }
+                if !lines[j].starts_with("Attention") {
+                    rows.push(lines[j].split_whitespace().map(String::from).collect());
+                }
+                j += 1;
+            }
+            v.push(Table {
+                title: t.trim_end().to_string(),
+                procs,
+                header,
+                rule,
+                rows,
+                mode,
+            });
+            i = j;
+        } else {
+            i += 1;
+        }
+    }
+    v
+}
+
+/// Assert a run succeeded and ended properly.
+pub fn ok(o: &Out) {
+    assert_eq!(
+        o.code,
+        Some(0),
+        "stdout:\n{}\nstderr:\n{}",
+        o.stdout,
+        o.stderr
+    );
+    assert!(
+        o.stdout
+            .ends_with("\n\n# All processes entering MPI_Finalize\n\n"),
+        "no end marker:\n{}",
+        o.stdout
+    );
+}
