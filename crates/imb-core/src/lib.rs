@@ -26,5 +26,7 @@ pub mod comm;
 pub mod driver;
 #[cfg(feature = "mpi")]
 pub mod kernel;
+#[cfg(feature = "mpi")]
+pub mod mpirc;
 
 pub use error::{Error, Result};

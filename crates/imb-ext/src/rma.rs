@@ -10,44 +10,15 @@
 //! window is freed. The contents (`local`, `landed`) are meaningful after a fence.
 
 use imb_core::kernel::Comm;
+use imb_core::mpirc::{self, aint, check, count, failed};
 use mpi::ffi;
 use mpi::raw::AsRaw;
 use std::ffi::CString;
 use std::marker::PhantomData;
-use std::os::raw::{c_char, c_int, c_void};
+use std::os::raw::{c_int, c_void};
 
-#[cold]
-#[inline(never)]
-fn failed(call: &str, rc: c_int) -> ! {
-    let mut buf = [0 as c_char; ffi::MPI_MAX_ERROR_STRING as usize + 1];
-    let mut len: c_int = 0;
-    // SAFETY: buf has room for MPI_MAX_ERROR_STRING characters and the NUL; MPI_Error_string
-    // may be called after a failed call. Its own return code is irrelevant here.
-    let what = unsafe {
-        ffi::MPI_Error_string(rc, buf.as_mut_ptr(), &mut len);
-        std::ffi::CStr::from_ptr(buf.as_ptr())
-            .to_string_lossy()
-            .into_owned()
-    };
-    // One write per line, so the lines of several ranks do not interleave.
-    let line = format!("imb-ext: error: {call} failed: {what} (MPI error code {rc})\n");
-    let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
-    // SAFETY: MPI is initialised (a window or communicator exists); MPI_Abort does not return.
-    unsafe {
-        ffi::MPI_Abort(ffi::RSMPI_COMM_WORLD, rc.max(1));
-    }
-    std::process::abort()
-}
-
-#[cold]
-#[inline(never)]
 fn misuse(what: &str) -> ! {
-    eprintln!("imb-ext: error: {what}");
-    // SAFETY: as in `failed`.
-    unsafe {
-        ffi::MPI_Abort(ffi::RSMPI_COMM_WORLD, 1);
-    }
-    std::process::abort()
+    mpirc::abort(what, 1)
 }
 
 /// MPI_Win_create failed: name the hints, which are the usual cause.
@@ -60,31 +31,6 @@ fn misuse_hints(rc: c_int, info: &Info) -> ! {
         format!("the [info] hints {}", info.keys.join(", "))
     };
     failed(&format!("MPI_Win_create with {hints}"), rc)
-}
-
-#[inline(always)]
-fn check(call: &str, rc: c_int) {
-    if rc != ffi::MPI_SUCCESS as c_int {
-        failed(call, rc)
-    }
-}
-
-/// A count as an MPI int (sizes are at most 2^30 per call).
-#[inline(always)]
-fn count(n: usize) -> c_int {
-    if n > c_int::MAX as usize {
-        misuse("count does not fit an MPI int")
-    }
-    n as c_int
-}
-
-/// A displacement as MPI_Aint.
-#[inline(always)]
-fn aint(n: usize) -> ffi::MPI_Aint {
-    if n > ffi::MPI_Aint::MAX as usize {
-        misuse("displacement does not fit MPI_Aint")
-    }
-    n as ffi::MPI_Aint
 }
 
 /// MPI_Info built from (key, value) hints; MPI_INFO_NULL when there are none. Freed on drop.

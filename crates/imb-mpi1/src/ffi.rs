@@ -6,6 +6,7 @@
 //! (`Mpi::new`) and every wrapper is one FFI call. All `unsafe` of imb-mpi1 is in this file.
 
 use imb_core::kernel::Comm;
+use imb_core::mpirc::{check, count};
 use mpi::ffi;
 use mpi::raw::AsRaw;
 use std::marker::PhantomData;
@@ -21,33 +22,6 @@ pub struct Mpi<'a> {
     any_source: c_int,
     any_tag: c_int,
     _comm: PhantomData<&'a Comm>,
-}
-
-#[cold]
-#[inline(never)]
-fn failed(call: &str, rc: c_int) -> ! {
-    eprintln!("imb-mpi1: error: {call} returned MPI error code {rc}");
-    // SAFETY: MPI is initialised (a communicator exists); MPI_Abort does not return.
-    unsafe {
-        ffi::MPI_Abort(ffi::RSMPI_COMM_WORLD, rc);
-    }
-    std::process::abort()
-}
-
-#[inline(always)]
-fn check(call: &str, rc: c_int) {
-    if rc != ffi::MPI_SUCCESS as c_int {
-        failed(call, rc)
-    }
-}
-
-/// A byte count as an MPI count. Sizes are at most 2^30 (MAXMSGLOG <= 30) per call.
-#[inline(always)]
-fn count(n: usize) -> c_int {
-    if n > c_int::MAX as usize {
-        failed("count conversion", -1)
-    }
-    n as c_int
 }
 
 fn cptr(b: &[u8]) -> *mut c_void {

@@ -4,7 +4,7 @@
 //! one process cancel the launch-to-launch and load drift that dominate on a small shared
 //! machine; the paired ratios are printed. Used by `scripts/bench-overhead`.
 //!
-//! Usage: `mpirun -np 2 overhead [PAIRS]` (default 200 pairs per size).
+//! Usage: `mpirun -np 2 pingpong_overhead [PAIRS]` (default 200 pairs per size).
 
 use imb_core::bench::Mode;
 use imb_core::buffers::Buffer;
