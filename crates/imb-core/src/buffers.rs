@@ -39,6 +39,13 @@ impl Buffer {
             *v = buf_value(rank, i);
         }
     }
+    /// Fill with IMB-IO's contents: the int `io_value(rank, i)` at int i.
+    pub fn fill_io(&mut self, rank: usize) {
+        let ints: &mut [i32] = bytemuck::cast_slice_mut(&mut self.map[..]);
+        for (i, v) in ints.iter_mut().enumerate() {
+            *v = io_value(rank, i);
+        }
+    }
     /// Zero the first `n` bytes.
     pub fn zero(&mut self, n: usize) {
         self.map[..n.min(self.len)].fill(0);
@@ -55,6 +62,32 @@ pub fn buf_value(rank: usize, i: usize) -> f32 {
 #[inline]
 fn buf_byte(rank: usize, j: usize) -> u8 {
     buf_value(rank, j / 4).to_ne_bytes()[j % 4]
+}
+
+/// IMB-IO's buffer value (IMB_BEHAVIOUR.md §5.4.1): the int 10000000·(rank+1) + (i mod
+/// 10000000). A file prepared for reading holds rank 0's values from byte 0 on.
+#[inline]
+pub fn io_value(rank: usize, i: usize) -> i32 {
+    (10_000_000 * (rank as i64 + 1) + (i % 10_000_000) as i64) as i32
+}
+
+/// Byte `j` of IMB-IO rank `rank`'s buffer (or, for rank 0, of a prepared file).
+#[inline]
+pub fn io_byte(rank: usize, j: usize) -> u8 {
+    io_value(rank, j / 4).to_ne_bytes()[j % 4]
+}
+
+/// Exact byte comparison of `got` with bytes `from .. from + got.len()` of IMB-IO rank
+/// `rank`'s pattern (files move bytes, so no tolerance, and any offset works).
+pub fn check_io(got: &[u8], rank: usize, from: usize) -> Defect {
+    match got
+        .iter()
+        .enumerate()
+        .find(|&(j, &b)| b != io_byte(rank, from + j))
+    {
+        Some((j, _)) => Defect::bad(j),
+        None => Defect::NONE,
+    }
 }
 
 /// The outcome of checking one buffer.
@@ -79,7 +112,7 @@ impl Defect {
             pos: self.pos.or(other.pos),
         }
     }
-    fn bad(pos: usize) -> Defect {
+    pub fn bad(pos: usize) -> Defect {
         Defect {
             value: 1.0,
             pos: Some(pos),
@@ -184,6 +217,18 @@ mod tests {
         assert_eq!(check_sum(bytes, n, 5), Defect::NONE);
         assert_eq!(check_sum(bytes, n, 6).pos, Some(0));
         assert_eq!(check_sum(bytes, 2, 5).value, 1.0);
+    }
+
+    #[test]
+    fn io_pattern() {
+        let mut b = Buffer::new(10).unwrap();
+        b.fill_io(1);
+        assert_eq!(&b.bytes()[..4], &20_000_000i32.to_ne_bytes());
+        assert_eq!(io_value(0, 10_000_003), 10_000_003);
+        assert_eq!(check_io(&b.bytes()[3..10], 1, 3), Defect::NONE);
+        assert_eq!(check_io(&b.bytes()[3..10], 0, 3).pos, Some(0));
+        let f: Vec<u8> = (5..12).map(|j| io_byte(0, j)).collect();
+        assert_eq!(check_io(&f, 0, 5), Defect::NONE);
     }
 
     #[test]

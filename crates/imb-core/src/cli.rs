@@ -28,9 +28,10 @@ const VALUE_OPTS: &[&str] = &[
     "settings",
     "json",
     "aggregate_mode",
+    "dir",
 ];
 /// Options without a value.
-const FLAG_OPTS: &[&str] = &["list", "check"];
+const FLAG_OPTS: &[&str] = &["list", "check", "overwrite"];
 
 /// What a binary tells the parser about itself.
 pub struct Spec<'a> {
@@ -133,6 +134,10 @@ pub struct Options {
     /// `-json FILE`: the tables as data, rewritten after every table.
     pub json: Option<String>,
     pub aggregate_mode: AggregateMode,
+    /// imb-io: the directory of the files (`-dir`, default the current directory).
+    pub dir: String,
+    /// imb-io `-overwrite`: replace files that exist under our names instead of refusing.
+    pub overwrite: bool,
 }
 
 /// What the command line asks for.
@@ -301,6 +306,12 @@ fn command() -> Command {
         .arg(v("settings"))
         .arg(v("json"))
         .arg(v("aggregate_mode").value_parser(AggregateMode::parse))
+        .arg(v("dir"))
+        .arg(
+            Arg::new("overwrite")
+                .long("overwrite")
+                .action(ArgAction::SetTrue),
+        )
         .arg(Arg::new("list").long("list").action(ArgAction::SetTrue))
         .arg(Arg::new("check").long("check").action(ArgAction::SetTrue))
         .arg(Arg::new("names").action(ArgAction::Append).num_args(0..))
@@ -425,6 +436,12 @@ pub fn parse(spec: &Spec, args: &[String], np: usize) -> Result<Action> {
         }
     }
 
+    let (dir, overwrite) = files_options(
+        &m,
+        spec.kind,
+        params.filename.as_deref().unwrap_or("IMB_out"),
+    )?;
+
     let lengths = match m.get_one::<String>("msglen") {
         Some(f) => Lengths::File {
             file: f.clone(),
@@ -454,7 +471,63 @@ pub fn parse(spec: &Spec, args: &[String], np: usize) -> Result<Action> {
             .get_one::<AggregateMode>("aggregate_mode")
             .copied()
             .unwrap_or(AggregateMode::Both),
+        dir,
+        overwrite,
     })))
+}
+
+/// `-dir` and `-overwrite` (imb-io only): the directory must be a writable directory, and no
+/// file of ours may already be there unless `-overwrite` says it may be replaced. Checked on
+/// rank 0 before anything runs; a node-local directory is checked again where files are made.
+fn files_options(m: &clap::ArgMatches, kind: Kind, base: &str) -> Result<(String, bool)> {
+    let dir = m.get_one::<String>("dir").cloned();
+    let overwrite = m.get_flag("overwrite");
+    if kind != Kind::Io {
+        let which = if dir.is_some() { "-dir" } else { "-overwrite" };
+        if dir.is_some() || overwrite {
+            return Err(Error::arg(which, "only imb-io creates files"));
+        }
+        return Ok((".".into(), false));
+    }
+    let given = dir.is_some();
+    let dir = dir.unwrap_or_else(|| ".".into());
+    let what = if given {
+        "-dir"
+    } else {
+        "the current directory"
+    };
+    match std::fs::metadata(&dir) {
+        Ok(md) if md.is_dir() => {}
+        Ok(_) => return Err(Error::file("-dir", &dir, "not a directory")),
+        Err(e) => return Err(Error::file("-dir", &dir, format!("cannot use it: {e}"))),
+    }
+    let writable = nix::unistd::access(
+        dir.as_str(),
+        nix::unistd::AccessFlags::W_OK | nix::unistd::AccessFlags::X_OK,
+    );
+    if let Err(e) = writable {
+        return Err(if given {
+            Error::file("-dir", &dir, format!("cannot create files there: {e}"))
+        } else {
+            Error::arg(
+                "-dir",
+                format!("{what} ({dir}) is not writable ({e}); choose one with -dir"),
+            )
+        });
+    }
+    if !overwrite {
+        if let Some(f) = crate::files::foreign(std::path::Path::new(&dir), base) {
+            return Err(Error::arg(
+                "-overwrite",
+                format!(
+                    "{} exists and was not created by this run: remove it, choose another -dir, \
+                     or pass -overwrite to let imb-io replace (and then remove) it",
+                    f.display()
+                ),
+            ));
+        }
+    }
+    Ok((dir, overwrite))
 }
 
 /// A benchmark name and, when it came from an `-input` file, that file and line.
@@ -505,6 +578,7 @@ pub fn help(spec: &Spec) -> String {
 {pad}[-thread_level single|funneled|serialized|multiple]\n\
 {pad}[-settings <file.toml>] [-json <file>] [-check] [-list]\n\
 {pad}[-aggregate_mode aggregate|non_aggregate|both]\n\
+{pad}[-dir <directory>] [-overwrite]\n\
 {pad}[benchmark1 [benchmark2 [...]]]\n\nwhere \n\n"
     ));
     let npmin = spec.npmin;
@@ -532,6 +606,10 @@ lines starting with # and blank lines are skipped. It replaces the default lengt
 applies when IMB_OPTIONAL = true, and the header then says so.\n\
 - -aggregate_mode M: imb-ext and imb-io only: run the AGGREGATE tables, the NON-AGGREGATE\n  \
 tables, or both (default).\n\
+- -dir D: imb-io only: create the files (FILENAME, FILENAME_<rank>, ...) in D (default the\n  \
+current directory). They are removed when each benchmark ends, also after an error or a\n  \
+signal. A file already there under one of those names stops the run, unless -overwrite\n  \
+lets imb-io replace it (and then remove it).\n\
 - -json F: also write every table as JSON to F (rewritten after each table).\n\
 - -check: verify every received buffer; adds the defects column and fails the run on any\n  \
 defect (check-mode timings are not benchmark results).\n\

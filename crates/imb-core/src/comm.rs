@@ -50,19 +50,49 @@ pub fn split(world: &Comm, role: Option<(usize, usize)>) -> Option<Comm> {
     }
 }
 
+/// The error of the lowest world rank that has one, on every rank (None when no rank has
+/// one): so that every rank leaves together and rank 0 can print what went wrong elsewhere.
+pub fn first_error(world: &Comm, mine: Option<String>) -> Option<String> {
+    let me = if mine.is_some() {
+        world.rank()
+    } else {
+        world.size()
+    };
+    let mut first = 0i32;
+    world.all_reduce_into(&me, &mut first, SystemOperation::min());
+    if first == world.size() {
+        return None;
+    }
+    let root = world.process_at_rank(first);
+    let mut bytes = mine.unwrap_or_default().into_bytes();
+    let mut len = bytes.len() as u64;
+    root.broadcast_into(&mut len);
+    bytes.resize(len as usize, 0);
+    root.broadcast_into(&mut bytes[..]);
+    Some(String::from_utf8_lossy(&bytes).into_owned())
+}
+
 /// Gather every rank's result to world rank 0 (in world-rank order).
 pub fn gather(world: &Comm, mine: RankResult) -> Option<Vec<RankResult>> {
-    let enc = [mine.t.0, mine.defect, mine.pos.map_or(-1.0, |p| p as f64)];
+    let enc = [
+        mine.t.0,
+        mine.defect,
+        mine.pos.map_or(-1.0, |p| p as f64),
+        mine.pure.0,
+        mine.cpu.0,
+    ];
     let root = world.process_at_rank(0);
     if world.rank() == 0 {
-        let mut all = vec![0.0f64; 3 * world.size() as usize];
+        let mut all = vec![0.0f64; enc.len() * world.size() as usize];
         root.gather_into_root(&enc[..], &mut all[..]);
         Some(
-            all.chunks_exact(3)
+            all.chunks_exact(enc.len())
                 .map(|c| RankResult {
                     t: Usec(c[0]),
                     defect: c[1],
                     pos: (c[2] >= 0.0).then_some(c[2] as usize),
+                    pure: Usec(c[3]),
+                    cpu: Usec(c[4]),
                 })
                 .collect(),
         )

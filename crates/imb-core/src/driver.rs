@@ -6,12 +6,14 @@ use crate::bench::{Class, Info, Mode, Suite, Table};
 use crate::buffers::{Buffer, TOL};
 use crate::cli::{self, Action, Lengths, Multi, Options, ThreadLevel};
 use crate::comm;
+use crate::cpu::Calibration;
 use crate::error::{Error, Result};
-use crate::kernel::{Benchmark, Comm, Ctx, Sample};
+use crate::files;
+use crate::kernel::{Benchmark, Comm, Ctx, Prep, Sample};
 use crate::lengths::{self, Len};
 use crate::plan::{self, Layout, Step};
 use crate::report::{self, Banner, Columns, Header, Json, Row, Sink, Text, Verdict};
-use crate::settings::{self, Params};
+use crate::settings::{self, Kind, Params};
 use crate::stats::{self, RankResult, Usec};
 use crate::sysinfo;
 use mpi::traits::*;
@@ -36,6 +38,18 @@ fn threading(t: ThreadLevel) -> Threading {
 
 /// Run an executable: the whole `main` of imb-mpi1, imb-ext and imb-io.
 pub fn main(suite: &Suite) -> ExitCode {
+    if let Some(code) = files::guardian_main() {
+        return ExitCode::from(code);
+    }
+    if suite.settings == Kind::Io {
+        // Before MPI starts: the guardian must not inherit MPI's state, and it removes this
+        // rank's files however the rank ends (SIGKILL and MPI_Abort included).
+        files::ignore_sigxfsz();
+        if let Err(e) = files::start_guardian() {
+            eprintln!("{}: error: {e}", suite.exe);
+            return ExitCode::from(EXIT_RUNTIME);
+        }
+    }
     let args: Vec<String> = std::env::args().skip(1).collect();
     let level = cli::prescan_thread_level(&args);
     let Some((universe, granted)) = mpi::initialize_with_threading(threading(level)) else {
@@ -101,6 +115,7 @@ fn run_world(suite: &Suite, world: &Comm, args: &[String], granted: Threading) -
                 opts: *opts,
                 sinks,
                 verdicts: Vec::new(),
+                cpu: None,
             };
             let result = r.run(granted);
             let code = match &result {
@@ -142,6 +157,8 @@ struct Runner<'a> {
     /// Only rank 0 has sinks.
     sinks: Vec<Box<dyn Sink>>,
     verdicts: Vec<Verdict>,
+    /// CPU_Exploit's calibration on this rank (when a non-blocking benchmark is selected).
+    cpu: Option<Calibration>,
 }
 
 /// What the steps of one benchmark found, for the check summary.
@@ -171,6 +188,17 @@ impl Runner<'_> {
                 s.header(&h);
                 s.list(&names, multi);
             });
+        }
+        let nonblocking = self
+            .opts
+            .benchmarks
+            .iter()
+            .any(|&b| self.suite.info(b).table == Table::NonBlocking);
+        if nonblocking {
+            // Every rank calibrates its own CPU (IMB 3.0 sizes the CPU work from rank 0 alone).
+            let c = Calibration::measure();
+            self.cpu = Some(c);
+            self.emit(|s| s.cpu_exploit(c.mflops));
         }
         for k in 0..self.opts.benchmarks.len() {
             let bench = self.suite.benchmarks[self.opts.benchmarks[k]];
@@ -295,6 +323,7 @@ impl Runner<'_> {
         let comm = comm::split(self.world, role);
         let step = StepPlan::new(&self.opts, info, layout, lens);
         let mut bufs = self.buffers(info, layout, role, step.buf_x)?;
+        let prep = self.prepare(bench, layout, role, comm.as_ref(), &step)?;
         let table = match (info.table, self.opts.multi) {
             (Table::Single, Some(Multi::Merged)) => Table::Parallel,
             (t, _) => t,
@@ -331,10 +360,14 @@ impl Runner<'_> {
                         recv: r,
                         params: &self.opts.params,
                         info_hints: &self.opts.settings.info,
+                        prep: prep.as_deref(),
+                        cpu: self.cpu.as_ref(),
                     }),
                     _ => None,
                 };
-                if k == step.first && self.opts.params.n_warmup > 0 {
+                // IMB-IO has no warm-up (IMB_BEHAVIOUR.md §6.1).
+                let warm = self.suite.settings != Kind::Io && self.opts.params.n_warmup > 0;
+                if k == step.first && warm {
                     if let Some(a) = active.as_mut() {
                         a.time(
                             step.warm_x,
@@ -361,6 +394,8 @@ impl Runner<'_> {
                         t: Usec::from_secs(s.secs * info.scale_time),
                         defect: s.defect.value,
                         pos: s.defect.pos,
+                        pure: Usec::from_secs(s.pure),
+                        cpu: Usec::from_secs(s.cpu),
                     }
                 });
                 // Idle ranks wait here too (IMB's MPI_Barrier on MPI_COMM_WORLD).
@@ -374,7 +409,65 @@ impl Runner<'_> {
             let bad = table_out.unsuccessful;
             self.emit(|s| s.table_end(&notes, bad));
         }
+        // Every rank lets go of the step's files before any rank prepares the next step's,
+        // which may carry the same names.
+        drop(prep);
+        self.world.barrier();
         Ok(())
+    }
+
+    /// `Benchmark::prepare` on the active ranks; an error on any rank ends the run on all.
+    fn prepare(
+        &self,
+        bench: &dyn Benchmark,
+        layout: &Layout,
+        role: Option<(usize, usize)>,
+        comm: Option<&Comm>,
+        step: &StepPlan,
+    ) -> Result<Option<Box<dyn std::any::Any>>> {
+        let info = bench.info();
+        let p = &self.opts.params;
+        let agg = self.opts.aggregate_mode;
+        let volume = step
+            .lens
+            .iter()
+            .zip(&step.measured)
+            .filter(|(_, &m)| m)
+            .flat_map(|(l, _)| {
+                info.modes
+                    .iter()
+                    .filter(move |&&m| agg.runs(m))
+                    .map(move |&m| lengths::n_sample(l.x, step.cap(m), p.overall_vol) * l.x)
+            })
+            .max()
+            .unwrap_or(0);
+        let base =
+            std::path::Path::new(&self.opts.dir).join(p.filename.as_deref().unwrap_or("IMB_out"));
+        let mut out = None;
+        let mut why = None;
+        if let (Some(c), Some((g, pos))) = (comm, role) {
+            let prep = Prep {
+                comm: c,
+                rank: pos,
+                size: layout.np,
+                world_rank: self.rank,
+                group: layout.multi.then(|| layout.index_group[g]),
+                volume,
+                max_x: step.buf_x,
+                params: p,
+                info: &self.opts.settings.info,
+                base: &base,
+                overwrite: self.opts.overwrite,
+            };
+            match bench.prepare(&prep) {
+                Ok(v) => out = v,
+                Err(e) => why = Some(e),
+            }
+        }
+        match comm::first_error(self.world, why) {
+            None => Ok(out),
+            Some(e) => Err(Error::Run(format!("{}: {e}", info.name))),
+        }
     }
 
     /// Send buffer filled with BUF_VALUE, receive buffer zeroed; every rank learns whether every
@@ -394,7 +487,11 @@ impl Runner<'_> {
         if let Some((_, pos)) = role {
             match (Buffer::new(slen), Buffer::new(rlen)) {
                 (Ok(mut s), Ok(r)) => {
-                    s.fill(pos);
+                    if self.suite.settings == Kind::Io {
+                        s.fill_io(pos);
+                    } else {
+                        s.fill(pos);
+                    }
                     bufs = Some((s, r));
                 }
                 (Err(e), _) | (_, Err(e)) => why = Some(e.to_string()),
@@ -431,6 +528,12 @@ impl Runner<'_> {
                 let mut values = match cols.table {
                     Table::Single => vec![st.t_max.0, mbps],
                     Table::Parallel => vec![st.t_min.0, st.t_max.0, st.t_avg.0, mbps],
+                    Table::NonBlocking => vec![
+                        st.t_max.0,
+                        st.pure_max.0,
+                        st.cpu_max.0,
+                        stats::overlap_pct(st.t_max, st.pure_max, st.cpu_max),
+                    ],
                     _ => vec![st.t_min.0, st.t_max.0, st.t_avg.0],
                 };
                 if cols.defects {
@@ -563,6 +666,8 @@ struct Active<'a> {
     recv: &'a mut Buffer,
     params: &'a Params,
     info_hints: &'a [(String, String)],
+    prep: Option<&'a dyn std::any::Any>,
+    cpu: Option<&'a Calibration>,
 }
 
 impl Active<'_> {
@@ -580,6 +685,8 @@ impl Active<'_> {
             recv: self.recv.bytes_mut(),
             params: self.params,
             info: self.info_hints,
+            prep: self.prep,
+            cpu: self.cpu,
         });
         k.run(self.comm, self.params.n_barr, n, check)
     }

@@ -7,9 +7,12 @@
 
 use crate::bench::{Info, Mode};
 use crate::buffers::Defect;
+use crate::cpu::Calibration;
 use crate::settings::Params;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
+use std::any::Any;
+use std::path::Path;
 
 /// The communicator a benchmark runs on.
 pub type Comm = SimpleCommunicator;
@@ -32,6 +35,30 @@ pub struct Ctx<'a> {
     pub params: &'a Params,
     /// MPI_Info hints from the settings file's `[info]` table, for windows and files.
     pub info: &'a [(String, String)],
+    /// What `Benchmark::prepare` returned for this process count (IO: the prepared files).
+    pub prep: Option<&'a dyn Any>,
+    /// CPU_Exploit's calibration, when a non-blocking benchmark is selected.
+    pub cpu: Option<&'a Calibration>,
+}
+
+/// What a benchmark sees when it prepares a process count (once, before the first size).
+pub struct Prep<'a> {
+    pub comm: &'a Comm,
+    pub rank: usize,
+    pub size: usize,
+    pub world_rank: usize,
+    /// The index-based group number under `-multi` (IO file names carry it), else None.
+    pub group: Option<usize>,
+    /// The largest n_sample·X of the step's sizes and modes (IO: bytes a file must hold).
+    pub volume: usize,
+    /// The largest size of the step.
+    pub max_x: usize,
+    pub params: &'a Params,
+    pub info: &'a [(String, String)],
+    /// Directory and base name of the files a benchmark creates (`-dir`, FILENAME).
+    pub base: &'a Path,
+    /// `-overwrite`: a file that already exists under our name may be replaced.
+    pub overwrite: bool,
 }
 
 /// One repetition of a pattern, plus optional hooks around the loop.
@@ -60,9 +87,13 @@ pub trait Kernel {
 /// The result of one timed loop on one rank.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Sample {
-    /// Seconds per repetition.
+    /// Seconds per repetition (non-blocking IO: t_ovrl).
     pub secs: f64,
     pub defect: Defect,
+    /// Non-blocking IO: seconds per blocking access (t_pure), and per CPU_Exploit call alone
+    /// (t_CPU); zero elsewhere.
+    pub pure: f64,
+    pub cpu: f64,
 }
 
 /// A kernel ready to be timed (object-safe face of `Kernel`).
@@ -99,6 +130,7 @@ impl<K: Kernel> Timed for K {
         Sample {
             secs: (t1 - t0) / n as f64,
             defect,
+            ..Sample::default()
         }
     }
 }
@@ -108,4 +140,11 @@ pub trait Benchmark: Sync {
     fn info(&self) -> &'static Info;
     /// Build the kernel for `ctx.x` (untimed: counts, views, windows, files).
     fn kernel<'a>(&self, ctx: Ctx<'a>) -> Box<dyn Timed + 'a>;
+    /// Once per process count on the active ranks, before the first size (IO: create and fill
+    /// the files). Untimed. The value is handed to every kernel of the step as `Ctx::prep` and
+    /// dropped after the step's last table on every rank (IO: removes the files). An error is
+    /// one line; every rank then ends the run.
+    fn prepare(&self, _p: &Prep) -> std::result::Result<Option<Box<dyn Any>>, String> {
+        Ok(None)
+    }
 }

@@ -12,7 +12,9 @@
 pub mod bench;
 pub mod buffers;
 pub mod cli;
+pub mod cpu;
 pub mod error;
+pub mod files;
 pub mod lengths;
 pub mod plan;
 pub mod report;
@@ -24,6 +26,8 @@ pub mod sysinfo;
 pub mod comm;
 #[cfg(feature = "mpi")]
 pub mod driver;
+#[cfg(feature = "mpi")]
+pub mod hints;
 #[cfg(feature = "mpi")]
 pub mod kernel;
 #[cfg(feature = "mpi")]

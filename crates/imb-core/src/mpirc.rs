@@ -30,20 +30,25 @@ pub fn abort(what: &str, code: c_int) -> ! {
     std::process::abort()
 }
 
-/// A call returned `rc`: name it with MPI's error string and abort.
-#[cold]
-#[inline(never)]
-pub fn failed(call: &str, rc: c_int) -> ! {
+/// MPI's own text for an error code.
+pub fn error_string(rc: c_int) -> String {
     let mut buf = [0 as c_char; ffi::MPI_MAX_ERROR_STRING as usize + 1];
     let mut len: c_int = 0;
     // SAFETY: buf holds MPI_MAX_ERROR_STRING characters and the NUL; MPI_Error_string may be
     // called after a failed call; the string is NUL-terminated by MPI (buf starts zeroed).
-    let what = unsafe {
+    unsafe {
         ffi::MPI_Error_string(rc, buf.as_mut_ptr(), &mut len);
         std::ffi::CStr::from_ptr(buf.as_ptr())
             .to_string_lossy()
             .into_owned()
-    };
+    }
+}
+
+/// A call returned `rc`: name it with MPI's error string and abort.
+#[cold]
+#[inline(never)]
+pub fn failed(call: &str, rc: c_int) -> ! {
+    let what = error_string(rc);
     abort(&format!("{call} failed: {what} (MPI error code {rc})"), rc)
 }
 

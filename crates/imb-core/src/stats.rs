@@ -22,6 +22,9 @@ pub struct RankResult {
     pub defect: f64,
     /// Check mode: byte position of the first wrong element, if any.
     pub pos: Option<usize>,
+    /// Non-blocking IO: the blocking access time (t_pure) and the CPU_Exploit time alone (t_CPU).
+    pub pure: Usec,
+    pub cpu: Usec,
 }
 
 /// Min, max and mean over a set of ranks.
@@ -31,18 +34,24 @@ pub struct Stats {
     pub t_max: Usec,
     pub t_avg: Usec,
     pub defect: f64,
+    /// The largest t_pure and t_CPU (non-blocking IO).
+    pub pure_max: Usec,
+    pub cpu_max: Usec,
 }
 
 /// Statistics over the given world ranks.
 pub fn over<'a>(results: &[RankResult], ranks: impl IntoIterator<Item = &'a usize>) -> Stats {
     let mut n = 0usize;
     let (mut lo, mut hi, mut sum, mut defect) = (f64::INFINITY, 0.0f64, 0.0, 0.0f64);
+    let (mut pure, mut cpu) = (0.0f64, 0.0f64);
     for &r in ranks {
         let t = results[r].t.0;
         lo = lo.min(t);
         hi = hi.max(t);
         sum += t;
         defect = defect.max(results[r].defect);
+        pure = pure.max(results[r].pure.0);
+        cpu = cpu.max(results[r].cpu.0);
         n += 1;
     }
     if n == 0 {
@@ -53,7 +62,20 @@ pub fn over<'a>(results: &[RankResult], ranks: impl IntoIterator<Item = &'a usiz
         t_max: Usec(hi),
         t_avg: Usec(if n == 0 { 0.0 } else { sum / n as f64 }),
         defect,
+        pure_max: Usec(pure),
+        cpu_max: Usec(cpu),
     }
+}
+
+/// IMB's overlap in percent (guide 4.2.5.2): how much of the shorter of I/O and CPU work was
+/// hidden, `100·max(0, min(1, (t_pure + t_CPU − t_ovrl) / min(t_pure, t_CPU)))`; 0 when either
+/// time is 0.
+pub fn overlap_pct(t_ovrl: Usec, t_pure: Usec, t_cpu: Usec) -> f64 {
+    let m = t_pure.0.min(t_cpu.0);
+    if m <= 0.0 {
+        return 0.0;
+    }
+    100.0 * ((t_pure.0 + t_cpu.0 - t_ovrl.0) / m).clamp(0.0, 1.0)
 }
 
 /// The rows of one message size: one over every group together, or one per group
@@ -89,8 +111,7 @@ mod tests {
     fn rr(t: f64) -> RankResult {
         RankResult {
             t: Usec(t),
-            defect: 0.0,
-            pos: None,
+            ..RankResult::default()
         }
     }
 
@@ -116,6 +137,17 @@ mod tests {
         let r = rows(&res, &groups, Some(Multi::Merged));
         assert_eq!(r.len(), 1);
         assert_eq!((r[0].1.t_min.0, r[0].1.t_max.0), (1.0, 20.0));
+    }
+
+    #[test]
+    fn overlap_formula() {
+        let o = |ovrl, pure, cpu| overlap_pct(Usec(ovrl), Usec(pure), Usec(cpu));
+        assert_eq!(o(100.0, 100.0, 100.0), 100.0); // fully hidden
+        assert_eq!(o(200.0, 100.0, 100.0), 0.0); // serialised
+        assert_eq!(o(150.0, 100.0, 100.0), 50.0);
+        assert_eq!(o(300.0, 100.0, 100.0), 0.0); // worse than serial: clamped
+        assert_eq!(o(100.0, 50.0, 100.0), 100.0);
+        assert_eq!(o(1.0, 0.0, 100.0), 0.0);
     }
 
     #[test]

@@ -127,6 +127,8 @@ fn ours_once(
         recv: recv.bytes_mut(),
         params,
         info: &[],
+        prep: None,
+        cpu: None,
     });
     k.run(world, params.n_barr, n, false).secs
 }

@@ -1,5 +1,5 @@
-//! Thin, checked wrappers over the MPI-2 one-sided calls rsmpi does not wrap: MPI_Info (the
-//! settings file's hints), MPI_Win_create/free (`Win`, freed in `Drop`), MPI_Win_fence, MPI_Put,
+//! Thin, checked wrappers over the MPI-2 one-sided calls rsmpi does not wrap (the settings
+//! file's MPI_Info hints come from `imb_core::hints`): MPI_Win_create/free (`Win`, freed in `Drop`), MPI_Win_fence, MPI_Put,
 //! MPI_Get and MPI_Accumulate. Every return code is checked: a failure prints one line naming
 //! the call and MPI's error string, then aborts every rank (MPI_Abort), so no rank hangs in a
 //! collective the failed rank never reaches. All `unsafe` of imb-ext is in this file.
@@ -9,11 +9,11 @@
 //! too, so nothing MPI may still read or write can be dropped or mutated from Rust before the
 //! window is freed. The contents (`local`, `landed`) are meaningful after a fence.
 
+pub use imb_core::hints::Info;
 use imb_core::kernel::Comm;
 use imb_core::mpirc::{self, aint, check, count, failed};
 use mpi::ffi;
 use mpi::raw::AsRaw;
-use std::ffi::CString;
 use std::marker::PhantomData;
 use std::os::raw::{c_int, c_void};
 
@@ -25,54 +25,8 @@ fn misuse(what: &str) -> ! {
 #[cold]
 #[inline(never)]
 fn misuse_hints(rc: c_int, info: &Info) -> ! {
-    let hints = if info.keys.is_empty() {
-        "no [info] hints".to_string()
-    } else {
-        format!("the [info] hints {}", info.keys.join(", "))
-    };
+    let hints = info.describe();
     failed(&format!("MPI_Win_create with {hints}"), rc)
-}
-
-/// MPI_Info built from (key, value) hints; MPI_INFO_NULL when there are none. Freed on drop.
-pub struct Info {
-    raw: ffi::MPI_Info,
-    /// `key = "value"` of each hint, for error messages.
-    keys: Vec<String>,
-}
-
-impl Info {
-    pub fn new(hints: &[(String, String)]) -> Info {
-        // SAFETY: reading rsmpi's extern static holding MPI_INFO_NULL.
-        let mut raw = unsafe { ffi::RSMPI_INFO_NULL };
-        let keys = hints.iter().map(|(k, v)| format!("{k} = {v:?}")).collect();
-        if hints.is_empty() {
-            return Info { raw, keys };
-        }
-        // SAFETY: raw is a valid out-pointer for the new handle.
-        check("MPI_Info_create", unsafe { ffi::MPI_Info_create(&mut raw) });
-        let info = Info { raw, keys };
-        for (k, v) in hints {
-            let (Ok(key), Ok(value)) = (CString::new(k.as_str()), CString::new(v.as_str())) else {
-                misuse(&format!("[info] hint {k:?} contains a NUL character"))
-            };
-            // SAFETY: both strings are NUL-terminated and live across the call, which copies them.
-            let rc = unsafe { ffi::MPI_Info_set(info.raw, key.as_ptr(), value.as_ptr()) };
-            check("MPI_Info_set", rc);
-        }
-        info
-    }
-}
-
-impl Drop for Info {
-    fn drop(&mut self) {
-        // SAFETY: reading MPI_INFO_NULL; a non-null handle was created by MPI_Info_create and is
-        // freed once (windows keep their own copy of the hints).
-        unsafe {
-            if self.raw != ffi::RSMPI_INFO_NULL {
-                check("MPI_Info_free", ffi::MPI_Info_free(&mut self.raw));
-            }
-        }
-    }
 }
 
 /// An RMA window over borrowed memory, with an optional landing buffer for MPI_Get.
@@ -144,7 +98,7 @@ impl<'a> Win<'a> {
                 base as *mut c_void,
                 aint(len),
                 count(disp_unit),
-                info.raw,
+                info.raw(),
                 c,
                 &mut raw,
             )

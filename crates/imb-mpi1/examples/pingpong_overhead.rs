@@ -105,6 +105,8 @@ fn main() {
                 recv: recv.bytes_mut(),
                 params: &params,
                 info: &[],
+                prep: None,
+                cpu: None,
             });
             k.run(&world, params.n_barr, n, false).secs
         };

@@ -34,6 +34,9 @@ struct Doc {
     notes: Vec<String>,
     tables: Vec<TableDoc>,
     check: Option<Vec<Verdict>>,
+    /// CPU_Exploit's MFlops (IO non-blocking benchmarks only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cpu_exploit_mflops: Option<f64>,
     complete: bool,
 }
 
@@ -57,6 +60,7 @@ impl Json {
                 notes: Vec::new(),
                 tables: Vec::new(),
                 check: None,
+                cpu_exploit_mflops: None,
                 complete: false,
             },
             failed: false,
@@ -90,6 +94,9 @@ impl Sink for Json {
     }
     fn list(&mut self, names: &[&str], _multi: bool) {
         self.doc.benchmarks_to_run = names.iter().map(|s| s.to_string()).collect();
+    }
+    fn cpu_exploit(&mut self, mflops: f64) {
+        self.doc.cpu_exploit_mflops = Some(mflops);
     }
     fn invalid(&mut self, name: &str, np: usize) {
         self.doc

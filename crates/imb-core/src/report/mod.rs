@@ -115,6 +115,8 @@ pub struct Verdict {
 pub trait Sink {
     fn header(&mut self, _h: &Header) {}
     fn list(&mut self, _names: &[&str], _multi: bool) {}
+    /// IO non-blocking benchmarks are selected: CPU_Exploit's calibrated speed (rank 0's).
+    fn cpu_exploit(&mut self, _mflops: f64) {}
     fn invalid(&mut self, _name: &str, _np: usize) {}
     fn banner(&mut self, _b: &Banner) {}
     /// A line inside a table, before the row it concerns (`Attention, msg size …`).

@@ -160,6 +160,12 @@ impl<W: Write> Sink for Text<W> {
         }
         self.put(&s);
     }
+    fn cpu_exploit(&mut self, mflops: f64) {
+        self.put(&format!(
+            "\n\n# For nonblocking benchmarks:\n\n# Function CPU_Exploit obtains an undisturbed\n\
+# performance of {mflops:7.2} MFlops\n"
+        ));
+    }
     fn invalid(&mut self, name: &str, np: usize) {
         let s = if np == 1 {
             format!("\n# !! Benchmark {name} invalid for 1 process   !! \n\n")

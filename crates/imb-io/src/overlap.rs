@@ -1,0 +1,183 @@
+//! The non-blocking I-benchmarks (guide 4.2.5.2; IMB_BEHAVIOUR.md §5.4.4–§5.4.6): how much of
+//! the I/O time a process can spend computing.
+//!
+//! Per size, on every process of the file:
+//! 1. t_pure: the blocking AGGREGATE kernel of the same family (n accesses, writes then sync).
+//! 2. The CPU work per access is sized to t_pure (the largest over the file's processes), at
+//!    most TARGET_CPU_SECS, and t_CPU is that work timed alone. 3.0 uses TARGET_CPU_SECS for
+//!    every size (0.1 s, so a 50-access row costs 5 s and 0-byte rows report meaningless
+//!    overlaps); matching the work to the I/O, as OSU's non-blocking benchmarks do, keeps
+//!    `min(t_pure, t_CPU)` of the overlap formula well-conditioned and a run short.
+//! 3. t_ovrl, after reopening the file (pointers back at 0): S_/P_ start all n requests, do n
+//!    CPU_Exploit calls, wait for all, then sync writes; C_ do n × (`_begin`, CPU_Exploit,
+//!    `_end`), then sync writes.
+//!
+//! Reads land in disjoint blocks of the receive buffer (3.0 lets all n requests of a row write
+//! the same bytes at once, which MPI does not allow, and which defeats check mode).
+
+use crate::access::{prepared, Access, Geometry};
+use crate::file::Requests;
+use crate::layout::{Family, Scope};
+use imb_core::bench::Mode;
+use imb_core::buffers::Defect;
+use imb_core::cpu::{Calibration, Work};
+use imb_core::hints::Info;
+use imb_core::kernel::{Comm, Ctx, Sample, Timed};
+use imb_core::settings::Params;
+use mpi::collective::SystemOperation;
+use mpi::traits::*;
+use std::path::Path;
+
+pub struct Overlap<'a> {
+    g: Geometry,
+    comm: &'a Comm,
+    path: &'a Path,
+    hints: Info,
+    params: &'a Params,
+    cal: Calibration,
+    work: Work,
+    info: &'a [(String, String)],
+    send: &'a [u8],
+    recv: &'a mut [u8],
+}
+
+impl<'a> Overlap<'a> {
+    pub fn new(c: Ctx<'a>, fam: Family) -> Self {
+        Overlap {
+            g: Geometry::new(fam, c.x, c.rank, c.size),
+            comm: c.comm,
+            path: prepared(&c),
+            hints: Info::new(c.info),
+            params: c.params,
+            // The driver calibrates whenever a non-blocking benchmark is selected.
+            cal: c.cpu.copied().unwrap_or_else(Calibration::measure),
+            work: Work::new(),
+            info: c.info,
+            send: c.send,
+            recv: c.recv,
+        }
+    }
+
+    /// t_pure: the blocking AGGREGATE kernel on its own opening of the file.
+    fn pure(&mut self, n_barr: usize, n: usize) -> f64 {
+        let ctx = Ctx {
+            comm: self.comm,
+            rank: self.g.rank,
+            size: self.g.np,
+            x: self.g.x,
+            mode: Mode::Aggregate,
+            send: self.send,
+            recv: &mut self.recv[..],
+            params: self.params,
+            info: self.info,
+            prep: None,
+            cpu: None,
+        };
+        Access::with_path(ctx, self.g.fam, self.path)
+            .run(self.comm, n_barr, n, false)
+            .secs
+    }
+
+    /// t_ovrl: n non-blocking accesses overlapped with n CPU_Exploit calls of `passes`.
+    fn overlapped(&mut self, n_barr: usize, n: usize, passes: usize, check: bool) -> (f64, Defect) {
+        let g = self.g;
+        let file = g.open(self.comm, self.path, &self.hints);
+        let work = &mut self.work;
+        let (len, x) = (g.len, g.x);
+        let send = &self.send[..len];
+        let mut reqs = Requests::with_capacity(n);
+        for _ in 0..n_barr {
+            self.comm.barrier();
+        }
+        let t0 = mpi::time();
+        if g.fam.scope == Scope::C {
+            for i in 0..n {
+                if g.fam.write {
+                    file.write_split(g.call, g.at(i), send, || work.run(passes));
+                } else {
+                    let b = block(self.recv, i, x, len);
+                    file.read_split(g.call, g.at(i), b, || work.run(passes));
+                }
+            }
+        } else {
+            if g.fam.write {
+                for i in 0..n {
+                    file.iwrite(&mut reqs, g.call, g.at(i), send);
+                }
+            } else if len == 0 {
+                for i in 0..n {
+                    file.iread(&mut reqs, g.call, g.at(i), &mut []);
+                }
+            } else {
+                for (i, b) in self.recv.chunks_mut(x).take(n).enumerate() {
+                    file.iread(&mut reqs, g.call, g.at(i), &mut b[..len]);
+                }
+            }
+            for _ in 0..n {
+                work.run(passes);
+            }
+            reqs.wait_all();
+        }
+        if g.fam.write {
+            file.sync();
+        }
+        let t = (mpi::time() - t0) / n as f64;
+        drop(reqs);
+        let defect = if !check {
+            Defect::NONE
+        } else if g.fam.write {
+            g.verify_written(self.comm, &file, self.path, n)
+        } else {
+            let extent = self.params.msgspersample.max(self.params.msgs_nonaggr) * x;
+            (0..n).fold(Defect::NONE, |d, i| {
+                d.max(g.check_read(block(self.recv, i, x, len), i, extent))
+            })
+        };
+        (t, defect)
+    }
+}
+
+/// Block i of the receive buffer (an empty slice for an empty portion).
+#[inline(always)]
+fn block(recv: &mut [u8], i: usize, x: usize, len: usize) -> &mut [u8] {
+    if len == 0 {
+        return &mut [];
+    }
+    &mut recv[i * x..i * x + len]
+}
+
+impl Timed for Overlap<'_> {
+    fn run(&mut self, comm: &Comm, n_barr: usize, n: usize, check: bool) -> Sample {
+        let n = n.max(1);
+        let pure = self.pure(n_barr, n);
+        let mut slowest = 0.0f64;
+        comm.all_reduce_into(&pure, &mut slowest, SystemOperation::max());
+        let passes = self
+            .cal
+            .passes_for(slowest.min(self.params.target_cpu_secs));
+        let t0 = mpi::time();
+        for _ in 0..n {
+            self.work.run(passes);
+        }
+        let cpu = (mpi::time() - t0) / n as f64;
+        let (ovrl, defect) = self.overlapped(n_barr, n, passes, check);
+        Sample {
+            secs: ovrl,
+            defect,
+            pure,
+            cpu,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_are_disjoint() {
+        let mut v = vec![0u8; 12];
+        assert_eq!(block(&mut v, 2, 4, 3).len(), 3);
+        assert!(block(&mut v, 7, 4, 0).is_empty());
+    }
+}

@@ -1,0 +1,88 @@
+//! Preparing the file of one benchmark and process count (IMB_BEHAVIOUR.md §5.4.1), once, before
+//! its first size: refuse a file we did not make (unless -overwrite), register it with the
+//! guardian before it exists, create it at its full size and, for reads, fill it with rank 0's
+//! IO pattern so every read has known contents. The file is removed when the `Prepared` value
+//! is dropped at the end of the step (imb_core::files), or by the guardian if the rank dies.
+
+use crate::file::{File, On, Open};
+use crate::layout::{self, Family};
+use imb_core::buffers::io_value;
+use imb_core::files::Created;
+use imb_core::hints::Info;
+use imb_core::kernel::Prep;
+use std::any::Any;
+use std::path::PathBuf;
+
+/// The prepared file of a step, as the kernels see it (`Ctx::prep`).
+pub struct Prepared {
+    pub path: PathBuf,
+    /// Held by the process that created the file: removes it on drop.
+    _created: Option<Created>,
+}
+
+/// Prefill in chunks of this size (3.0 uses 1 MiB).
+const CHUNK: usize = 1 << 20;
+
+/// `fam` is None for Open_Close, which only needs its name reserved.
+pub fn prepare(fam: Option<&Family>, p: &Prep) -> Result<Option<Box<dyn Any>>, String> {
+    let private = fam.is_some_and(|f| f.private());
+    let path = layout::file_name(p.base, p.group, private.then_some(p.world_rank));
+    let creator = private || p.rank == 0;
+    let mut created = None;
+    if creator {
+        if std::fs::symlink_metadata(&path).is_ok() {
+            if !p.overwrite {
+                return Err(format!(
+                    "{} exists and was not created by this run: remove it, choose another -dir, \
+                     or pass -overwrite to let imb-io replace (and then remove) it",
+                    path.display()
+                ));
+            }
+            File::delete(&path)?;
+        }
+        // Registered before it exists: a rank killed while creating it leaves nothing.
+        created = Some(Created::new(path.clone()));
+        if let Some(f) = fam {
+            fill(f, p, &path)?;
+        }
+    }
+    Ok(Some(Box::new(Prepared {
+        path,
+        _created: created,
+    })))
+}
+
+/// Create the file at the size the step's accesses need; reads get rank 0's pattern.
+fn fill(f: &Family, p: &Prep, path: &std::path::Path) -> Result<(), String> {
+    let hints = Info::new(p.info);
+    let how = if f.private() {
+        Open::Unique
+    } else {
+        Open::Shared
+    };
+    let file = File::open(On::Myself, path, how, &hints)?;
+    let total = if f.private() && p.size > 1 {
+        // Each of NP private files holds about 1/NP of every size, plus rounding to 4 bytes.
+        let reps = p.params.msgspersample.max(p.params.msgs_nonaggr);
+        p.volume.div_ceil(p.size) + 8 * reps
+    } else {
+        p.volume
+    };
+    file.set_size(total, path)?;
+    if !f.write {
+        let mut chunk = vec![0u8; CHUNK.min(total)];
+        let mut at = 0;
+        while at < total {
+            let len = CHUNK.min(total - at);
+            // `at` is a multiple of 4 (CHUNK is), so the chunk starts on a whole int.
+            for (k, v) in chunk[..len].chunks_mut(4).enumerate() {
+                let b = io_value(0, at / 4 + k).to_ne_bytes();
+                v.copy_from_slice(&b[..v.len()]);
+            }
+            file.try_write_at(at, &chunk[..len], path)?;
+            at += len;
+        }
+    }
+    drop(file);
+    Ok(())
+}
