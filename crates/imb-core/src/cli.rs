@@ -517,6 +517,8 @@ fn files_options(m: &clap::ArgMatches, kind: Kind, base: &str) -> Result<(String
     }
     if !overwrite {
         if let Some(f) = crate::files::foreign(std::path::Path::new(&dir), base) {
+            // The full path: "./IMB_out" says little about which directory was meant.
+            let f = std::fs::canonicalize(&f).unwrap_or(f);
             return Err(Error::arg(
                 "-overwrite",
                 format!(
@@ -754,11 +756,43 @@ mod tests {
             ("-foo", "-foo: unknown option"),
             ("-NPMIN 2", "-NPMIN: unknown option"),
             ("-check=1", "-check: takes no value"),
+            ("-dir /tmp", "-dir: only imb-io creates files"),
+            ("-overwrite", "-overwrite: only imb-io creates files"),
         ] {
             let e = err(cmd, 4);
             assert!(e.starts_with(needle), "{cmd}: {e}");
             assert!(!e.contains('\n'), "{cmd}: {e}");
         }
+    }
+
+    #[test]
+    fn io_dir_and_foreign_files() {
+        let io = Spec {
+            exe: "imb-io",
+            names: NAMES,
+            kind: Kind::Io,
+            npmin: 1,
+        };
+        let d = std::env::temp_dir().join(format!("imb-cli-dir-{}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        let ds = d.to_string_lossy().into_owned();
+        let parse_io = |s: &str| parse(&io, &args(s), 2);
+        match parse_io(&format!("-dir {ds}")).unwrap() {
+            Action::Run(o) => assert_eq!((o.dir.as_str(), o.overwrite), (ds.as_str(), false)),
+            a => panic!("{a:?}"),
+        }
+        std::fs::write(d.join("IMB_out_g1"), "").unwrap();
+        let e = parse_io(&format!("-dir {ds}")).unwrap_err().to_string();
+        assert!(
+            e.starts_with("-overwrite: ") && e.contains("IMB_out_g1 exists"),
+            "{e}"
+        );
+        assert!(parse_io(&format!("-dir {ds} -overwrite")).is_ok());
+        let e = parse_io(&format!("-dir {ds}/IMB_out_g1"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.ends_with("IMB_out_g1: not a directory"), "{e}");
+        std::fs::remove_dir_all(&d).unwrap();
     }
 
     #[test]

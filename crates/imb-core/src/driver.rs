@@ -102,6 +102,14 @@ fn run_world(suite: &Suite, world: &Comm, args: &[String], granted: Threading) -
             0
         }
         Ok(Action::Run(opts)) => {
+            // Every rank has the same options, so every rank reaches the same verdict.
+            if let Err(e) = crate::hints::validate(&opts.settings.info) {
+                if rank == 0 {
+                    let f = opts.settings.source.as_deref().unwrap_or("settings");
+                    eprintln!("{}: error: -settings {f}: {e}", suite.exe);
+                }
+                return EXIT_USAGE;
+            }
             let sinks = if rank == 0 {
                 sinks(suite, &opts)
             } else {
@@ -239,6 +247,10 @@ impl Runner<'_> {
                 },
                 1usize << p.maxmsglog,
             )),
+            // IMB-IO prints its io portion lines whatever -msglen says (IMB_BEHAVIOUR.md §8.1).
+            Lengths::File { .. } if self.suite.settings == Kind::Io => {
+                Some((0, 1usize << p.maxmsglog))
+            }
             Lengths::File { .. } => None,
         };
         Header {

@@ -62,3 +62,22 @@ impl Info {
         }
     }
 }
+
+/// Whether this MPI accepts the hints at all (key and value lengths are MPI-specific: Open MPI
+/// takes keys of at most 35 characters, MPICH 254), checked before anything runs so a bad key
+/// is one clear line instead of MPI's fatal error handler.
+pub fn validate(hints: &[(String, String)]) -> Result<(), String> {
+    let (kmax, vmax) = (
+        ffi::MPI_MAX_INFO_KEY as usize - 1,
+        ffi::MPI_MAX_INFO_VAL as usize - 1,
+    );
+    for (k, v) in hints {
+        if k.is_empty() || k.len() > kmax || v.len() > vmax {
+            return Err(format!(
+                "[info] key \"{k}\": this MPI takes keys of 1..{kmax} characters and values of \
+                 at most {vmax}"
+            ));
+        }
+    }
+    Ok(())
+}

@@ -71,9 +71,13 @@ impl Geometry {
         } else {
             (On::Comm(comm), Open::Shared)
         };
-        let mut f = File::open(on, path, how, hints).unwrap_or_else(|e| mpirc::abort(&e, 1));
+        let with = hints.describe();
+        let mut f = File::open(on, path, how, hints)
+            .unwrap_or_else(|e| mpirc::abort(&format!("{e} (with {with})"), 1));
         if self.fam.tiled() {
-            f.view_tiled(self.off, self.len, self.x);
+            if let Err(rc) = f.view_tiled(self.off, self.len, self.x) {
+                mpirc::failed(&format!("MPI_File_set_view with {with}"), rc);
+            }
         }
         f
     }

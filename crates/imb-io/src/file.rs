@@ -118,7 +118,8 @@ impl File {
         Ok(())
     }
 
-    fn set_view(&self, filetype: ffi::MPI_Datatype) {
+    /// MPI_File_set_view (collective); the code comes back because hints often cause failures.
+    fn set_view(&self, filetype: ffi::MPI_Datatype) -> Result<(), c_int> {
         // SAFETY: raw is open; the datarep string is a NUL-terminated literal; reading
         // MPI_INFO_NULL; filetype is MPI_BYTE or a committed type.
         let rc = unsafe {
@@ -131,17 +132,19 @@ impl File {
                 ffi::RSMPI_INFO_NULL,
             )
         };
-        check("MPI_File_set_view", rc);
+        if rc != ffi::MPI_SUCCESS as c_int {
+            return Err(rc);
+        }
+        Ok(())
     }
 
     /// The tiled view of P_/C_ `Indv`: `len` bytes at `off` in every block of `x` bytes, so
     /// the individual pointer walks this process's part of consecutive blocks. An empty
     /// portion gets the byte view (3.0 does the same). Collective: every process of the file
     /// sets a view, empty portion or not.
-    pub fn view_tiled(&mut self, off: usize, len: usize, x: usize) {
+    pub fn view_tiled(&mut self, off: usize, len: usize, x: usize) -> Result<(), c_int> {
         if len == 0 {
-            self.set_view(self.byte);
-            return;
+            return self.set_view(self.byte);
         }
         let mut block: ffi::MPI_Datatype = self.byte;
         let mut tiled: ffi::MPI_Datatype = self.byte;
@@ -168,7 +171,7 @@ impl File {
             check("MPI_Type_commit", ffi::MPI_Type_commit(&mut tiled));
         }
         self.filetype = Some(tiled);
-        self.set_view(tiled);
+        self.set_view(tiled)
     }
 
     /// Set-up write at an explicit offset (preparation), returning MPI's error text.

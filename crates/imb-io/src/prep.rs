@@ -60,7 +60,8 @@ fn fill(f: &Family, p: &Prep, path: &std::path::Path) -> Result<(), String> {
     } else {
         Open::Shared
     };
-    let file = File::open(On::Myself, path, how, &hints)?;
+    let file = File::open(On::Myself, path, how, &hints)
+        .map_err(|e| format!("{e} (with {})", hints.describe()))?;
     let total = if f.private() && p.size > 1 {
         // Each of NP private files holds about 1/NP of every size, plus rounding to 4 bytes.
         let reps = p.params.msgspersample.max(p.params.msgs_nonaggr);

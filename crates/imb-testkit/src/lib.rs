@@ -67,6 +67,38 @@ pub fn mpirun_env(
     env: &[(&str, &str)],
     limit: u64,
 ) -> Out {
+    mpirun_with(
+        bin,
+        dir,
+        np,
+        args,
+        limit,
+        Launch {
+            env,
+            ..Launch::default()
+        },
+    )
+}
+
+/// Extras of a launch.
+#[derive(Default)]
+pub struct Launch<'a> {
+    /// Environment variables for every rank.
+    pub env: &'a [(&'a str, &'a str)],
+    /// Send this signal to mpirun once the predicate holds (polled every 20 ms).
+    pub signal_when: Option<(i32, &'a dyn Fn() -> bool)>,
+}
+
+/// `mpirun -np NP BIN ARGS` in `dir` with the extras of `l`, killed after `limit` seconds.
+pub fn mpirun_with(
+    bin: &str,
+    dir: &std::path::Path,
+    np: usize,
+    args: &[&str],
+    limit: u64,
+    l: Launch,
+) -> Out {
+    let env = l.env;
     let _one = LAUNCH.lock().unwrap_or_else(|e| e.into_inner());
     let mut cmd = Command::new("setsid");
     cmd.arg("mpirun");
@@ -84,6 +116,7 @@ pub fn mpirun_env(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     let start = Instant::now();
+    let mut signalled = false;
     let mut child = cmd
         .spawn()
         .expect("mpirun starts (is Open MPI installed? run scripts/setup)");
@@ -104,6 +137,15 @@ pub fn mpirun_env(
     let status = loop {
         if let Some(st) = child.try_wait().unwrap() {
             break Some(st);
+        }
+        if let Some((sig, ready)) = l.signal_when {
+            if !signalled && ready() {
+                // SAFETY: plain kill(2) of our own child (setsid execs mpirun in place).
+                unsafe {
+                    libc::kill(sid, sig);
+                }
+                signalled = true;
+            }
         }
         if Instant::now() > deadline {
             kill_session(sid);

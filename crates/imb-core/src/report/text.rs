@@ -340,6 +340,29 @@ mod tests {
     }
 
     #[test]
+    fn io_nonblocking_block_and_table() {
+        // IMB_BEHAVIOUR.md §8.3 (the CPU_Exploit block after the list, %7.2f) and §8.5 edit
+        // type 4 (77 dashes, the six non-blocking columns), with the S_ single-process banner.
+        let l = layout(2, 1, None, false);
+        insta::assert_snapshot!(render(|t| {
+            t.list(&["S_IWrite_Indv"], false);
+            t.cpu_exploit(808.114);
+            t.banner(&Banner {
+                name: "S_IWrite_Indv",
+                layout: &l,
+                mode: Mode::Aggregate,
+                cols: cols(Table::NonBlocking),
+            });
+            t.row(&Row {
+                group: None,
+                bytes: Some(16777216),
+                reps: 1,
+                values: vec![19944.99, 10325.91, 11028.14, 13.65],
+            });
+        }));
+    }
+
+    #[test]
     fn multi_merged_with_map_and_single_group_rows() {
         let l2 = layout(4, 2, Some(Map { p: 2, q: 2 }), true);
         let l4 = layout(4, 4, Some(Map { p: 2, q: 2 }), true);

@@ -1,0 +1,192 @@
+//! imb-io's files under a real mpirun: nothing is left behind after success, an error, a
+//! signal to mpirun or a file-size limit; a file we did not create is refused unless
+//! -overwrite; bad -dir and bad info hints end every rank with one clear line.
+
+mod common;
+use common::*;
+
+fn first_line(o: &Out) -> &str {
+    o.stderr
+        .lines()
+        .find(|l| l.starts_with("imb-io: "))
+        .unwrap_or_default()
+}
+
+#[test]
+fn foreign_files_are_refused_unless_overwrite() {
+    let d = scratch("foreign");
+    for name in ["IMB_out", "IMB_out_1", "IMB_out_g0_3"] {
+        std::fs::write(d.join(name), "precious").unwrap();
+        let o = mpirun_in(&d, 2, &["S_Write_Indv", "-msglog", "1"], 60);
+        assert_eq!(o.code, Some(2), "{name}: {}", o.stderr);
+        let want = format!(
+            "imb-io: error: -overwrite: {} exists and was not created by this run",
+            d.join(name).display()
+        );
+        assert!(first_line(&o).starts_with(&want), "{name}: {}", o.stderr);
+        assert!(!o.stdout.contains("# Benchmarking"));
+        assert_eq!(std::fs::read_to_string(d.join(name)).unwrap(), "precious");
+        std::fs::remove_file(d.join(name)).unwrap();
+    }
+    // With -overwrite the file is replaced, then removed like our own.
+    std::fs::write(d.join("IMB_out"), "stale").unwrap();
+    let o = mpirun_in(
+        &d,
+        2,
+        &["P_Read_Indv", "-msglog", "1", "-overwrite", "-check"],
+        60,
+    );
+    ok(&o);
+    assert_clean(&d, "overwrite");
+}
+
+#[test]
+fn dir_option() {
+    let d = scratch("dir");
+    let sub = d.join("out");
+    std::fs::create_dir_all(&sub).unwrap();
+    let s = sub.to_string_lossy().into_owned();
+    let o = mpirun_in(&d, 2, &["P_IWrite_Expl", "-msglog", "1", "-dir", &s], 60);
+    ok(&o);
+    assert_clean(&sub, "-dir");
+
+    let file = write(&d, "plain", "x");
+    let o = mpirun_in(&d, 2, &["-dir", &file], 60);
+    assert_eq!(o.code, Some(2));
+    assert_eq!(
+        first_line(&o),
+        format!("imb-io: error: -dir {file}: not a directory")
+    );
+    let o = mpirun_in(&d, 2, &["-dir", "/no/such/dir"], 60);
+    assert_eq!(o.code, Some(2));
+    assert!(
+        first_line(&o).starts_with("imb-io: error: -dir /no/such/dir: cannot use it: "),
+        "{}",
+        o.stderr
+    );
+    // A directory where even root cannot create files: the open fails on every rank that
+    // prepares a file, and the run ends everywhere with MPI's reason.
+    let o = mpirun_in(
+        &d,
+        2,
+        &["P_Write_Priv", "-msglog", "1", "-dir", "/proc"],
+        60,
+    );
+    assert_eq!(o.code, Some(3), "{}", o.stderr);
+    assert!(
+        first_line(&o)
+            .starts_with("imb-io: error: P_Write_Priv: MPI_File_open(/proc/IMB_out_0) failed: "),
+        "{}",
+        o.stderr
+    );
+    assert!(!o.stdout.contains("# Benchmarking"));
+    let o = mpirun_in(&d, 2, &["-dir", "x"], 60);
+    assert!(
+        o.code == Some(2) && first_line(&o).contains("-dir x"),
+        "{}",
+        o.stderr
+    );
+}
+
+#[test]
+fn signals_to_mpirun_leave_no_files_and_no_ranks() {
+    for (sig, name) in [(libc::SIGINT, "int"), (libc::SIGTERM, "term")] {
+        let d = scratch(&format!("sig-{name}"));
+        let seen = || !io_files(&d).is_empty();
+        // The default run takes many seconds; the signal comes as soon as a file exists.
+        let o = mpirun_with(
+            BIN,
+            &d,
+            2,
+            &[],
+            120,
+            Launch {
+                signal_when: Some((sig, &seen)),
+                ..Launch::default()
+            },
+        );
+        assert_ne!(o.code, Some(0), "{name}: the run was not interrupted");
+        assert_clean(&d, name);
+        assert_no_processes(name);
+    }
+}
+
+#[test]
+fn file_size_limit_is_a_clear_error() {
+    // RLIMIT_FSIZE of 1 MiB on the ranks only (prlimit, util-linux; mpirun's own shared-memory
+    // files need more): preparing a 16 MiB file fails with EFBIG (imb-io ignores SIGXFSZ,
+    // which would otherwise kill the rank without a word).
+    let d = scratch("fsize");
+    for bench in ["S_Write_Indv", "P_Read_Shared"] {
+        let o = imb_testkit::mpirun_in("prlimit", &d, 2, &["--fsize=1048576", BIN, bench], 60);
+        assert_eq!(o.code, Some(3), "{bench}: {}\n{}", o.stdout, o.stderr);
+        let l = first_line(&o);
+        assert!(
+            l.starts_with(&format!("imb-io: error: {bench}: MPI_File_")) && l.contains(" failed: "),
+            "{bench}: {}",
+            o.stderr
+        );
+        assert_clean(&d, bench);
+        assert_no_processes(bench);
+    }
+}
+
+#[test]
+fn bad_info_hints() {
+    let d = scratch("hints");
+    let std = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../settings/settings_io.toml"
+    ))
+    .unwrap();
+    // A key this MPI cannot hold: refused before anything runs.
+    let long = "k".repeat(300);
+    let f = write(&d, "long.toml", &format!("{std}\n[info]\n{long} = \"1\"\n"));
+    let o = mpirun_in(&d, 2, &["-settings", &f], 60);
+    assert_eq!(o.code, Some(2), "{}", o.stderr);
+    assert!(
+        first_line(&o).starts_with(&format!("imb-io: error: -settings {f}")),
+        "{}",
+        o.stderr
+    );
+    assert!(!o.stdout.contains("# Benchmarking"));
+    // Hints MPI-IO accepts at open but cannot work with (Open MPI's OMPIO fails the view):
+    // one line naming the hints, every rank ends, no file left.
+    let f = write(
+        &d,
+        "value.toml",
+        &format!("{std}\n[info]\ncb_nodes = \"-3\"\n"),
+    );
+    let o = mpirun_in(
+        &d,
+        2,
+        &["P_Write_Indv", "-settings", &f, "-msglog", "1"],
+        60,
+    );
+    assert_ne!(o.code, Some(0), "{}", o.stdout);
+    assert!(
+        o.stderr.contains(
+            "imb-io: error: MPI_File_set_view with the [info] hints cb_nodes = \"-3\" failed: "
+        ),
+        "{}",
+        o.stderr
+    );
+    assert_clean(&d, "hints");
+    // A harmless hint is shown in the header and used.
+    let f = write(
+        &d,
+        "ok.toml",
+        &format!("{std}\n[info]\nstriping_factor = \"1\"\n"),
+    );
+    let o = mpirun_in(
+        &d,
+        2,
+        &["C_Read_Indv", "-settings", &f, "-msglog", "1", "-check"],
+        60,
+    );
+    ok(&o);
+    assert!(o
+        .stdout
+        .contains("# Got 1 Info-keys:\n\n# striping_factor = \"1\"\n"));
+    assert_clean(&d, "ok hint");
+}
