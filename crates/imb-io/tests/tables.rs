@@ -182,12 +182,12 @@ fn default_ladder_reaches_16_mib() {
     let sizes: Vec<usize> = std::iter::once(0).chain((0..=24).map(|k| 1 << k)).collect();
     let agg: Vec<usize> = sizes
         .iter()
-        .map(|&x| if x == 0 { 50 } else { (16 << 20) / x })
+        .map(|&x| (16usize << 20).checked_div(x).unwrap_or(50))
         .map(|n| n.clamp(1, 50))
         .collect();
     let nonagg: Vec<usize> = sizes
         .iter()
-        .map(|&x| if x == 0 { 10 } else { (16 << 20) / x })
+        .map(|&x| (16usize << 20).checked_div(x).unwrap_or(10))
         .map(|n| n.clamp(1, 10))
         .collect();
     assert_eq!(t.len(), 3);
