@@ -1,0 +1,260 @@
+//! Does the harness cost anything on the MPI-IO path? One launch, two ranks:
+//! 1. P_Write_Indv (AGGREGATE) of imb-io, prepared and timed exactly as imb-core's driver does
+//!    it (`Benchmark::prepare` once, then per measurement `Benchmark::kernel`, which opens the
+//!    file and sets the tiled view, and `Timed::run`), alternates with a raw-FFI loop of the same
+//!    pattern on the same file and buffer (open, tiled view, N_BARR barriers, n × MPI_File_write,
+//!    MPI_File_sync, close). The median of the paired ratios ours/raw is printed per size.
+//! 2. S_IWrite_Indv on rank 0 alone at a large size: t_pure, t_CPU, t_ovrl and the overlap.
+//!
+//! Files go to a scratch directory under the system temporary directory and are removed.
+//! Usage: `mpirun -np 2 io_overhead [PAIRS]` (default 60). Used by `scripts/bench-ext-io`.
+
+use imb_core::bench::Mode;
+use imb_core::buffers::Buffer;
+use imb_core::cpu::Calibration;
+use imb_core::kernel::{Benchmark, Comm, Ctx, Prep};
+use imb_core::lengths::n_sample;
+use imb_core::settings::{standard, Kind, Params};
+use imb_core::stats::{overlap_pct, Usec};
+use mpi::ffi;
+use mpi::raw::AsRaw;
+use mpi::topology::Color;
+use mpi::traits::*;
+use std::any::Any;
+use std::ffi::CString;
+use std::os::raw::{c_int, c_void};
+use std::path::Path;
+
+/// Sizes: 1 KiB (per-call cost dominates) and 1 MiB (bandwidth).
+const SIZES: [usize; 2] = [1 << 10, 1 << 20];
+const N_BARR: usize = 2;
+
+fn check(rc: c_int) {
+    assert_eq!(rc, ffi::MPI_SUCCESS as c_int, "MPI call failed");
+}
+
+fn bench(name: &str) -> &'static dyn Benchmark {
+    *imb_io::BENCHMARKS
+        .iter()
+        .find(|b| b.info().name == name)
+        .expect("registered")
+}
+
+/// Rank `k`'s portion of X (4-byte units dealt in rank order, clipped to X): IMB's rule.
+fn portion(x: usize, k: usize, n: usize) -> (usize, usize) {
+    let (units, n) = (x.div_ceil(4), n.max(1));
+    let (b, r) = (units / n, units % n);
+    let u0 = if k < r { k * (b + 1) } else { k * b + r };
+    let u1 = if k < r { u0 + b + 1 } else { u0 + b };
+    let (s, e) = ((4 * u0).min(x), (4 * u1).min(x));
+    (s, e - s)
+}
+
+/// P_Write_Indv AGGREGATE with nothing around it. Returns seconds per access.
+fn raw_write_indv(comm: &Comm, path: &Path, s: &[u8], x: usize, n: usize) -> f64 {
+    let (off, len) = portion(x, comm.rank() as usize, comm.size() as usize);
+    let name = CString::new(path.to_str().expect("utf-8 path")).expect("no NUL");
+    // SAFETY: reading rsmpi's extern statics; the file is opened, viewed, written from s
+    // (len <= X <= s.len() bytes, only read), synced and closed within this call; the
+    // datatypes are freed after the view that uses them is gone (the file is closed first).
+    unsafe {
+        let (byte, info) = (ffi::RSMPI_UINT8_T, ffi::RSMPI_INFO_NULL);
+        let mut fh = ffi::RSMPI_FILE_NULL;
+        let amode = (ffi::MPI_MODE_CREATE | ffi::MPI_MODE_RDWR) as c_int;
+        check(ffi::MPI_File_open(
+            comm.as_raw(),
+            name.as_ptr(),
+            amode,
+            info,
+            &mut fh,
+        ));
+        let (mut block, mut tiled) = (byte, byte);
+        let lens = [len as c_int];
+        let disps = [off as ffi::MPI_Aint];
+        check(ffi::MPI_Type_create_hindexed(
+            1,
+            lens.as_ptr(),
+            disps.as_ptr(),
+            byte,
+            &mut block,
+        ));
+        check(ffi::MPI_Type_create_resized(
+            block,
+            0,
+            x as ffi::MPI_Aint,
+            &mut tiled,
+        ));
+        check(ffi::MPI_Type_commit(&mut tiled));
+        check(ffi::MPI_File_set_view(
+            fh,
+            0,
+            byte,
+            tiled,
+            c"native".as_ptr(),
+            info,
+        ));
+        for _ in 0..N_BARR {
+            check(ffi::MPI_Barrier(comm.as_raw()));
+        }
+        let t0 = ffi::MPI_Wtime();
+        for _ in 0..n {
+            check(ffi::MPI_File_write(
+                fh,
+                s.as_ptr() as *const c_void,
+                len as c_int,
+                byte,
+                ffi::RSMPI_STATUS_IGNORE,
+            ));
+        }
+        check(ffi::MPI_File_sync(fh));
+        let t = (ffi::MPI_Wtime() - t0) / n as f64;
+        check(ffi::MPI_File_close(&mut fh));
+        check(ffi::MPI_Type_free(&mut tiled));
+        check(ffi::MPI_Type_free(&mut block));
+        t
+    }
+}
+
+struct Env<'a> {
+    comm: &'a Comm,
+    params: &'a Params,
+    base: &'a Path,
+    cpu: Option<&'a Calibration>,
+}
+
+fn prepare(e: &Env, b: &dyn Benchmark, volume: usize) -> Option<Box<dyn Any>> {
+    b.prepare(&Prep {
+        comm: e.comm,
+        rank: e.comm.rank() as usize,
+        size: e.comm.size() as usize,
+        world_rank: mpi::topology::SimpleCommunicator::world().rank() as usize,
+        group: None,
+        volume,
+        max_x: volume,
+        params: e.params,
+        info: &[],
+        base: e.base,
+        overwrite: true,
+    })
+    .expect("prepare")
+}
+
+/// One measurement through the harness: (t_ovrl or t, t_pure, t_CPU) in seconds.
+fn ours(
+    e: &Env,
+    b: &dyn Benchmark,
+    prep: &dyn Any,
+    x: usize,
+    n: usize,
+    bufs: &mut (Buffer, Buffer),
+) -> (f64, f64, f64) {
+    let mut k = b.kernel(Ctx {
+        comm: e.comm,
+        rank: e.comm.rank() as usize,
+        size: e.comm.size() as usize,
+        x,
+        mode: Mode::Aggregate,
+        send: bufs.0.bytes(),
+        recv: bufs.1.bytes_mut(),
+        params: e.params,
+        info: &[],
+        prep: Some(prep),
+        cpu: e.cpu,
+    });
+    let s = k.run(e.comm, N_BARR, n, false);
+    (s.secs, s.pure, s.cpu)
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn main() {
+    let pairs: usize = std::env::args()
+        .nth(1)
+        .map_or(60, |a| a.parse().expect("PAIRS is a number"));
+    let universe = mpi::initialize().expect("MPI starts");
+    let world = universe.world();
+    let me = world.rank();
+    let params = standard(Kind::Io);
+    let dir = std::env::temp_dir().join("imb-rs-bench-io");
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    let base = dir.join("IMB_out");
+    let mut bufs = (
+        Buffer::new(params.overall_vol).expect("buffer"),
+        Buffer::new(params.overall_vol).expect("buffer"),
+    );
+    bufs.0.fill_io(me as usize);
+    let env = Env {
+        comm: &world,
+        params: &params,
+        base: &base,
+        cpu: None,
+    };
+
+    let pw = bench("P_Write_Indv");
+    let prep = prepare(&env, pw, params.overall_vol).expect("a prepared file");
+    let path = base.clone();
+    for x in SIZES {
+        let n = n_sample(x, params.msgspersample, params.overall_vol);
+        let mut ratios = Vec::with_capacity(pairs);
+        let (mut t_ours, mut t_raw) = (Vec::new(), Vec::new());
+        for _ in 0..pairs {
+            let a = ours(&env, pw, prep.as_ref(), x, n, &mut bufs).0;
+            let b = raw_write_indv(&world, &path, bufs.0.bytes(), x, n);
+            // The slowest rank decides a collective I/O time, as in the tables.
+            let (mut a_max, mut b_max) = (0.0f64, 0.0f64);
+            world.all_reduce_into(&a, &mut a_max, mpi::collective::SystemOperation::max());
+            world.all_reduce_into(&b, &mut b_max, mpi::collective::SystemOperation::max());
+            ratios.push(a_max / b_max);
+            t_ours.push(a_max);
+            t_raw.push(b_max);
+        }
+        if me == 0 {
+            println!(
+                "P_Write_Indv {x:>8} B x {n:>2}, NP 2: ours {:9.2} us  raw {:9.2} us  median ratio ours/raw {:.3}  ({pairs} pairs)",
+                median(t_ours) * 1e6,
+                median(t_raw) * 1e6,
+                median(ratios)
+            );
+        }
+    }
+    drop(prep);
+    world.barrier();
+
+    // S_IWrite_Indv on rank 0 alone (as the driver runs S_ benchmarks): one large size.
+    let color = if me == 0 {
+        Color::with_value(0)
+    } else {
+        Color::undefined()
+    };
+    if let Some(solo) = world.split_by_color(color) {
+        let cal = Calibration::measure();
+        let env = Env {
+            comm: &solo,
+            params: &params,
+            base: &base,
+            cpu: Some(&cal),
+        };
+        let sw = bench("S_IWrite_Indv");
+        let x = 4 << 20;
+        let n = n_sample(x, params.msgspersample, params.overall_vol);
+        let prep = prepare(&env, sw, params.overall_vol).expect("a prepared file");
+        println!("CPU_Exploit: {:.2} MFlops", cal.mflops);
+        for _ in 0..3 {
+            let (ovrl, pure, cpu) = ours(&env, sw, prep.as_ref(), x, n, &mut bufs);
+            let o = overlap_pct(Usec(ovrl * 1e6), Usec(pure * 1e6), Usec(cpu * 1e6));
+            println!(
+                "S_IWrite_Indv {x} B x {n}: t_pure {:9.2} us  t_CPU {:9.2} us  t_ovrl {:9.2} us  overlap {o:6.2} %",
+                pure * 1e6,
+                cpu * 1e6,
+                ovrl * 1e6
+            );
+        }
+    }
+    world.barrier();
+    if me == 0 {
+        let _ = std::fs::remove_dir(&dir);
+    }
+}
