@@ -80,11 +80,12 @@ pub fn io_byte(rank: usize, j: usize) -> u8 {
 /// Exact byte comparison of `got` with bytes `from .. from + got.len()` of IMB-IO rank
 /// `rank`'s pattern (files move bytes, so no tolerance, and any offset works).
 pub fn check_io(got: &[u8], rank: usize, from: usize) -> Defect {
-    match got
-        .iter()
-        .enumerate()
-        .find(|&(j, &b)| b != io_byte(rank, from + j))
-    {
+    check_bytes(got, |j| io_byte(rank, from + j))
+}
+
+/// Exact comparison of `got[j]` with `expect(j)`: the first differing byte is the defect.
+fn check_bytes(got: &[u8], expect: impl Fn(usize) -> u8) -> Defect {
+    match got.iter().enumerate().find(|&(j, &b)| b != expect(j)) {
         Some((j, _)) => Defect::bad(j),
         None => Defect::NONE,
     }
@@ -154,14 +155,7 @@ pub fn check_copy(got: &[u8], src: usize, from: usize) -> Defect {
             pos: None,
         }
     } else {
-        match got
-            .iter()
-            .enumerate()
-            .find(|&(j, &b)| b != buf_byte(src, from + j))
-        {
-            Some((j, _)) => Defect::bad(j),
-            None => Defect::NONE,
-        }
+        check_bytes(got, |j| buf_byte(src, from + j))
     }
 }
 

@@ -465,7 +465,6 @@ impl Runner<'_> {
                 world_rank: self.rank,
                 group: layout.multi.then(|| layout.index_group[g]),
                 volume,
-                max_x: step.buf_x,
                 params: p,
                 info: &self.opts.settings.info,
                 base: &base,

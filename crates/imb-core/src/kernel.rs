@@ -51,8 +51,6 @@ pub struct Prep<'a> {
     pub group: Option<usize>,
     /// The largest n_sample·X of the step's sizes and modes (IO: bytes a file must hold).
     pub volume: usize,
-    /// The largest size of the step.
-    pub max_x: usize,
     pub params: &'a Params,
     pub info: &'a [(String, String)],
     /// Directory and base name of the files a benchmark creates (`-dir`, FILENAME).

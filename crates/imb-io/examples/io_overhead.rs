@@ -130,7 +130,6 @@ fn prepare(e: &Env, b: &dyn Benchmark, volume: usize) -> Option<Box<dyn Any>> {
         world_rank: mpi::topology::SimpleCommunicator::world().rank() as usize,
         group: None,
         volume,
-        max_x: volume,
         params: e.params,
         info: &[],
         base: e.base,
