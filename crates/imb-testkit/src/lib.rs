@@ -21,7 +21,8 @@ pub struct Out {
     pub secs: f64,
 }
 
-fn open_mpi() -> bool {
+/// Whether `mpirun` is Open MPI's (some failure modes are library-specific).
+pub fn open_mpi() -> bool {
     Command::new("mpirun")
         .arg("--version")
         .output()
