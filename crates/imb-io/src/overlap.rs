@@ -86,7 +86,8 @@ impl<'a> Overlap<'a> {
         let (len, x) = (g.len, g.x);
         let send = &self.send[..len];
         let mut reqs = Requests::with_capacity(n);
-        for _ in 0..n_barr {
+        // 3.0 puts one more barrier before the reads' overlapped loop.
+        for _ in 0..n_barr + usize::from(!g.fam.write) {
             self.comm.barrier();
         }
         let t0 = mpi::time();
