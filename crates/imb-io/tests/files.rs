@@ -105,7 +105,14 @@ fn signals_to_mpirun_leave_no_files_and_no_ranks() {
                 ..Launch::default()
             },
         );
-        assert_ne!(o.code, Some(0), "{name}: the run was not interrupted");
+        assert!(
+            !o.stdout.contains("# All processes entering MPI_Finalize"),
+            "{name}: the run was not interrupted"
+        );
+        // MPICH's mpiexec (hydra) can exit 0 after forwarding SIGINT; Open MPI's does not.
+        if open_mpi() {
+            assert_ne!(o.code, Some(0), "{name}");
+        }
         assert_clean(&d, name);
         assert_no_processes(name);
     }
