@@ -1,6 +1,7 @@
 //! What a benchmark is, seen from the engine: its metadata (`Info`) and the suite a binary
 //! hands to `imb_core::run`. The MPI side (kernels, timing) is in `kernel`.
 
+#[cfg(feature = "mpi")]
 use crate::settings::Kind;
 
 /// The guide's benchmark classes (3.3.1, 4.2.1); they decide process counts.

@@ -9,7 +9,9 @@
 //! The `mpi` feature (on by default) adds the MPI side; without it the crate builds where no
 //! MPI is installed, for the thread and OpenMP suites.
 
+pub mod adaptive;
 pub mod bench;
+pub mod binding;
 pub mod buffers;
 pub mod cli;
 pub mod cpu;

@@ -1,8 +1,11 @@
 //! Everything that is printed. Results flow in as events (`Sink`); each output format is a sink
 //! in its own file: `text` (the IMB tables on stdout) and `json` (`-json FILE`).
 
+mod grid;
 mod json;
 mod text;
+
+pub use grid::{grid_rule, grid_text};
 
 pub use json::Json;
 pub use text::{header_text, process_block, row_text, Text};

@@ -1,0 +1,789 @@
+//! The benchmarks: those of "Benchmarking Pthreads Performance" (de Supinski and May, 1999)
+//! — thread creation, yield, time slice, condition-variable and mutex ping-pongs and overheads —
+//! then the paper's future work (broadcast, semaphores, barriers, rwlocks, spinlocks, mutex
+//! protocols), and Rust `std::sync` equivalents for comparison. Each benchmark turns the
+//! options into rows: independent variables, a harness measurement and the binding verdict.
+
+use crate::pair::{lockstep, Run};
+use crate::pt::{self, Barrier, Cond, Detach, Mutex, Protocol, RwLock, Sem, Spin};
+use imb_core::adaptive::{self, Measurement, Policy};
+use imb_core::binding::{self, Bind, Placement};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Ordering for state that a mutex already orders.
+const R: Ordering = Ordering::Relaxed;
+
+/// What every benchmark gets.
+pub struct Env<'a> {
+    pub policy: Policy,
+    pub allowed: &'a [usize],
+    /// Binding scenarios to sweep (for benchmarks with two or more threads).
+    pub binds: &'a [Bind],
+    /// Thread counts to sweep (broadcast and barrier benchmarks).
+    pub threads: &'a [usize],
+    /// Subtract the harness's own cost (an empty action) from every mean.
+    pub correct: bool,
+}
+
+/// One row of a table.
+pub struct Row {
+    /// Values of the independent variables, in the table's column order.
+    pub vars: Vec<String>,
+    pub m: Measurement,
+    /// Where the threads ran ("cpu0,cpu1", "unbound"), and whether the OS honoured it.
+    pub placements: String,
+    pub honoured: bool,
+}
+
+/// A table: rows, and `#` notes for what could not be measured here.
+#[derive(Default)]
+pub struct Table {
+    pub rows: Vec<Row>,
+    pub notes: Vec<String>,
+}
+
+pub struct Bench {
+    pub name: &'static str,
+    /// Titles of the independent-variable columns.
+    pub vars: &'static [&'static str],
+    pub what: &'static str,
+    pub run: fn(&Env) -> Result<Table, String>,
+}
+
+/// Every benchmark, in run order.
+pub static BENCHMARKS: &[Bench] = &[
+    Bench {
+        name: "Thread_Create",
+        vars: &["detach", "scope"],
+        what: "recursive pthread_create of M threads, per thread",
+        run: thread_create,
+    },
+    Bench {
+        name: "Yield",
+        vars: &["binding"],
+        what: "two threads calling sched_yield; same CPU approximates a context switch",
+        run: yield_,
+    },
+    Bench {
+        name: "Time_Slice",
+        vars: &["binding"],
+        what: "two threads on one CPU spinning on a shared flag: half a round is one time slice",
+        run: time_slice,
+    },
+    Bench {
+        name: "Cond_PingPong",
+        vars: &["binding"],
+        what: "condition-variable ping-pong (wait/signal), per round trip",
+        run: cond_pingpong,
+    },
+    Bench {
+        name: "Cond_Signal",
+        vars: &[],
+        what: "pthread_cond_signal with no waiter (the send overhead)",
+        run: cond_signal,
+    },
+    Bench {
+        name: "Cond_Wakeup",
+        vars: &["binding"],
+        what: "wait on a condition another CPU signals continually (the receive overhead)",
+        run: cond_wakeup,
+    },
+    Bench {
+        name: "Mutex_PingPong",
+        vars: &["binding"],
+        what: "four-mutex ping-pong (Figure 1), per ping-pong",
+        run: mutex_pingpong,
+    },
+    Bench {
+        name: "Mutex_NoContention",
+        vars: &[],
+        what: "the ping-pong's lock/unlock operations in the main thread alone, per ping-pong",
+        run: mutex_nocontention,
+    },
+    Bench {
+        name: "Mutex_LockUnlock",
+        vars: &[],
+        what: "pthread_mutex_lock + unlock of one mutex",
+        run: mutex_lockunlock,
+    },
+    Bench {
+        name: "Mutex_Lock",
+        vars: &[],
+        what: "pthread_mutex_lock over a mutex array",
+        run: mutex_lock_array,
+    },
+    Bench {
+        name: "Mutex_Unlock",
+        vars: &[],
+        what: "pthread_mutex_unlock over a mutex array",
+        run: mutex_unlock_array,
+    },
+    Bench {
+        name: "Mutex_Protocol",
+        vars: &["protocol"],
+        what: "lock + unlock under PTHREAD_PRIO_NONE / INHERIT / PROTECT",
+        run: mutex_protocol,
+    },
+    Bench {
+        name: "Cond_Broadcast",
+        vars: &["waiters"],
+        what: "pthread_cond_broadcast until every waiter has woken, per broadcast",
+        run: cond_broadcast,
+    },
+    Bench {
+        name: "Sem_PingPong",
+        vars: &["binding"],
+        what: "POSIX semaphore ping-pong (sem_post/sem_wait), per round trip",
+        run: sem_pingpong,
+    },
+    Bench {
+        name: "Barrier",
+        vars: &["threads"],
+        what: "pthread_barrier_wait with N threads, per barrier",
+        run: barrier,
+    },
+    Bench {
+        name: "RWLock",
+        vars: &["access"],
+        what: "pthread_rwlock rdlock + unlock, wrlock + unlock",
+        run: rwlock,
+    },
+    Bench {
+        name: "Spin_LockUnlock",
+        vars: &[],
+        what: "pthread_spin_lock + unlock",
+        run: spin,
+    },
+    Bench {
+        name: "Std_Mutex",
+        vars: &[],
+        what: "Rust std::sync::Mutex lock + unlock",
+        run: std_mutex,
+    },
+    Bench {
+        name: "Std_Condvar_PingPong",
+        vars: &["binding"],
+        what: "Rust std::sync::Condvar ping-pong, per round trip",
+        run: std_condvar,
+    },
+    Bench {
+        name: "Std_Barrier",
+        vars: &["threads"],
+        what: "Rust std::sync::Barrier with N threads, per barrier",
+        run: std_barrier,
+    },
+];
+
+fn row(vars: Vec<String>, r: Run) -> Row {
+    Row {
+        vars,
+        placements: r
+            .placements
+            .iter()
+            .map(|p| p.label())
+            .collect::<Vec<_>>()
+            .join(","),
+        honoured: r.honoured,
+        m: r.m,
+    }
+}
+
+/// A single-thread action on the (unbound) main thread.
+fn solo(env: &Env, f: &mut dyn FnMut()) -> Row {
+    let mut timing = |k: u64| adaptive::time_calls(k, f);
+    let mut empty = |k: u64| adaptive::time_calls(k, &mut || std::hint::black_box(()));
+    let m = if env.correct {
+        adaptive::measure(&env.policy, &mut timing, Some(&mut empty))
+    } else {
+        adaptive::measure(&env.policy, &mut timing, None)
+    };
+    Row {
+        vars: vec![],
+        m,
+        placements: "unbound".into(),
+        honoured: true,
+    }
+}
+
+/// Per-round times scaled to the unit the table reports (e.g. a round of four ping-pongs).
+fn scaled(mut m: Measurement, by: f64) -> Measurement {
+    for v in [
+        &mut m.mean,
+        &mut m.raw_mean,
+        &mut m.stddev,
+        &mut m.median,
+        &mut m.min,
+        &mut m.max,
+    ] {
+        *v *= by;
+    }
+    m.overhead = m.overhead.map(|o| o * by);
+    m
+}
+
+/// Sweep the binding scenarios for `n` threads; scenarios this machine cannot place become notes.
+fn per_binding(
+    env: &Env,
+    n: usize,
+    only: Option<&[Bind]>,
+    mut one: impl FnMut(&[Placement]) -> Result<Run, String>,
+) -> Result<Table, String> {
+    let mut t = Table::default();
+    for &b in env.binds {
+        if only.is_some_and(|o| !o.contains(&b)) {
+            t.notes.push(format!(
+                "binding {}: not meaningful for this benchmark",
+                b.name()
+            ));
+            continue;
+        }
+        match binding::plan(b, n, env.allowed) {
+            Ok(p) => t.rows.push(row(vec![b.name().into()], one(&p)?)),
+            Err(e) => t.notes.push(format!("binding {}: {e}", b.name())),
+        }
+    }
+    Ok(t)
+}
+
+fn thread_create(env: &Env) -> Result<Table, String> {
+    let mut t = Table::default();
+    for (d, label) in [
+        (Detach::Detached, "detached"),
+        (Detach::Joinable, "joinable"),
+    ] {
+        let mut failure = None;
+        let mut timing = |k: u64| match pt::create_chain(k, d) {
+            Ok(s) => s,
+            Err(e) => {
+                failure = Some(e);
+                0.0
+            }
+        };
+        let mut p = env.policy;
+        // Each thread costs microseconds; a long chain only adds scheduler noise.
+        p.max_iterations = p.max_iterations.min(1 << 16);
+        let m = adaptive::measure(&p, &mut timing, None);
+        if let Some(e) = failure {
+            return Err(e);
+        }
+        t.rows.push(Row {
+            vars: vec![label.into(), "system".into()],
+            m,
+            placements: "unbound".into(),
+            honoured: true,
+        });
+    }
+    if !pt::process_scope_supported() {
+        t.notes.push("scope process: not supported here (pthread_attr_setscope(PTHREAD_SCOPE_PROCESS) fails; Linux has system scope only)".into());
+    }
+    Ok(t)
+}
+
+fn yield_(env: &Env) -> Result<Table, String> {
+    per_binding(env, 2, None, |p| {
+        let mut main = |k: u64| (0..k).for_each(|_| pt::yield_now());
+        lockstep(
+            &env.policy,
+            env.allowed,
+            p,
+            |_| {},
+            |_, k| (0..k).for_each(|_| pt::yield_now()),
+            |_| {},
+            &mut main,
+            env.correct,
+        )
+    })
+}
+
+fn time_slice(env: &Env) -> Result<Table, String> {
+    // 1: the client's value. The main thread writes 0 and spins until the client has written
+    // 1; the client spins until it sees 0 and writes 1. On one CPU each spin lasts until the
+    // scheduler switches threads, so a round is two time slices, and both threads end a
+    // timing after exactly k rounds with the flag back at 1.
+    let flag = AtomicU64::new(1);
+    per_binding(env, 2, Some(&[Bind::Same]), |p| {
+        let mut main = |k: u64| {
+            for _ in 0..k {
+                flag.store(0, Ordering::Release);
+                while flag.load(Ordering::Acquire) == 0 {
+                    std::hint::spin_loop();
+                }
+            }
+        };
+        let client = |_: usize, k: u64| {
+            for _ in 0..k {
+                while flag.load(Ordering::Acquire) == 1 {
+                    std::hint::spin_loop();
+                }
+                flag.store(1, Ordering::Release);
+            }
+        };
+        lockstep(
+            &env.policy,
+            env.allowed,
+            p,
+            |_| {},
+            client,
+            |_| {},
+            &mut main,
+            false,
+        )
+        .map(|r| Run {
+            m: scaled(r.m, 0.5),
+            ..r
+        })
+    })
+}
+
+/// Shared state of the condition-variable ping-pong: whose turn it is (read and written with
+/// `m` held, which orders it; atomic only so it can be shared without `unsafe`).
+struct Turn {
+    m: Mutex,
+    c: Cond,
+    turn: AtomicU64,
+}
+
+fn cond_pingpong(env: &Env) -> Result<Table, String> {
+    let s = Turn {
+        m: Mutex::new(),
+        c: Cond::new(),
+        turn: AtomicU64::new(0),
+    };
+    per_binding(env, 2, None, |p| {
+        let mut main = |k: u64| {
+            for _ in 0..k {
+                s.m.lock();
+                s.turn.store(1, Ordering::Relaxed);
+                s.c.signal();
+                while s.turn.load(Ordering::Relaxed) == 1 {
+                    s.c.wait(&s.m);
+                }
+                s.m.unlock();
+            }
+        };
+        let client = |_: usize, k: u64| {
+            for _ in 0..k {
+                s.m.lock();
+                while s.turn.load(Ordering::Relaxed) == 0 {
+                    s.c.wait(&s.m);
+                }
+                s.turn.store(0, Ordering::Relaxed);
+                s.c.signal();
+                s.m.unlock();
+            }
+        };
+        lockstep(
+            &env.policy,
+            env.allowed,
+            p,
+            |_| {},
+            client,
+            |_| {},
+            &mut main,
+            env.correct,
+        )
+    })
+}
+
+fn cond_signal(env: &Env) -> Result<Table, String> {
+    let c = Cond::new();
+    Ok(Table {
+        rows: vec![solo(env, &mut || c.signal())],
+        notes: vec![],
+    })
+}
+
+fn cond_wakeup(env: &Env) -> Result<Table, String> {
+    let m = Mutex::new();
+    let c = Cond::new();
+    let generation = AtomicU64::new(0);
+    // The signaller must run on another CPU, or this measures a time slice (paper).
+    per_binding(env, 2, Some(&[Bind::Different, Bind::None]), |p| {
+        let mut main = |k: u64| {
+            for _ in 0..k {
+                m.lock();
+                c.wait(&m);
+                m.unlock();
+            }
+            generation.fetch_add(1, Ordering::AcqRel);
+        };
+        let client = |_: usize, _k: u64| {
+            let g = generation.load(Ordering::Acquire);
+            while generation.load(Ordering::Acquire) == g {
+                c.signal();
+            }
+        };
+        lockstep(
+            &env.policy,
+            env.allowed,
+            p,
+            |_| {},
+            client,
+            |_| {},
+            &mut main,
+            env.correct,
+        )
+    })
+}
+
+fn mutex_pingpong(env: &Env) -> Result<Table, String> {
+    let mx: [Mutex; 4] = std::array::from_fn(|_| Mutex::new());
+    per_binding(env, 2, None, |p| {
+        // The main thread holds 0 and 2, the client 1 and 3; each lock waits for the other
+        // thread's unlock, and a round leaves every lock where it started: four ping-pongs.
+        mx[0].lock();
+        mx[2].lock();
+        let mut main = |k: u64| {
+            for _ in 0..k {
+                for (u, l) in [(0, 1), (2, 3), (1, 0), (3, 2)] {
+                    mx[u].unlock();
+                    mx[l].lock();
+                }
+            }
+        };
+        let client = |_: usize, k: u64| {
+            for _ in 0..k {
+                for (l, u) in [(0, 1), (2, 3), (1, 0), (3, 2)] {
+                    mx[l].lock();
+                    mx[u].unlock();
+                }
+            }
+        };
+        let setup = |_: usize| {
+            mx[1].lock();
+            mx[3].lock();
+        };
+        let teardown = |_: usize| {
+            mx[1].unlock();
+            mx[3].unlock();
+        };
+        let r = lockstep(
+            &env.policy,
+            env.allowed,
+            p,
+            setup,
+            client,
+            teardown,
+            &mut main,
+            env.correct,
+        );
+        mx[0].unlock();
+        mx[2].unlock();
+        r.map(|r| Run {
+            m: scaled(r.m, 0.25),
+            ..r
+        })
+    })
+}
+
+fn mutex_nocontention(env: &Env) -> Result<Table, String> {
+    let mx: [Mutex; 4] = std::array::from_fn(|_| Mutex::new());
+    let mut r = solo(env, &mut || {
+        for m in &mx {
+            m.lock();
+            m.unlock();
+        }
+    });
+    r.m = scaled(r.m, 0.25);
+    Ok(Table {
+        rows: vec![r],
+        notes: vec![],
+    })
+}
+
+fn mutex_lockunlock(env: &Env) -> Result<Table, String> {
+    let m = Mutex::new();
+    Ok(Table {
+        rows: vec![solo(env, &mut || {
+            m.lock();
+            m.unlock();
+        })],
+        notes: vec![],
+    })
+}
+
+/// Mutexes in the array benchmarks; larger counts cycle through it.
+const ARRAY: usize = 4096;
+
+fn mutex_array(env: &Env, time_lock: bool) -> Result<Table, String> {
+    let mx: Vec<Mutex> = (0..ARRAY).map(|_| Mutex::new()).collect();
+    let mut timing = |k: u64| {
+        let mut left = k as usize;
+        let mut secs = 0.0;
+        while left > 0 {
+            let n = left.min(ARRAY);
+            let t0 = std::time::Instant::now();
+            mx[..n].iter().for_each(Mutex::lock);
+            let t1 = std::time::Instant::now();
+            mx[..n].iter().for_each(Mutex::unlock);
+            let t2 = std::time::Instant::now();
+            secs += if time_lock { t1 - t0 } else { t2 - t1 }.as_secs_f64();
+            left -= n;
+        }
+        secs
+    };
+    let m = adaptive::measure(&env.policy, &mut timing, None);
+    Ok(Table {
+        rows: vec![Row {
+            vars: vec![],
+            m,
+            placements: "unbound".into(),
+            honoured: true,
+        }],
+        notes: vec![],
+    })
+}
+
+fn mutex_lock_array(env: &Env) -> Result<Table, String> {
+    mutex_array(env, true)
+}
+
+fn mutex_unlock_array(env: &Env) -> Result<Table, String> {
+    mutex_array(env, false)
+}
+
+fn mutex_protocol(env: &Env) -> Result<Table, String> {
+    let mut t = Table::default();
+    for (p, label) in [
+        (Protocol::Default, "none"),
+        (Protocol::Inherit, "inherit"),
+        (Protocol::Protect, "protect"),
+    ] {
+        match Mutex::with_protocol(p) {
+            Ok(m) => {
+                let mut r = solo(env, &mut || {
+                    m.lock();
+                    m.unlock();
+                });
+                r.vars = vec![label.into()];
+                t.rows.push(r);
+            }
+            Err(e) => t
+                .notes
+                .push(format!("protocol {label}: not supported here ({e})")),
+        }
+    }
+    Ok(t)
+}
+
+/// Broadcast state: a generation number the waiters follow, and how many have woken.
+struct Bcast {
+    m: Mutex,
+    go: Cond,
+    back: Cond,
+    generation: AtomicU64,
+    /// The generation at the end of the last timing: where a client starts counting (it may
+    /// take the lock only after the main thread has broadcast the first round).
+    base: AtomicU64,
+    woken: AtomicU64,
+}
+
+fn cond_broadcast(env: &Env) -> Result<Table, String> {
+    let mut t = Table::default();
+    for &n in env.threads {
+        let s = Bcast {
+            m: Mutex::new(),
+            go: Cond::new(),
+            back: Cond::new(),
+            generation: AtomicU64::new(0),
+            base: AtomicU64::new(0),
+            woken: AtomicU64::new(0),
+        };
+        let p = vec![Placement::Unbound; n + 1];
+        let mut main = |k: u64| {
+            for _ in 0..k {
+                s.m.lock();
+                s.woken.store(0, R);
+                s.generation.fetch_add(1, R);
+                s.go.broadcast();
+                while s.woken.load(R) < n as u64 {
+                    s.back.wait(&s.m);
+                }
+                s.m.unlock();
+            }
+            s.m.lock();
+            s.base.store(s.generation.load(R), R);
+            s.m.unlock();
+        };
+        let client = |_: usize, k: u64| {
+            s.m.lock();
+            let mut seen = s.base.load(R);
+            for _ in 0..k {
+                while s.generation.load(R) == seen {
+                    s.go.wait(&s.m);
+                }
+                seen = s.generation.load(R);
+                if s.woken.fetch_add(1, R) + 1 == n as u64 {
+                    s.back.signal();
+                }
+            }
+            s.m.unlock();
+        };
+        let r = lockstep(
+            &env.policy,
+            env.allowed,
+            &p,
+            |_| {},
+            client,
+            |_| {},
+            &mut main,
+            env.correct,
+        )?;
+        t.rows.push(row(vec![n.to_string()], r));
+    }
+    Ok(t)
+}
+
+fn sem_pingpong(env: &Env) -> Result<Table, String> {
+    let (a, b) = (Sem::new()?, Sem::new()?);
+    per_binding(env, 2, None, |p| {
+        let mut main = |k: u64| {
+            for _ in 0..k {
+                a.post();
+                b.wait();
+            }
+        };
+        let client = |_: usize, k: u64| {
+            for _ in 0..k {
+                a.wait();
+                b.post();
+            }
+        };
+        lockstep(
+            &env.policy,
+            env.allowed,
+            p,
+            |_| {},
+            client,
+            |_| {},
+            &mut main,
+            env.correct,
+        )
+    })
+}
+
+fn barrier(env: &Env) -> Result<Table, String> {
+    let mut t = Table::default();
+    for &n in env.threads {
+        let b = Barrier::new(n as u32)?;
+        let p = vec![Placement::Unbound; n];
+        let mut main = |k: u64| (0..k).for_each(|_| b.wait());
+        let r = lockstep(
+            &env.policy,
+            env.allowed,
+            &p,
+            |_| {},
+            |_, k| (0..k).for_each(|_| b.wait()),
+            |_| {},
+            &mut main,
+            env.correct,
+        )?;
+        t.rows.push(row(vec![n.to_string()], r));
+    }
+    Ok(t)
+}
+
+fn rwlock(env: &Env) -> Result<Table, String> {
+    let l = RwLock::new();
+    let mut read = solo(env, &mut || l.read_unlock());
+    read.vars = vec!["read".into()];
+    let mut write = solo(env, &mut || l.write_unlock());
+    write.vars = vec!["write".into()];
+    Ok(Table {
+        rows: vec![read, write],
+        notes: vec![],
+    })
+}
+
+fn spin(env: &Env) -> Result<Table, String> {
+    let s = Spin::new()?;
+    Ok(Table {
+        rows: vec![solo(env, &mut || s.lock_unlock())],
+        notes: vec![],
+    })
+}
+
+fn std_mutex(env: &Env) -> Result<Table, String> {
+    let m = std::sync::Mutex::new(0u64);
+    Ok(Table {
+        rows: vec![solo(env, &mut || {
+            let mut g = m.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            *g = g.wrapping_add(1);
+        })],
+        notes: vec![],
+    })
+}
+
+fn std_condvar(env: &Env) -> Result<Table, String> {
+    let s = (std::sync::Mutex::new(0u8), std::sync::Condvar::new());
+    per_binding(env, 2, None, |p| {
+        let mut main = |k: u64| {
+            for _ in 0..k {
+                let mut g =
+                    s.0.lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner);
+                *g = 1;
+                s.1.notify_one();
+                while *g == 1 {
+                    g =
+                        s.1.wait(g)
+                            .unwrap_or_else(std::sync::PoisonError::into_inner);
+                }
+            }
+        };
+        let client = |_: usize, k: u64| {
+            for _ in 0..k {
+                let mut g =
+                    s.0.lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner);
+                while *g == 0 {
+                    g =
+                        s.1.wait(g)
+                            .unwrap_or_else(std::sync::PoisonError::into_inner);
+                }
+                *g = 0;
+                s.1.notify_one();
+            }
+        };
+        lockstep(
+            &env.policy,
+            env.allowed,
+            p,
+            |_| {},
+            client,
+            |_| {},
+            &mut main,
+            env.correct,
+        )
+    })
+}
+
+fn std_barrier(env: &Env) -> Result<Table, String> {
+    let mut t = Table::default();
+    for &n in env.threads {
+        let b = std::sync::Barrier::new(n);
+        let p = vec![Placement::Unbound; n];
+        let mut main = |k: u64| {
+            (0..k).for_each(|_| {
+                b.wait();
+            })
+        };
+        let client = |_: usize, k: u64| {
+            (0..k).for_each(|_| {
+                b.wait();
+            })
+        };
+        let r = lockstep(
+            &env.policy,
+            env.allowed,
+            &p,
+            |_| {},
+            client,
+            |_| {},
+            &mut main,
+            env.correct,
+        )?;
+        t.rows.push(row(vec![n.to_string()], r));
+    }
+    Ok(t)
+}
