@@ -126,7 +126,7 @@ pub static BENCHMARKS: &[Bench] = &[
     },
     Bench {
         name: "Cond_Broadcast",
-        vars: &["waiters"],
+        vars: &["binding", "waiters"],
         what: "pthread_cond_broadcast until every waiter has woken, per broadcast",
         run: cond_broadcast,
     },
@@ -138,7 +138,7 @@ pub static BENCHMARKS: &[Bench] = &[
     },
     Bench {
         name: "Barrier",
-        vars: &["threads"],
+        vars: &["binding", "threads"],
         what: "pthread_barrier_wait with N threads, per barrier",
         run: barrier,
     },
@@ -168,7 +168,7 @@ pub static BENCHMARKS: &[Bench] = &[
     },
     Bench {
         name: "Std_Barrier",
-        vars: &["threads"],
+        vars: &["binding", "threads"],
         what: "Rust std::sync::Barrier with N threads, per barrier",
         run: std_barrier,
     },
@@ -188,10 +188,23 @@ fn row(vars: Vec<String>, r: Run) -> Row {
     }
 }
 
-/// A single-thread action on the (unbound) main thread.
-fn solo(env: &Env, f: &mut dyn FnMut()) -> Row {
-    let mut timing = |k: u64| adaptive::time_calls(k, f);
-    let mut empty = |k: u64| adaptive::time_calls(k, &mut || std::hint::black_box(()));
+/// A single-thread action on the (unbound) main thread. Generic, so the action is inlined
+/// into the timed loop and the loop costs what a hand-written C loop costs.
+fn solo<F: FnMut()>(env: &Env, mut f: F) -> Row {
+    let mut timing = |k: u64| {
+        let t0 = std::time::Instant::now();
+        for _ in 0..k {
+            f();
+        }
+        t0.elapsed().as_secs_f64()
+    };
+    let mut empty = |k: u64| {
+        let t0 = std::time::Instant::now();
+        for _ in 0..k {
+            std::hint::black_box(());
+        }
+        t0.elapsed().as_secs_f64()
+    };
     let m = if env.correct {
         adaptive::measure(&env.policy, &mut timing, Some(&mut empty))
     } else {
@@ -202,6 +215,41 @@ fn solo(env: &Env, f: &mut dyn FnMut()) -> Row {
         m,
         placements: "unbound".into(),
         honoured: true,
+    }
+}
+
+/// Binding scenario × thread count, the two independent variables of the N-thread benchmarks.
+fn sweep(env: &Env) -> Vec<(Bind, usize)> {
+    env.binds
+        .iter()
+        .flat_map(|&b| env.threads.iter().map(move |&n| (b, n)))
+        .collect()
+}
+
+/// Placements for `total` threads, or a note saying why this machine cannot place them.
+fn plan_or_note(
+    t: &mut Table,
+    b: Bind,
+    n: usize,
+    total: usize,
+    env: &Env,
+) -> Option<Vec<Placement>> {
+    match binding::plan(b, total, env.allowed) {
+        Ok(p) => Some(p),
+        Err(e) => {
+            t.notes.push(format!("binding {} with {n}: {e}", b.name()));
+            None
+        }
+    }
+}
+
+/// The policy of benchmarks with client threads: timings of at least 10 ms, so the wake-up of
+/// the clients at the start of each timing (they wait between timings) is amortised over
+/// hundreds of rounds, as in a long-running loop.
+fn paired(env: &Env) -> Policy {
+    Policy {
+        min_timing: env.policy.min_timing.max(10e-3),
+        ..env.policy
     }
 }
 
@@ -259,9 +307,13 @@ fn thread_create(env: &Env) -> Result<Table, String> {
                 0.0
             }
         };
-        let mut p = env.policy;
-        // Each thread costs microseconds; a long chain only adds scheduler noise.
-        p.max_iterations = p.max_iterations.min(1 << 16);
+        // Chains of at least 50 ms: starting and ending a chain (the first create, the main
+        // thread's wake-up) is then a small part of the per-thread time.
+        let p = Policy {
+            min_timing: env.policy.min_timing.max(50e-3),
+            max_iterations: env.policy.max_iterations.min(1 << 16),
+            ..env.policy
+        };
         let m = adaptive::measure(&p, &mut timing, None);
         if let Some(e) = failure {
             return Err(e);
@@ -283,7 +335,7 @@ fn yield_(env: &Env) -> Result<Table, String> {
     per_binding(env, 2, None, |p| {
         let mut main = |k: u64| (0..k).for_each(|_| pt::yield_now());
         lockstep(
-            &env.policy,
+            &paired(env),
             env.allowed,
             p,
             |_| {},
@@ -319,7 +371,7 @@ fn time_slice(env: &Env) -> Result<Table, String> {
             }
         };
         lockstep(
-            &env.policy,
+            &paired(env),
             env.allowed,
             p,
             |_| {},
@@ -373,7 +425,7 @@ fn cond_pingpong(env: &Env) -> Result<Table, String> {
             }
         };
         lockstep(
-            &env.policy,
+            &paired(env),
             env.allowed,
             p,
             |_| {},
@@ -388,7 +440,7 @@ fn cond_pingpong(env: &Env) -> Result<Table, String> {
 fn cond_signal(env: &Env) -> Result<Table, String> {
     let c = Cond::new();
     Ok(Table {
-        rows: vec![solo(env, &mut || c.signal())],
+        rows: vec![solo(env, || c.signal())],
         notes: vec![],
     })
 }
@@ -414,7 +466,7 @@ fn cond_wakeup(env: &Env) -> Result<Table, String> {
             }
         };
         lockstep(
-            &env.policy,
+            &paired(env),
             env.allowed,
             p,
             |_| {},
@@ -458,7 +510,7 @@ fn mutex_pingpong(env: &Env) -> Result<Table, String> {
             mx[3].unlock();
         };
         let r = lockstep(
-            &env.policy,
+            &paired(env),
             env.allowed,
             p,
             setup,
@@ -478,7 +530,7 @@ fn mutex_pingpong(env: &Env) -> Result<Table, String> {
 
 fn mutex_nocontention(env: &Env) -> Result<Table, String> {
     let mx: [Mutex; 4] = std::array::from_fn(|_| Mutex::new());
-    let mut r = solo(env, &mut || {
+    let mut r = solo(env, || {
         for m in &mx {
             m.lock();
             m.unlock();
@@ -494,7 +546,7 @@ fn mutex_nocontention(env: &Env) -> Result<Table, String> {
 fn mutex_lockunlock(env: &Env) -> Result<Table, String> {
     let m = Mutex::new();
     Ok(Table {
-        rows: vec![solo(env, &mut || {
+        rows: vec![solo(env, || {
             m.lock();
             m.unlock();
         })],
@@ -551,7 +603,7 @@ fn mutex_protocol(env: &Env) -> Result<Table, String> {
     ] {
         match Mutex::with_protocol(p) {
             Ok(m) => {
-                let mut r = solo(env, &mut || {
+                let mut r = solo(env, || {
                     m.lock();
                     m.unlock();
                 });
@@ -580,7 +632,10 @@ struct Bcast {
 
 fn cond_broadcast(env: &Env) -> Result<Table, String> {
     let mut t = Table::default();
-    for &n in env.threads {
+    for (bind, n) in sweep(env) {
+        let Some(p) = plan_or_note(&mut t, bind, n, n + 1, env) else {
+            continue;
+        };
         let s = Bcast {
             m: Mutex::new(),
             go: Cond::new(),
@@ -589,7 +644,6 @@ fn cond_broadcast(env: &Env) -> Result<Table, String> {
             base: AtomicU64::new(0),
             woken: AtomicU64::new(0),
         };
-        let p = vec![Placement::Unbound; n + 1];
         let mut main = |k: u64| {
             for _ in 0..k {
                 s.m.lock();
@@ -620,7 +674,7 @@ fn cond_broadcast(env: &Env) -> Result<Table, String> {
             s.m.unlock();
         };
         let r = lockstep(
-            &env.policy,
+            &paired(env),
             env.allowed,
             &p,
             |_| {},
@@ -629,7 +683,7 @@ fn cond_broadcast(env: &Env) -> Result<Table, String> {
             &mut main,
             env.correct,
         )?;
-        t.rows.push(row(vec![n.to_string()], r));
+        t.rows.push(row(vec![bind.name().into(), n.to_string()], r));
     }
     Ok(t)
 }
@@ -650,7 +704,7 @@ fn sem_pingpong(env: &Env) -> Result<Table, String> {
             }
         };
         lockstep(
-            &env.policy,
+            &paired(env),
             env.allowed,
             p,
             |_| {},
@@ -664,12 +718,14 @@ fn sem_pingpong(env: &Env) -> Result<Table, String> {
 
 fn barrier(env: &Env) -> Result<Table, String> {
     let mut t = Table::default();
-    for &n in env.threads {
+    for (bind, n) in sweep(env) {
+        let Some(p) = plan_or_note(&mut t, bind, n, n, env) else {
+            continue;
+        };
         let b = Barrier::new(n as u32)?;
-        let p = vec![Placement::Unbound; n];
         let mut main = |k: u64| (0..k).for_each(|_| b.wait());
         let r = lockstep(
-            &env.policy,
+            &paired(env),
             env.allowed,
             &p,
             |_| {},
@@ -678,16 +734,16 @@ fn barrier(env: &Env) -> Result<Table, String> {
             &mut main,
             env.correct,
         )?;
-        t.rows.push(row(vec![n.to_string()], r));
+        t.rows.push(row(vec![bind.name().into(), n.to_string()], r));
     }
     Ok(t)
 }
 
 fn rwlock(env: &Env) -> Result<Table, String> {
     let l = RwLock::new();
-    let mut read = solo(env, &mut || l.read_unlock());
+    let mut read = solo(env, || l.read_unlock());
     read.vars = vec!["read".into()];
-    let mut write = solo(env, &mut || l.write_unlock());
+    let mut write = solo(env, || l.write_unlock());
     write.vars = vec!["write".into()];
     Ok(Table {
         rows: vec![read, write],
@@ -698,7 +754,7 @@ fn rwlock(env: &Env) -> Result<Table, String> {
 fn spin(env: &Env) -> Result<Table, String> {
     let s = Spin::new()?;
     Ok(Table {
-        rows: vec![solo(env, &mut || s.lock_unlock())],
+        rows: vec![solo(env, || s.lock_unlock())],
         notes: vec![],
     })
 }
@@ -706,7 +762,7 @@ fn spin(env: &Env) -> Result<Table, String> {
 fn std_mutex(env: &Env) -> Result<Table, String> {
     let m = std::sync::Mutex::new(0u64);
     Ok(Table {
-        rows: vec![solo(env, &mut || {
+        rows: vec![solo(env, || {
             let mut g = m.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
             *g = g.wrapping_add(1);
         })],
@@ -746,7 +802,7 @@ fn std_condvar(env: &Env) -> Result<Table, String> {
             }
         };
         lockstep(
-            &env.policy,
+            &paired(env),
             env.allowed,
             p,
             |_| {},
@@ -760,9 +816,11 @@ fn std_condvar(env: &Env) -> Result<Table, String> {
 
 fn std_barrier(env: &Env) -> Result<Table, String> {
     let mut t = Table::default();
-    for &n in env.threads {
+    for (bind, n) in sweep(env) {
+        let Some(p) = plan_or_note(&mut t, bind, n, n, env) else {
+            continue;
+        };
         let b = std::sync::Barrier::new(n);
-        let p = vec![Placement::Unbound; n];
         let mut main = |k: u64| {
             (0..k).for_each(|_| {
                 b.wait();
@@ -774,7 +832,7 @@ fn std_barrier(env: &Env) -> Result<Table, String> {
             })
         };
         let r = lockstep(
-            &env.policy,
+            &paired(env),
             env.allowed,
             &p,
             |_| {},
@@ -783,7 +841,7 @@ fn std_barrier(env: &Env) -> Result<Table, String> {
             &mut main,
             env.correct,
         )?;
-        t.rows.push(row(vec![n.to_string()], r));
+        t.rows.push(row(vec![bind.name().into(), n.to_string()], r));
     }
     Ok(t)
 }
