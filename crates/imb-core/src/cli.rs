@@ -629,6 +629,46 @@ List of benchmarks of {exe}:\n",
     s
 }
 
+/// For the suites with their own options (imb-threads, imb-omp): IMB style (`-name value`,
+/// `-name=value`, `--name`) to clap's `--name=value`. A value option without its value, a flag
+/// with one, and an unknown option are one-line errors naming them.
+pub fn dashes(
+    args: &[String],
+    value_opts: &[&str],
+    flag_opts: &[&str],
+) -> std::result::Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let Some(bare) = a.strip_prefix("--").or_else(|| a.strip_prefix('-')) else {
+            out.push(a.clone());
+            continue;
+        };
+        let (name, inline) = match bare.split_once('=') {
+            Some((n, v)) => (n, Some(v.to_string())),
+            None => (bare, None),
+        };
+        if value_opts.contains(&name) {
+            let value = match inline {
+                Some(v) => v,
+                None => it
+                    .next()
+                    .cloned()
+                    .ok_or_else(|| format!("-{name}: needs a value"))?,
+            };
+            out.push(format!("--{name}={value}"));
+        } else if flag_opts.contains(&name) {
+            if inline.is_some() {
+                return Err(format!("-{name}: takes no value"));
+            }
+            out.push(format!("--{name}"));
+        } else {
+            return Err(format!("-{name}: unknown option (see -help)"));
+        }
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -20,6 +20,7 @@ pub mod files;
 pub mod lengths;
 pub mod plan;
 pub mod report;
+pub mod robust;
 pub mod settings;
 pub mod stats;
 pub mod sysinfo;

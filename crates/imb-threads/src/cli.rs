@@ -129,43 +129,8 @@ fn command() -> Command {
     c.arg(Arg::new("names").action(ArgAction::Append).num_args(0..))
 }
 
-/// IMB style (`-name value`) to clap's (`--name=value`); a known option without its value and
-/// an unknown option are errors naming them.
-fn normalise(args: &[String]) -> Result<Vec<String>, String> {
-    let mut out = Vec::new();
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let Some(bare) = a.strip_prefix("--").or_else(|| a.strip_prefix('-')) else {
-            out.push(a.clone());
-            continue;
-        };
-        let (name, inline) = match bare.split_once('=') {
-            Some((n, v)) => (n, Some(v.to_string())),
-            None => (bare, None),
-        };
-        if VALUE_OPTS.contains(&name) {
-            let value = match inline {
-                Some(v) => v,
-                None => it
-                    .next()
-                    .cloned()
-                    .ok_or_else(|| format!("-{name}: needs a value"))?,
-            };
-            out.push(format!("--{name}={value}"));
-        } else if FLAG_OPTS.contains(&name) {
-            if inline.is_some() {
-                return Err(format!("-{name}: takes no value"));
-            }
-            out.push(format!("--{name}"));
-        } else {
-            return Err(format!("-{name}: unknown option (see -help)"));
-        }
-    }
-    Ok(out)
-}
-
 pub fn parse(args: &[String]) -> Result<Action, String> {
-    let norm = normalise(args)?;
+    let norm = imb_core::cli::dashes(args, VALUE_OPTS, FLAG_OPTS)?;
     let m = command()
         .try_get_matches_from(&norm)
         .map_err(|e| e.to_string().lines().next().unwrap_or_default().to_string())?;
