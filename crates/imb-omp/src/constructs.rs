@@ -212,13 +212,7 @@ pub fn array_sizes() -> Vec<i32> {
 pub type Timing = Box<dyn FnMut(u64) -> f64>;
 
 /// The test and reference of a construct at one point, as closures of innerreps.
-pub fn run(
-    kind: Kind,
-    threads: i32,
-    delay: i32,
-    sched_delay: i32,
-    var: i32,
-) -> (Timing, Timing) {
+pub fn run(kind: Kind, threads: i32, delay: i32, sched_delay: i32, var: i32) -> (Timing, Timing) {
     let inner = |k: u64| k.min(i64::MAX as u64) as i64;
     // The mutual-exclusion tests split innerreps over the threads: run a whole multiple of the
     // team and scale the time back to k constructs.
