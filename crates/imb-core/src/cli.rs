@@ -29,9 +29,12 @@ const VALUE_OPTS: &[&str] = &[
     "json",
     "aggregate_mode",
     "dir",
+    "cutoff",
+    "min_reps",
+    "max_reps",
 ];
 /// Options without a value.
-const FLAG_OPTS: &[&str] = &["list", "check", "overwrite"];
+const FLAG_OPTS: &[&str] = &["list", "check", "overwrite", "adaptive"];
 
 /// What a binary tells the parser about itself.
 pub struct Spec<'a> {
@@ -138,6 +141,16 @@ pub struct Options {
     pub dir: String,
     /// imb-io `-overwrite`: replace files that exist under our names instead of refusing.
     pub overwrite: bool,
+    /// `-adaptive`: repeat each size's n_sample loop until the timings settle.
+    pub adaptive: Option<Adaptive>,
+}
+
+/// The settling rule of `-adaptive` (the Sphinx harness of `imb_core::adaptive`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Adaptive {
+    pub cutoff_pct: f64,
+    pub min_reps: usize,
+    pub max_reps: usize,
 }
 
 /// What the command line asks for.
@@ -271,6 +284,13 @@ fn positive_float(s: &str) -> std::result::Result<f64, String> {
     }
 }
 
+fn nonneg_float(s: &str) -> std::result::Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        _ => Err("expected a percentage >= 0".into()),
+    }
+}
+
 fn on_off(s: &str) -> std::result::Result<bool, String> {
     match s.to_ascii_lowercase().as_str() {
         "on" | "1" | "yes" | "enable" | "true" => Ok(true),
@@ -307,9 +327,17 @@ fn command() -> Command {
         .arg(v("json"))
         .arg(v("aggregate_mode").value_parser(AggregateMode::parse))
         .arg(v("dir"))
+        .arg(v("cutoff").value_parser(nonneg_float))
+        .arg(v("min_reps").value_parser(positive_int))
+        .arg(v("max_reps").value_parser(positive_int))
         .arg(
             Arg::new("overwrite")
                 .long("overwrite")
+                .action(ArgAction::SetTrue),
+        )
+        .arg(
+            Arg::new("adaptive")
+                .long("adaptive")
                 .action(ArgAction::SetTrue),
         )
         .arg(Arg::new("list").long("list").action(ArgAction::SetTrue))
@@ -436,6 +464,7 @@ pub fn parse(spec: &Spec, args: &[String], np: usize) -> Result<Action> {
         }
     }
 
+    let adaptive = adaptive_options(&m)?;
     let (dir, overwrite) = files_options(
         &m,
         spec.kind,
@@ -473,7 +502,55 @@ pub fn parse(spec: &Spec, args: &[String], np: usize) -> Result<Action> {
             .unwrap_or(AggregateMode::Both),
         dir,
         overwrite,
+        adaptive,
     })))
+}
+
+/// `-adaptive` and its `-cutoff`, `-min_reps`, `-max_reps` (defaults 5 %, 5, 100, as
+/// imb-threads). The three are errors without `-adaptive`, so a forgotten flag is noticed.
+fn adaptive_options(m: &clap::ArgMatches) -> Result<Option<Adaptive>> {
+    let cutoff = m.get_one::<f64>("cutoff").copied();
+    let min = m.get_one::<usize>("min_reps").copied();
+    let max = m.get_one::<usize>("max_reps").copied();
+    if !m.get_flag("adaptive") {
+        for (name, given) in [
+            ("-cutoff", cutoff.is_some()),
+            ("-min_reps", min.is_some()),
+            ("-max_reps", max.is_some()),
+        ] {
+            if given {
+                return Err(Error::arg(name, "only with -adaptive"));
+            }
+        }
+        return Ok(None);
+    }
+    let a = Adaptive {
+        cutoff_pct: cutoff.unwrap_or(5.0),
+        min_reps: min.unwrap_or(5),
+        max_reps: max.unwrap_or(100),
+    };
+    if a.min_reps < 2 {
+        return Err(Error::arg(
+            "-min_reps",
+            format!("{}: at least 2 timings are needed for a spread", a.min_reps),
+        ));
+    }
+    if a.max_reps < a.min_reps {
+        return Err(Error::arg(
+            "-max_reps",
+            format!(
+                "{}: must be at least -min_reps ({})",
+                a.max_reps, a.min_reps
+            ),
+        ));
+    }
+    if a.max_reps > 1_000_000 {
+        return Err(Error::arg(
+            "-max_reps",
+            format!("{}: at most 1000000", a.max_reps),
+        ));
+    }
+    Ok(Some(a))
 }
 
 /// `-dir` and `-overwrite` (imb-io only): the directory must be a writable directory, and no
@@ -581,6 +658,7 @@ pub fn help(spec: &Spec) -> String {
 {pad}[-settings <file.toml>] [-json <file>] [-check] [-list]\n\
 {pad}[-aggregate_mode aggregate|non_aggregate|both]\n\
 {pad}[-dir <directory>] [-overwrite]\n\
+{pad}[-adaptive [-cutoff <pct>] [-min_reps <n>] [-max_reps <n>]]\n\
 {pad}[benchmark1 [benchmark2 [...]]]\n\nwhere \n\n"
     ));
     let npmin = spec.npmin;
@@ -612,6 +690,10 @@ tables, or both (default).\n\
 current directory). They are removed when each benchmark ends, also after an error or a\n  \
 signal. A file already there under one of those names stops the run, unless -overwrite\n  \
 lets imb-io replace it (and then remove it).\n\
+- -adaptive: repeat the n_sample loop of every size until the spread of the timings is at\n  \
+most -cutoff % of their mean (default 5) after -min_reps timings (default 5), at most\n  \
+-max_reps timings (default 100); rows show the means, and sizes that did not settle get an\n  \
+UNSETTLED note after their table.\n\
 - -json F: also write every table as JSON to F (rewritten after each table).\n\
 - -check: verify every received buffer; adds the defects column and fails the run on any\n  \
 defect (check-mode timings are not benchmark results).\n\

@@ -283,6 +283,13 @@ impl Runner<'_> {
                 "  repetitions capped by -time {t} s per message size"
             ));
         }
+        if let Some(a) = self.opts.adaptive {
+            diffs.push(format!(
+                "  -adaptive: each size's loop repeats until the timings' stddev is <= {} % of \
+                 their mean ({}..{} timings); rows show the means",
+                a.cutoff_pct, a.min_reps, a.max_reps
+            ));
+        }
         if diffs.is_empty() {
             return diffs;
         }
@@ -400,16 +407,30 @@ impl Runner<'_> {
                     let worst = comm::max_all(self.world, probe);
                     n = n.min(((limit / worst.max(1e-9)) as usize).max(1));
                 }
-                let mine = active.as_mut().map_or(RankResult::default(), |a| {
-                    let s = a.time(step.x(len), mode, n, self.opts.check);
-                    RankResult {
-                        t: Usec::from_secs(s.secs * info.scale_time),
-                        defect: s.defect.value,
-                        pos: s.defect.pos,
-                        pure: Usec::from_secs(s.pure),
-                        cpu: Usec::from_secs(s.cpu),
+                let x = step.x(len);
+                let check = self.opts.check;
+                let mine = match self.opts.adaptive {
+                    None => active.as_mut().map_or(RankResult::default(), |a| {
+                        rank_result(&[a.time(x, mode, n, check)], info.scale_time)
+                    }),
+                    Some(ad) => {
+                        let (r, note) = adaptive_size(
+                            self.world,
+                            &mut active,
+                            ad,
+                            (x, mode, n, check),
+                            info.scale_time,
+                        );
+                        if let Some(note) = note {
+                            table_out.adaptive.push(if info.class == Class::Sync {
+                                format!("adaptive: {note}")
+                            } else {
+                                format!("adaptive: {} bytes: {note}", len.x)
+                            });
+                        }
+                        r
                     }
-                });
+                };
                 // Idle ranks wait here too (IMB's MPI_Barrier on MPI_COMM_WORLD).
                 self.world.barrier();
                 if let Some(all) = comm::gather(self.world, mine) {
@@ -703,17 +724,85 @@ impl Active<'_> {
     }
 }
 
+/// One rank's result from its samples of one size: the mean time per repetition (a single
+/// sample outside `-adaptive`), the worst check.
+fn rank_result(samples: &[Sample], scale_time: f64) -> RankResult {
+    let n = samples.len().max(1) as f64;
+    let mean = |f: fn(&Sample) -> f64| samples.iter().map(f).sum::<f64>() / n;
+    let defect = samples
+        .iter()
+        .fold(crate::buffers::Defect::NONE, |d, s| d.max(s.defect));
+    RankResult {
+        t: Usec::from_secs(mean(|s| s.secs) * scale_time),
+        defect: defect.value,
+        pos: defect.pos,
+        pure: Usec::from_secs(mean(|s| s.pure)),
+        cpu: Usec::from_secs(mean(|s| s.cpu)),
+    }
+}
+
+/// `-adaptive`: the n_sample loop repeated under the Sphinx rule. Every world rank takes part
+/// in every repetition (idle ranks with 0), and the rule is applied to the slowest rank's time,
+/// which all ranks share, so all ranks stop together. Returns this rank's mean result, and the
+/// note for a size that did not settle.
+fn adaptive_size(
+    world: &Comm,
+    active: &mut Option<Active>,
+    ad: cli::Adaptive,
+    (x, mode, n, check): (usize, Mode, usize, bool),
+    scale_time: f64,
+) -> (RankResult, Option<String>) {
+    let policy = crate::adaptive::Policy {
+        cutoff_pct: ad.cutoff_pct,
+        min_reps: ad.min_reps,
+        max_reps: ad.max_reps,
+        // The repetition count is IMB's n_sample: no tuning, one loop per timing.
+        min_timing: f64::MIN_POSITIVE,
+        max_iterations: 1,
+    };
+    let mut own = Vec::with_capacity(ad.max_reps);
+    let mut timing = |_: u64| {
+        let secs = match active.as_mut() {
+            Some(a) => {
+                let s = a.time(x, mode, n, check);
+                own.push(s);
+                s.secs
+            }
+            None => 0.0,
+        };
+        comm::max_all(world, secs)
+    };
+    let m = crate::adaptive::measure(&policy, &mut timing, None);
+    let note = m.flags.unsettled.then(|| {
+        format!(
+            "UNSETTLED after {} timings (stddev {:.1} % of the mean, cut-off {} %)",
+            m.timings,
+            100.0 * m.stddev / m.mean,
+            ad.cutoff_pct
+        )
+    });
+    let r = if own.is_empty() {
+        RankResult::default()
+    } else {
+        rank_result(&own, scale_time)
+    };
+    (r, note)
+}
+
 /// What one table collected besides its rows.
 #[derive(Default)]
 struct TableOut {
     skipped: Vec<usize>,
     defects: Vec<String>,
     unsuccessful: bool,
+    /// `-adaptive`: one line per size that did not settle.
+    adaptive: Vec<String>,
 }
 
 impl TableOut {
     fn notes(&self, mem: Option<f64>, np: usize) -> Vec<String> {
         let mut notes = self.defects.clone();
+        notes.extend(self.adaptive.iter().cloned());
         if !self.skipped.is_empty() {
             notes.push(report::mem_note(&self.skipped, mem.unwrap_or(0.0), np));
         }

@@ -202,3 +202,79 @@ fn json_file_not_left_behind_on_input_error() {
     assert_eq!(o.code, Some(2));
     assert!(!std::path::Path::new(&f).exists());
 }
+
+#[test]
+fn adaptive_flags_unsettled_sizes_after_the_table() {
+    // Forced: a zero cut-off with at most two timings cannot settle on a real machine.
+    let o = mpirun(
+        2,
+        &[
+            "PingPong",
+            "Barrier",
+            "-msglog",
+            "0:2",
+            "-adaptive",
+            "-cutoff",
+            "0",
+            "-min_reps",
+            "2",
+            "-max_reps",
+            "2",
+        ],
+    );
+    ok(&o);
+    assert!(o
+        .stdout
+        .contains("# !!   -adaptive: each size's loop repeats until"));
+    let t = tables(&o.stdout);
+    // The columns and repetition counts stay IMB's.
+    assert_eq!(
+        t[0].header,
+        "       #bytes #repetitions      t[usec]   Mbytes/sec"
+    );
+    assert_eq!(t[0].ints("#repetitions"), [1000, 1000, 1000, 1000]);
+    for x in [0, 1, 2, 4] {
+        assert!(
+            o.stdout.contains(&format!(
+                "\n# adaptive: {x} bytes: UNSETTLED after 2 timings (stddev "
+            )),
+            "{}",
+            o.stdout
+        );
+    }
+    assert!(o.stdout.contains("\n# adaptive: UNSETTLED after 2 timings"));
+    // A generous cut-off settles at min_reps: no flag lines.
+    let o = mpirun(
+        2,
+        &["PingPong", "-msglog", "0:2", "-adaptive", "-cutoff", "1000"],
+    );
+    ok(&o);
+    assert!(!o.stdout.contains("UNSETTLED"), "{}", o.stdout);
+    assert_eq!(tables(&o.stdout)[0].rows.len(), 4);
+}
+
+#[test]
+fn adaptive_options_are_checked() {
+    for (args, want) in [
+        (
+            &["-cutoff", "5"][..],
+            "imb-mpi1: error: -cutoff: only with -adaptive",
+        ),
+        (
+            &["-adaptive", "-cutoff", "-1"],
+            "imb-mpi1: error: -cutoff: invalid value \"-1\"",
+        ),
+        (
+            &["-adaptive", "-min_reps", "1"],
+            "imb-mpi1: error: -min_reps: 1: at least 2",
+        ),
+        (
+            &["-adaptive", "-min_reps", "9", "-max_reps", "4"],
+            "imb-mpi1: error: -max_reps: 4: must be at least -min_reps (9)",
+        ),
+    ] {
+        let o = mpirun(2, args);
+        assert_eq!(o.code, Some(2), "{args:?}: {}", o.stderr);
+        assert!(o.stderr.starts_with(want), "{args:?}: {}", o.stderr);
+    }
+}
