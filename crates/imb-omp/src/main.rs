@@ -11,8 +11,7 @@ mod native;
 
 use clap::{Arg, ArgAction, Command};
 use constructs::{Family, Kind, CONSTRUCTS};
-use imb_core::report::{grid_rule, grid_text};
-use imb_core::sysinfo;
+use imb_core::report::{grid_rule, grid_text, suite_head};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -193,21 +192,14 @@ fn out(s: &str) {
 }
 
 fn header(o: &Options, d: &method::Delay, sd: &method::Delay) -> String {
-    let rule = format!("#{}", "-".repeat(51));
-    let (machine, system, release, version) = sysinfo::uname();
     let env: Vec<String> = std::env::vars()
         .filter(|(k, _)| k.starts_with("OMP_") || k.starts_with("GOMP_") || k.starts_with("KMP_"))
         .map(|(k, v)| format!("{k}={v}"))
         .collect();
     let threads: Vec<String> = o.threads.iter().map(|t| t.to_string()).collect();
-    let mut s = format!(
-        "{rule}\n#    imb-rs {}, {:<14}\n{rule}\n\
-# Date                  : {}\n\
-# Machine               : {machine}\n\
-# System                : {system}\n\
-# Release               : {release}\n\
-# Version               : {version}\n\
-# OpenMP runtime        : {} (OpenMP {}), compiled by {}\n\
+    let mut s = suite_head(env!("CARGO_PKG_VERSION"), "OpenMP part");
+    s.push_str(&format!(
+        "# OpenMP runtime        : {} (OpenMP {}), compiled by {}\n\
 # Threads               : {} (runtime maximum {}), proc_bind {}, {} places\n\
 # OMP environment       : {}\n\
 # Clock                 : omp_get_wtime, tick {:.2} nsec\n\
@@ -215,9 +207,6 @@ fn header(o: &Options, d: &method::Delay, sd: &method::Delay) -> String {
 # Method                : EPCC v2: {} outer repetitions, tests of >= {:.0} usec, overhead =\n\
 #                         (test - reference) / innerreps; UNSETTLED above {} % spread\n\
 #\n",
-        env!("CARGO_PKG_VERSION"),
-        "OpenMP part",
-        sysinfo::date(),
         ffi::runtime(),
         ffi::openmp_version(),
         ffi::compiler(),
@@ -235,7 +224,7 @@ fn header(o: &Options, d: &method::Delay, sd: &method::Delay) -> String {
         o.params.outer,
         o.params.test_time * 1e6,
         o.params.cutoff_pct,
-    );
+    ));
     s.push_str("\n# List of constructs to run:\n\n");
     for &i in &o.constructs {
         s.push_str(&format!("# {}\n", CONSTRUCTS[i].name));

@@ -11,8 +11,7 @@ mod suite;
 
 use imb_core::adaptive::{Clock, Policy};
 use imb_core::binding;
-use imb_core::report::{grid_rule, grid_text};
-use imb_core::sysinfo;
+use imb_core::report::{grid_rule, grid_text, suite_head};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -97,24 +96,14 @@ fn header(
     allowed: &[usize],
     cpus: &[usize],
 ) -> String {
-    let rule = format!("#{}", "-".repeat(51));
-    let (machine, system, release, version) = sysinfo::uname();
-    let mut s = format!(
-        "{rule}\n#    imb-rs {}, {:<14}\n{rule}\n\
-# Date                  : {}\n\
-# Machine               : {machine}\n\
-# System                : {system}\n\
-# Release               : {release}\n\
-# Version               : {version}\n\
-# CPUs allowed          : {}\n\
+    let mut s = suite_head(env!("CARGO_PKG_VERSION"), "Pthreads part");
+    s.push_str(&format!(
+        "# CPUs allowed          : {}\n\
 # CPUs used for binding : {}\n\
 # Clock                 : monotonic (std::time::Instant), resolution {:.2} nsec, read cost {:.2} nsec\n\
 # Harness               : timings repeat until stddev <= {} % of the mean, {}..{} timings, each >= {:.2} usec\n\
 # Overhead correction   : {}\n\
 #\n",
-        env!("CARGO_PKG_VERSION"),
-        "Pthreads part",
-        sysinfo::date(),
         binding::cpu_list(allowed),
         binding::cpu_list(cpus),
         clock.resolution * 1e9,
@@ -124,7 +113,7 @@ fn header(
         p.max_reps,
         p.min_timing * 1e6,
         if o.correct { "on (an empty action's cost is subtracted)" } else { "off" },
-    );
+    ));
     if let Some(f) = &o.settings {
         s.push_str(&format!("# Settings file         : {f}\n#\n"));
     }

@@ -253,6 +253,25 @@ fn paired(env: &Env) -> Policy {
     }
 }
 
+/// `lockstep` for clients that need no set-up or tear-down, with the paired policy.
+fn pair(
+    env: &Env,
+    p: &[Placement],
+    client: impl Fn(usize, u64) + Sync,
+    main: &mut dyn FnMut(u64),
+) -> Result<Run, String> {
+    lockstep(
+        &paired(env),
+        env.allowed,
+        p,
+        |_| {},
+        client,
+        |_| {},
+        main,
+        env.correct,
+    )
+}
+
 /// Per-round times scaled to the unit the table reports (e.g. a round of four ping-pongs).
 fn scaled(mut m: Measurement, by: f64) -> Measurement {
     for v in [
@@ -334,15 +353,11 @@ fn thread_create(env: &Env) -> Result<Table, String> {
 fn yield_(env: &Env) -> Result<Table, String> {
     per_binding(env, 2, None, |p| {
         let mut main = |k: u64| (0..k).for_each(|_| pt::yield_now());
-        lockstep(
-            &paired(env),
-            env.allowed,
+        pair(
+            env,
             p,
-            |_| {},
             |_, k| (0..k).for_each(|_| pt::yield_now()),
-            |_| {},
             &mut main,
-            env.correct,
         )
     })
 }
@@ -424,16 +439,7 @@ fn cond_pingpong(env: &Env) -> Result<Table, String> {
                 s.m.unlock();
             }
         };
-        lockstep(
-            &paired(env),
-            env.allowed,
-            p,
-            |_| {},
-            client,
-            |_| {},
-            &mut main,
-            env.correct,
-        )
+        pair(env, p, client, &mut main)
     })
 }
 
@@ -465,16 +471,7 @@ fn cond_wakeup(env: &Env) -> Result<Table, String> {
                 c.signal();
             }
         };
-        lockstep(
-            &paired(env),
-            env.allowed,
-            p,
-            |_| {},
-            client,
-            |_| {},
-            &mut main,
-            env.correct,
-        )
+        pair(env, p, client, &mut main)
     })
 }
 
@@ -673,16 +670,7 @@ fn cond_broadcast(env: &Env) -> Result<Table, String> {
             }
             s.m.unlock();
         };
-        let r = lockstep(
-            &paired(env),
-            env.allowed,
-            &p,
-            |_| {},
-            client,
-            |_| {},
-            &mut main,
-            env.correct,
-        )?;
+        let r = pair(env, &p, client, &mut main)?;
         t.rows.push(row(vec![bind.name().into(), n.to_string()], r));
     }
     Ok(t)
@@ -703,16 +691,7 @@ fn sem_pingpong(env: &Env) -> Result<Table, String> {
                 b.post();
             }
         };
-        lockstep(
-            &paired(env),
-            env.allowed,
-            p,
-            |_| {},
-            client,
-            |_| {},
-            &mut main,
-            env.correct,
-        )
+        pair(env, p, client, &mut main)
     })
 }
 
@@ -724,16 +703,7 @@ fn barrier(env: &Env) -> Result<Table, String> {
         };
         let b = Barrier::new(n as u32)?;
         let mut main = |k: u64| (0..k).for_each(|_| b.wait());
-        let r = lockstep(
-            &paired(env),
-            env.allowed,
-            &p,
-            |_| {},
-            |_, k| (0..k).for_each(|_| b.wait()),
-            |_| {},
-            &mut main,
-            env.correct,
-        )?;
+        let r = pair(env, &p, |_, k| (0..k).for_each(|_| b.wait()), &mut main)?;
         t.rows.push(row(vec![bind.name().into(), n.to_string()], r));
     }
     Ok(t)
@@ -801,16 +771,7 @@ fn std_condvar(env: &Env) -> Result<Table, String> {
                 s.1.notify_one();
             }
         };
-        lockstep(
-            &paired(env),
-            env.allowed,
-            p,
-            |_| {},
-            client,
-            |_| {},
-            &mut main,
-            env.correct,
-        )
+        pair(env, p, client, &mut main)
     })
 }
 
@@ -831,16 +792,7 @@ fn std_barrier(env: &Env) -> Result<Table, String> {
                 b.wait();
             })
         };
-        let r = lockstep(
-            &paired(env),
-            env.allowed,
-            &p,
-            |_| {},
-            client,
-            |_| {},
-            &mut main,
-            env.correct,
-        )?;
+        let r = pair(env, &p, client, &mut main)?;
         t.rows.push(row(vec![bind.name().into(), n.to_string()], r));
     }
     Ok(t)

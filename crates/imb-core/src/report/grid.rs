@@ -32,6 +32,23 @@ pub fn grid_text(titles: &[&str], rows: &[Vec<String>]) -> String {
     out
 }
 
+/// The first lines of the header of a suite without MPI (imb-threads, imb-omp): IMB's title
+/// block with this project's name and `part` padded to 14 columns, the date and the `uname`
+/// fields. The suite appends its own lines.
+pub fn suite_head(version: &str, part: &str) -> String {
+    let rule = format!("#{}", "-".repeat(51));
+    let (machine, system, release, uversion) = crate::sysinfo::uname();
+    format!(
+        "{rule}\n#    imb-rs {version}, {part:<14}\n{rule}\n\
+# Date                  : {}\n\
+# Machine               : {machine}\n\
+# System                : {system}\n\
+# Release               : {release}\n\
+# Version               : {uversion}\n",
+        crate::sysinfo::date()
+    )
+}
+
 /// The rule above and below a banner: `#` and dashes as wide as the titles line.
 pub fn grid_rule(titles: &[&str], rows: &[Vec<String>]) -> String {
     let width = grid_text(titles, rows).lines().next().map_or(0, str::len);

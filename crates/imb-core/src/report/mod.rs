@@ -5,7 +5,7 @@ mod grid;
 mod json;
 mod text;
 
-pub use grid::{grid_rule, grid_text};
+pub use grid::{grid_rule, grid_text, suite_head};
 
 pub use json::Json;
 pub use text::{header_text, process_block, row_text, Text};
