@@ -72,7 +72,46 @@ pub fn guard(input: impl Read) -> usize {
         }
     }
     live.iter()
-        .filter(|p| std::fs::remove_file(p).is_ok())
+        .map(|p| usize::from(std::fs::remove_file(p).is_ok()) + remove_companions(p))
+        .sum()
+}
+
+/// Files an MPI-IO library makes next to ours and removes on a clean close, but leaves behind
+/// when the rank is killed: Open MPI's (OMPIO) shared-file-pointer lock test `<name>.locktest.<n>`
+/// and lock file `<name>-<job>-<n>.lock`, ROMIO's (MPICH) hidden `.<name>.shfp.<n>`.
+pub fn is_companion(entry: &str, name: &str) -> bool {
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if let Some(rest) = entry.strip_prefix(name) {
+        if let Some(n) = rest.strip_prefix(".locktest.") {
+            return digits(n);
+        }
+        if let Some(mid) = rest.strip_prefix('-').and_then(|r| r.strip_suffix(".lock")) {
+            return mid.split('-').count() == 2 && mid.split('-').all(digits);
+        }
+    }
+    entry
+        .strip_prefix('.')
+        .and_then(|r| r.strip_prefix(name))
+        .and_then(|r| r.strip_prefix(".shfp."))
+        .is_some_and(digits)
+}
+
+/// Remove the companions of `path` (see `is_companion`); how many were removed.
+fn remove_companions(path: &Path) -> usize {
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name().and_then(|n| n.to_str())) else {
+        return 0;
+    };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .filter(|e| {
+            e.file_name()
+                .to_str()
+                .is_some_and(|n| is_companion(n, name))
+        })
+        .filter(|e| std::fs::remove_file(e.path()).is_ok())
         .count()
 }
 
@@ -311,5 +350,42 @@ mod tests {
         // Dropping a file that was never created is fine too.
         drop(Created::new(dir.join("IMB_out_1")));
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn mpi_companions_are_recognised_and_removed() {
+        for yes in [
+            "IMB_out.locktest.0",
+            "IMB_out-2044657665-1.lock",
+            ".IMB_out.shfp.12345",
+        ] {
+            assert!(is_companion(yes, "IMB_out"), "{yes}");
+        }
+        for no in [
+            "IMB_out",
+            "IMB_out_1",
+            "IMB_out.locktest.",
+            "IMB_out-x-1.lock",
+            "IMB_out.lock",
+            ".IMB_out.shfp.",
+            "mine.locktest.0",
+        ] {
+            assert!(!is_companion(no, "IMB_out"), "{no}");
+        }
+        let d = std::env::temp_dir().join(format!("imb-files-comp-{}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        for f in ["IMB_out", "IMB_out.locktest.1", "IMB_out_0", "other"] {
+            std::fs::write(d.join(f), "").unwrap();
+        }
+        let rec = format!("+{}\0", d.join("IMB_out").display());
+        assert_eq!(guard(rec.as_bytes()), 2);
+        let mut left: Vec<String> = std::fs::read_dir(&d)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(left, ["IMB_out_0", "other"]);
+        std::fs::remove_dir_all(&d).unwrap();
     }
 }
