@@ -751,6 +751,32 @@ pub fn dashes(
     Ok(out)
 }
 
+/// The whole command line of a suite with its own options (imb-threads, imb-omp): `dashes`,
+/// then clap with every value option taking one value, every flag a switch, and the rest as
+/// `names`. Errors are one line.
+pub fn dash_matches(
+    exe: &'static str,
+    args: &[String],
+    value_opts: &[&'static str],
+    flag_opts: &[&'static str],
+) -> std::result::Result<clap::ArgMatches, String> {
+    let norm = dashes(args, value_opts, flag_opts)?;
+    let mut c = Command::new(exe)
+        .no_binary_name(true)
+        .disable_help_flag(true)
+        .disable_version_flag(true)
+        .args_override_self(true);
+    for o in value_opts {
+        c = c.arg(Arg::new(*o).long(*o).num_args(1).allow_hyphen_values(true));
+    }
+    for o in flag_opts {
+        c = c.arg(Arg::new(*o).long(*o).action(ArgAction::SetTrue));
+    }
+    c.arg(Arg::new("names").action(ArgAction::Append).num_args(0..))
+        .try_get_matches_from(&norm)
+        .map_err(|e| e.to_string().lines().next().unwrap_or_default().to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,7 +9,6 @@ mod ffi;
 mod method;
 mod native;
 
-use clap::{Arg, ArgAction, Command};
 use constructs::{Family, Kind, CONSTRUCTS};
 use imb_core::report::{grid_rule, grid_text, suite_head};
 use std::io::Write;
@@ -38,22 +37,7 @@ fn number<T: std::str::FromStr>(opt: &str, v: &str) -> Result<T, String> {
 }
 
 fn parse(args: &[String], max_threads: i32) -> Result<Option<Options>, String> {
-    let norm = imb_core::cli::dashes(args, VALUE_OPTS, FLAG_OPTS)?;
-    let mut cmd = Command::new("imb-omp")
-        .no_binary_name(true)
-        .disable_help_flag(true)
-        .disable_version_flag(true)
-        .args_override_self(true);
-    for o in VALUE_OPTS {
-        cmd = cmd.arg(Arg::new(*o).long(*o).num_args(1).allow_hyphen_values(true));
-    }
-    for o in FLAG_OPTS {
-        cmd = cmd.arg(Arg::new(*o).long(*o).action(ArgAction::SetTrue));
-    }
-    cmd = cmd.arg(Arg::new("names").action(ArgAction::Append).num_args(0..));
-    let m = cmd
-        .try_get_matches_from(&norm)
-        .map_err(|e| e.to_string().lines().next().unwrap_or_default().to_string())?;
+    let m = imb_core::cli::dash_matches("imb-omp", args, VALUE_OPTS, FLAG_OPTS)?;
     if m.get_flag("help") || m.get_flag("h") {
         print!("{}", help());
         return Ok(None);

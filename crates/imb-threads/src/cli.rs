@@ -3,7 +3,6 @@
 //! or `-settings FILE`). Every error is one line naming the option, file or line.
 
 use crate::suite::BENCHMARKS;
-use clap::{Arg, ArgAction, Command};
 use imb_core::binding::{self, Bind};
 use serde::Deserialize;
 
@@ -108,32 +107,8 @@ pub fn parse_list(opt: &str, s: &str, min: usize) -> Result<Vec<usize>, String> 
     Ok(v)
 }
 
-fn command() -> Command {
-    let v = |name: &'static str| {
-        Arg::new(name)
-            .long(name)
-            .num_args(1)
-            .allow_hyphen_values(true)
-    };
-    let mut c = Command::new("imb-threads")
-        .no_binary_name(true)
-        .disable_help_flag(true)
-        .disable_version_flag(true)
-        .args_override_self(true);
-    for o in VALUE_OPTS {
-        c = c.arg(v(o));
-    }
-    for o in FLAG_OPTS {
-        c = c.arg(Arg::new(*o).long(*o).action(ArgAction::SetTrue));
-    }
-    c.arg(Arg::new("names").action(ArgAction::Append).num_args(0..))
-}
-
 pub fn parse(args: &[String]) -> Result<Action, String> {
-    let norm = imb_core::cli::dashes(args, VALUE_OPTS, FLAG_OPTS)?;
-    let m = command()
-        .try_get_matches_from(&norm)
-        .map_err(|e| e.to_string().lines().next().unwrap_or_default().to_string())?;
+    let m = imb_core::cli::dash_matches("imb-threads", args, VALUE_OPTS, FLAG_OPTS)?;
     if m.get_flag("help") || m.get_flag("h") {
         return Ok(Action::Help);
     }

@@ -100,18 +100,7 @@ where
                     main_rounds(k);
                     t0.elapsed().as_secs_f64()
                 };
-                let mut empty = |k: u64| {
-                    let t0 = std::time::Instant::now();
-                    for _ in 0..k {
-                        std::hint::black_box(());
-                    }
-                    t0.elapsed().as_secs_f64()
-                };
-                let m = if correct {
-                    adaptive::measure(policy, &mut timing, Some(&mut empty))
-                } else {
-                    adaptive::measure(policy, &mut timing, None)
-                };
+                let m = adaptive::measure_corrected(policy, &mut timing, correct);
                 honoured &= binding::honoured(main_p, &binding::observe(main_p, allowed));
                 Ok(m)
             }

@@ -191,28 +191,10 @@ fn row(vars: Vec<String>, r: Run) -> Row {
 /// A single-thread action on the (unbound) main thread. Generic, so the action is inlined
 /// into the timed loop and the loop costs what a hand-written C loop costs.
 fn solo<F: FnMut()>(env: &Env, mut f: F) -> Row {
-    let mut timing = |k: u64| {
-        let t0 = std::time::Instant::now();
-        for _ in 0..k {
-            f();
-        }
-        t0.elapsed().as_secs_f64()
-    };
-    let mut empty = |k: u64| {
-        let t0 = std::time::Instant::now();
-        for _ in 0..k {
-            std::hint::black_box(());
-        }
-        t0.elapsed().as_secs_f64()
-    };
-    let m = if env.correct {
-        adaptive::measure(&env.policy, &mut timing, Some(&mut empty))
-    } else {
-        adaptive::measure(&env.policy, &mut timing, None)
-    };
+    let mut timing = |k: u64| adaptive::time_calls(k, &mut f);
     Row {
         vars: vec![],
-        m,
+        m: adaptive::measure_corrected(&env.policy, &mut timing, env.correct),
         placements: "unbound".into(),
         honoured: true,
     }
