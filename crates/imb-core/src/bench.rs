@@ -23,6 +23,9 @@ pub enum Procs {
     One,
     /// The P_min, 2·P_min, …, P ladder.
     Any,
+    /// That ladder from at least 2 processes; one process is "invalid" (a Sphinx latency needs
+    /// a process besides the root).
+    AtLeastTwo,
 }
 
 /// The column set of a table (IMB_BEHAVIOUR.md §8.5 "edit types").
@@ -38,6 +41,9 @@ pub enum Table {
     Sync,
     /// `#bytes #repetitions t_ovrl t_pure t_CPU overlap[%]`
     NonBlocking,
+    /// White-box decomposition: `#bytes #repetitions comm move comp total`, then what
+    /// Exchange and PingPong at the same size predict for the communication (`Sample::parts`).
+    WhiteBox,
 }
 
 /// A run mode (EXT/IO aggregate or not; MPI-1 has only `Plain`).
@@ -97,6 +103,26 @@ pub struct Info {
     pub modes: &'static [Mode],
     /// Non-aggregate repetition cap in every mode (EXT Window, IO Open_Close).
     pub nonaggr_cap: bool,
+    /// Runs only when named on the command line or in `-input` (not in the default list).
+    pub on_request: bool,
+    /// A Sphinx-style corrected latency (Bcast_latency, Reduce_latency): the rows are over the
+    /// ranks that do not report `Sample::excluded` (the root), a `#` line after the table
+    /// names the slowest rank of each size with this label, and a corrected time <= 0 is
+    /// flagged UNRELIABLE.
+    pub latency: Option<&'static str>,
+    /// The sizes this benchmark runs (others are left out with a note): a 0-byte broadcast
+    /// need not synchronise, so a Sphinx latency starts at 1; the white-box stencil's tile
+    /// grows with the square of its halo.
+    pub min_x: usize,
+    pub max_x: usize,
+    /// The bytes one repetition touches, for n_sample = min(MSGSPERSAMPLE, OVERALL_VOL / this):
+    /// X for a message, the tile for the stencil.
+    pub sample_bytes: fn(usize) -> usize,
+}
+
+/// One repetition moves X bytes (every IMB pattern).
+pub const fn message_bytes(x: usize) -> usize {
+    x
 }
 
 impl Info {
@@ -121,6 +147,11 @@ impl Info {
             checked: !matches!(class, Class::Sync),
             modes: &[Mode::Plain],
             nonaggr_cap: false,
+            on_request: false,
+            latency: None,
+            min_x: 0,
+            max_x: usize::MAX,
+            sample_bytes: message_bytes,
         }
     }
 }
@@ -152,5 +183,16 @@ impl Suite {
     }
     pub fn names(&self) -> Vec<&'static str> {
         self.benchmarks.iter().map(|b| b.info().name).collect()
+    }
+    /// How many benchmarks run by default: those before the first `on_request` one (the
+    /// suite lists its on-request benchmarks last).
+    pub fn defaults(&self) -> usize {
+        let k = self
+            .benchmarks
+            .iter()
+            .position(|b| b.info().on_request)
+            .unwrap_or(self.benchmarks.len());
+        debug_assert!(self.benchmarks[k..].iter().all(|b| b.info().on_request));
+        k
     }
 }

@@ -41,6 +41,8 @@ pub struct Spec<'a> {
     pub exe: &'a str,
     /// Benchmark names in default order (canonical spelling).
     pub names: &'a [&'a str],
+    /// The first `defaults` names run when none is given; the rest only when named.
+    pub defaults: usize,
     pub kind: Kind,
     pub npmin: usize,
 }
@@ -415,7 +417,7 @@ pub fn parse(spec: &Spec, args: &[String], np: usize) -> Result<Action> {
         }
     }
     if benchmarks.is_empty() {
-        benchmarks = (0..spec.names.len()).collect();
+        benchmarks = (0..spec.defaults).collect();
     }
 
     let map = m.get_one::<Map>("map").copied();
@@ -634,8 +636,14 @@ fn read_input(file: &str) -> Result<Vec<Named>> {
 /// `-list`: the benchmarks of this executable in default run order.
 pub fn list(spec: &Spec) -> String {
     let mut s = format!("# Benchmarks of {} (default run order):\n", spec.exe);
-    for n in spec.names {
+    for n in &spec.names[..spec.defaults] {
         s.push_str(&format!("# {n}\n"));
+    }
+    if spec.defaults < spec.names.len() {
+        s.push_str("# Run only when named:\n");
+        for n in &spec.names[spec.defaults..] {
+            s.push_str(&format!("# {n}\n"));
+        }
     }
     s
 }
@@ -705,8 +713,14 @@ List of benchmarks of {exe}:\n",
         max = settings::standard(spec.kind).maxmsglog,
         exe = spec.exe,
     ));
-    for n in spec.names {
+    for n in &spec.names[..spec.defaults] {
         s.push_str(&format!("{n}\n"));
+    }
+    if spec.defaults < spec.names.len() {
+        s.push_str("\nRun only when named:\n");
+        for n in &spec.names[spec.defaults..] {
+            s.push_str(&format!("{n}\n"));
+        }
     }
     s
 }
@@ -786,6 +800,7 @@ mod tests {
         Spec {
             exe: "imb-mpi1",
             names: NAMES,
+            defaults: NAMES.len(),
             kind: Kind::Mpi1,
             npmin: 2,
         }
@@ -918,6 +933,7 @@ mod tests {
         let io = Spec {
             exe: "imb-io",
             names: NAMES,
+            defaults: NAMES.len(),
             kind: Kind::Io,
             npmin: 1,
         };

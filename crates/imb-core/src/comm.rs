@@ -3,7 +3,7 @@
 //! plan step, and gathering results to rank 0.
 
 use crate::kernel::Comm;
-use crate::stats::{RankResult, Usec};
+use crate::stats::{RankResult, Usec, PARTS};
 use mpi::collective::SystemOperation;
 use mpi::topology::Color;
 use mpi::traits::*;
@@ -74,13 +74,17 @@ pub fn first_error(world: &Comm, mine: Option<String>) -> Option<String> {
 
 /// Gather every rank's result to world rank 0 (in world-rank order).
 pub fn gather(world: &Comm, mine: RankResult) -> Option<Vec<RankResult>> {
-    let enc = [
+    const HEAD: usize = 6;
+    let mut enc = [0.0f64; HEAD + PARTS];
+    enc[..HEAD].copy_from_slice(&[
         mine.t.0,
         mine.defect,
         mine.pos.map_or(-1.0, |p| p as f64),
         mine.pure.0,
         mine.cpu.0,
-    ];
+        f64::from(u8::from(mine.excluded)),
+    ]);
+    enc[HEAD..].copy_from_slice(&mine.parts);
     let root = world.process_at_rank(0);
     if world.rank() == 0 {
         let mut all = vec![0.0f64; enc.len() * world.size() as usize];
@@ -93,6 +97,8 @@ pub fn gather(world: &Comm, mine: RankResult) -> Option<Vec<RankResult>> {
                     pos: (c[2] >= 0.0).then_some(c[2] as usize),
                     pure: Usec(c[3]),
                     cpu: Usec(c[4]),
+                    excluded: c[5] != 0.0,
+                    parts: c[HEAD..].try_into().expect("PARTS values"),
                 })
                 .collect(),
         )

@@ -83,6 +83,7 @@ fn run_world(suite: &Suite, world: &Comm, args: &[String], granted: Threading) -
     let spec = cli::Spec {
         exe: suite.exe,
         names: &names,
+        defaults: suite.defaults(),
         kind: suite.settings,
         npmin: suite.npmin,
     };
@@ -212,6 +213,13 @@ impl Runner<'_> {
             let bench = self.suite.benchmarks[self.opts.benchmarks[k]];
             let info = bench.info();
             let mut outcome = Outcome::default();
+            if (info.min_x, info.max_x) != (0, usize::MAX) && self.rank == 0 {
+                let outside = self.outside(bench);
+                if !outside.is_empty() {
+                    let note = report::range_note(info.name, info.min_x, info.max_x, &outside);
+                    self.emit(|s| s.note(&note));
+                }
+            }
             let steps = plan::steps(
                 self.np,
                 self.opts.npmin,
@@ -305,6 +313,23 @@ impl Runner<'_> {
         v
     }
 
+    /// The sizes the run asked for that are outside the benchmark's `min_x..=max_x` (a 0 that
+    /// `-zero_size off` removes anyway is not mentioned).
+    fn outside(&self, bench: &dyn Benchmark) -> Vec<usize> {
+        let info = bench.info();
+        let p = &self.opts.params;
+        let values = match &self.opts.lengths {
+            Lengths::Ladder => lengths::default_ladder(p, info.unit, info.second_min),
+            Lengths::File { values, .. } => values.clone(),
+        };
+        lengths::resolve(&values, p, info.unit, info.second_min)
+            .into_iter()
+            .map(|l| l.x)
+            .filter(|&x| !(info.min_x..=info.max_x).contains(&x))
+            .filter(|&x| x != 0 || self.opts.zero_size)
+            .collect()
+    }
+
     /// The lengths of one benchmark's tables.
     fn lengths(&self, bench: &dyn Benchmark) -> Vec<Len> {
         let info = bench.info();
@@ -314,6 +339,7 @@ impl Runner<'_> {
             Lengths::File { values, .. } => values.clone(),
         };
         let mut lens = lengths::resolve(&values, p, info.unit, info.second_min);
+        lens.retain(|l| (info.min_x..=info.max_x).contains(&l.x));
         if info.class == Class::Sync {
             // One row, whose repetition count comes from the first length (3.0: with the
             // ladder that is 0; with -msglen, the file's first entry). -zero_size is about
@@ -368,7 +394,11 @@ impl Runner<'_> {
                     table_out.skipped.push(len.x);
                     continue;
                 }
-                let mut n = lengths::n_sample(len.x, step.cap(mode), self.opts.params.overall_vol);
+                let mut n = lengths::n_sample(
+                    (info.sample_bytes)(len.x),
+                    step.cap(mode),
+                    self.opts.params.overall_vol,
+                );
                 let mut active = match (&comm, bufs.as_mut(), role) {
                     (Some(c), Some((s, r)), Some((_, pos))) => Some(Active {
                         bench,
@@ -470,7 +500,10 @@ impl Runner<'_> {
                 info.modes
                     .iter()
                     .filter(move |&&m| agg.runs(m))
-                    .map(move |&m| lengths::n_sample(l.x, step.cap(m), p.overall_vol) * l.x)
+                    .map(move |&m| {
+                        lengths::n_sample((info.sample_bytes)(l.x), step.cap(m), p.overall_vol)
+                            * l.x
+                    })
             })
             .max()
             .unwrap_or(0);
@@ -553,6 +586,12 @@ impl Runner<'_> {
         out: &mut TableOut,
     ) {
         let sync = info.class == Class::Sync;
+        let members = |g: Option<usize>| -> Vec<usize> {
+            match g {
+                Some(g) => layout.groups[g].clone(),
+                None => layout.groups.iter().flatten().copied().collect(),
+            }
+        };
         let rows: Vec<Row> = stats::rows(all, &layout.groups, self.opts.multi)
             .into_iter()
             .map(|(g, st)| {
@@ -566,6 +605,7 @@ impl Runner<'_> {
                         st.cpu_max.0,
                         stats::overlap_pct(st.t_max, st.pure_max, st.cpu_max),
                     ],
+                    Table::WhiteBox => whitebox_values(all, members(g)),
                     _ => vec![st.t_min.0, st.t_max.0, st.t_avg.0],
                 };
                 if cols.defects {
@@ -579,6 +619,14 @@ impl Runner<'_> {
                 }
             })
             .collect();
+        if let Some(who) = info.latency {
+            out.latency
+                .extend(latency_notes(who, len.x, all, layout, self.opts.multi));
+        }
+        if cols.table == Table::WhiteBox {
+            out.sections
+                .push(sections_row(len.x, all, layout.groups.iter().flatten()));
+        }
         for (w, r) in all.iter().enumerate() {
             if r.defect > TOL && layout.role(w).is_some() {
                 out.unsuccessful = true;
@@ -631,7 +679,10 @@ impl StepPlan {
             let (s, r) = info.bufs.lens(x, layout.np, opts.params.overall_vol);
             (s + r) as f64
         };
-        let fits = |x: usize| sync || opts.mem.is_none_or(|m| need(x) <= m);
+        let fits = |x: usize| {
+            sync || ((info.min_x..=info.max_x).contains(&x)
+                && opts.mem.is_none_or(|m| need(x) <= m))
+        };
         let measured: Vec<bool> = lens.iter().map(|l| fits(l.x)).collect();
         let top = lengths::maxmsg(&opts.params, info.unit);
         let warm_x = if sync {
@@ -732,12 +783,18 @@ fn rank_result(samples: &[Sample], scale_time: f64) -> RankResult {
     let defect = samples
         .iter()
         .fold(crate::buffers::Defect::NONE, |d, s| d.max(s.defect));
+    let mut parts = [0.0; crate::kernel::PARTS];
+    for (k, p) in parts.iter_mut().enumerate() {
+        *p = samples.iter().map(|s| s.parts[k]).sum::<f64>() / n * 1e6;
+    }
     RankResult {
         t: Usec::from_secs(mean(|s| s.secs) * scale_time),
         defect: defect.value,
         pos: defect.pos,
         pure: Usec::from_secs(mean(|s| s.pure)),
         cpu: Usec::from_secs(mean(|s| s.cpu)),
+        excluded: samples.iter().any(|s| s.excluded),
+        parts,
     }
 }
 
@@ -797,15 +854,114 @@ struct TableOut {
     unsuccessful: bool,
     /// `-adaptive`: one line per size that did not settle.
     adaptive: Vec<String>,
+    /// Sphinx latencies: the slowest rank of each size, and UNRELIABLE corrections.
+    latency: Vec<String>,
+    /// White-box: the section timers' min/max/avg of each size.
+    sections: Vec<crate::whitebox::SectionsRow>,
 }
 
 impl TableOut {
     fn notes(&self, mem: Option<f64>, np: usize) -> Vec<String> {
         let mut notes = self.defects.clone();
+        notes.extend(self.latency.iter().cloned());
+        notes.extend(crate::whitebox::sections_notes(&self.sections));
         notes.extend(self.adaptive.iter().cloned());
         if !self.skipped.is_empty() {
             notes.push(report::mem_note(&self.skipped, mem.unwrap_or(0.0), np));
         }
         notes
     }
+}
+
+/// A white-box row from the gathered parts (`whitebox::Part`), averaged over the members:
+/// communication (skeleton kernel), data movement (skeleton + movement − skeleton),
+/// computation (full − skeleton + movement), the full kernel's time, and the predictions.
+/// The first three add up to the fourth by construction.
+fn whitebox_values(all: &[RankResult], members: Vec<usize>) -> Vec<f64> {
+    use crate::whitebox::Part;
+    let avg = |p: Part| stats::part(all, &members, p as usize).2;
+    let (skel, moved, full) = (avg(Part::Skeleton), avg(Part::Movement), avg(Part::Full));
+    vec![
+        skel,
+        moved - skel,
+        full - moved,
+        full,
+        avg(Part::PredExchange),
+        avg(Part::PredPingPong),
+    ]
+}
+
+/// The min/max/avg of the section timers of one size over the active ranks.
+fn sections_row<'a>(
+    x: usize,
+    all: &[RankResult],
+    members: impl Iterator<Item = &'a usize>,
+) -> crate::whitebox::SectionsRow {
+    use crate::whitebox::{Activity, Part};
+    let members: Vec<usize> = members.copied().collect();
+    let of = |a: Activity| {
+        let p = match a {
+            Activity::Communication => Part::SecComm,
+            Activity::DataMovement => Part::SecMove,
+            Activity::Computation => Part::SecComp,
+        };
+        stats::part(all, &members, p as usize)
+    };
+    crate::whitebox::SectionsRow {
+        bytes: x,
+        classes: Activity::ALL.map(of),
+    }
+}
+
+/// A Sphinx latency's notes for one size: the slowest rank (per group under `-multi 1`), and
+/// UNRELIABLE for every rank whose corrected time is not positive.
+fn latency_notes(
+    who: &str,
+    x: usize,
+    all: &[RankResult],
+    layout: &Layout,
+    multi: Option<Multi>,
+) -> Vec<String> {
+    let mut v = Vec::new();
+    let sets: Vec<(Option<usize>, Vec<usize>)> = match multi {
+        Some(Multi::PerGroup) => layout
+            .groups
+            .iter()
+            .enumerate()
+            .map(|(g, m)| (Some(g), m.clone()))
+            .collect(),
+        _ => vec![(None, layout.groups.iter().flatten().copied().collect())],
+    };
+    for (g, members) in sets {
+        let group = g.map(|g| format!(" of group {g}")).unwrap_or_default();
+        if let Some((w, t)) = stats::slowest(all, &members) {
+            let (wg, pos) = layout.role(w).unwrap_or((0, w));
+            let in_group = if layout.multi && g.is_none() {
+                format!(" of group {wg}")
+            } else {
+                group.clone()
+            };
+            v.push(format!(
+                "{x} bytes: {who}: rank {pos}{in_group} ({:.2} usec)",
+                t.0
+            ));
+        }
+    }
+    for &w in layout.groups.iter().flatten() {
+        let r = &all[w];
+        if !r.excluded && r.t.0 <= 0.0 {
+            let (g, pos) = layout.role(w).unwrap_or((0, w));
+            let group = if layout.multi {
+                format!(" of group {g}")
+            } else {
+                String::new()
+            };
+            v.push(format!(
+                "{x} bytes: UNRELIABLE: rank {pos}{group}: corrected time {:.2} usec <= 0 \
+                 (the acknowledgement latency is not below the measured time)",
+                r.t.0
+            ));
+        }
+    }
+    v
 }

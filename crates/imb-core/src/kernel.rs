@@ -9,6 +9,7 @@ use crate::bench::{Info, Mode};
 use crate::buffers::Defect;
 use crate::cpu::Calibration;
 use crate::settings::Params;
+pub use crate::stats::PARTS;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 use std::any::Any;
@@ -92,6 +93,10 @@ pub struct Sample {
     /// (t_CPU); zero elsewhere.
     pub pure: f64,
     pub cpu: f64,
+    /// This rank's time is not part of the row (a Sphinx latency's root, which only measures).
+    pub excluded: bool,
+    /// Benchmark-specific values per repetition (white-box: the kernels' and sections' times).
+    pub parts: [f64; PARTS],
 }
 
 /// A kernel ready to be timed (object-safe face of `Kernel`).

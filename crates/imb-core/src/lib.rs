@@ -24,6 +24,7 @@ pub mod robust;
 pub mod settings;
 pub mod stats;
 pub mod sysinfo;
+pub mod whitebox;
 
 #[cfg(feature = "mpi")]
 pub mod comm;

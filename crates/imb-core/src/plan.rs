@@ -113,6 +113,11 @@ pub fn steps(np: usize, npmin: usize, procs: Procs, map: Option<Map>, multi: boo
             .into_iter()
             .map(|n| Step::Run(layout(np, n, map, multi)))
             .collect(),
+        Procs::AtLeastTwo if np < 2 => vec![Step::Invalid { np }],
+        Procs::AtLeastTwo => process_counts(np, npmin.max(2))
+            .into_iter()
+            .map(|n| Step::Run(layout(np, n, map, multi)))
+            .collect(),
     }
 }
 
@@ -234,6 +239,11 @@ mod tests {
         }
         assert_eq!(steps(3, 2, Procs::Any, None, false).len(), 2);
         assert_eq!(steps(1, 2, Procs::Any, None, false).len(), 1);
+        assert_eq!(
+            steps(1, 1, Procs::AtLeastTwo, None, false),
+            vec![Step::Invalid { np: 1 }]
+        );
+        assert_eq!(steps(4, 1, Procs::AtLeastTwo, None, false).len(), 2);
         match &steps(4, 2, Procs::One, None, true)[0] {
             Step::Run(l) => assert_eq!(l.groups.len(), 4),
             _ => panic!(),

@@ -13,6 +13,9 @@ impl Usec {
     }
 }
 
+/// How many benchmark-specific values a rank reports besides its time (`kernel::Sample`).
+pub const PARTS: usize = 8;
+
 /// What one rank reports for one message size.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct RankResult {
@@ -25,6 +28,10 @@ pub struct RankResult {
     /// Non-blocking IO: the blocking access time (t_pure) and the CPU_Exploit time alone (t_CPU).
     pub pure: Usec,
     pub cpu: Usec,
+    /// Not part of the row's min/max/avg (a Sphinx latency's root).
+    pub excluded: bool,
+    /// Benchmark-specific values (white-box: kernel and section times, in usec).
+    pub parts: [f64; PARTS],
 }
 
 /// Min, max and mean over a set of ranks.
@@ -39,23 +46,27 @@ pub struct Stats {
     pub cpu_max: Usec,
 }
 
-/// Statistics over the given world ranks.
+/// Statistics over the given world ranks (those not `excluded`; their check results count).
 pub fn over<'a>(results: &[RankResult], ranks: impl IntoIterator<Item = &'a usize>) -> Stats {
     let mut n = 0usize;
-    let (mut lo, mut hi, mut sum, mut defect) = (f64::INFINITY, 0.0f64, 0.0, 0.0f64);
+    let (mut lo, mut hi, mut sum, mut defect) = (f64::INFINITY, f64::NEG_INFINITY, 0.0, 0.0f64);
     let (mut pure, mut cpu) = (0.0f64, 0.0f64);
     for &r in ranks {
+        defect = defect.max(results[r].defect);
+        if results[r].excluded {
+            continue;
+        }
         let t = results[r].t.0;
         lo = lo.min(t);
+        // A negative time (an UNRELIABLE correction) must show as it is, not as 0.
         hi = hi.max(t);
         sum += t;
-        defect = defect.max(results[r].defect);
         pure = pure.max(results[r].pure.0);
         cpu = cpu.max(results[r].cpu.0);
         n += 1;
     }
     if n == 0 {
-        lo = 0.0;
+        (lo, hi) = (0.0, 0.0);
     }
     Stats {
         t_min: Usec(lo),
@@ -64,6 +75,46 @@ pub fn over<'a>(results: &[RankResult], ranks: impl IntoIterator<Item = &'a usiz
         defect,
         pure_max: Usec(pure),
         cpu_max: Usec(cpu),
+    }
+}
+
+/// The member with the largest time (not `excluded`), as (world rank, time): a Sphinx
+/// latency's last receiver.
+pub fn slowest<'a>(
+    results: &[RankResult],
+    ranks: impl IntoIterator<Item = &'a usize>,
+) -> Option<(usize, Usec)> {
+    ranks
+        .into_iter()
+        .filter(|&&r| !results[r].excluded)
+        .map(|&r| (r, results[r].t))
+        .fold(None, |best, (r, t)| match best {
+            Some((_, b)) if b.0 >= t.0 => best,
+            _ => Some((r, t)),
+        })
+}
+
+/// Min, max and mean of part `k` over the members not `excluded`.
+pub fn part<'a>(
+    results: &[RankResult],
+    ranks: impl IntoIterator<Item = &'a usize>,
+    k: usize,
+) -> (f64, f64, f64) {
+    let (mut lo, mut hi, mut sum, mut n) = (f64::INFINITY, f64::NEG_INFINITY, 0.0, 0usize);
+    for &r in ranks {
+        if results[r].excluded {
+            continue;
+        }
+        let v = results[r].parts[k];
+        lo = lo.min(v);
+        hi = hi.max(v);
+        sum += v;
+        n += 1;
+    }
+    if n == 0 {
+        (0.0, 0.0, 0.0)
+    } else {
+        (lo, hi, sum / n as f64)
     }
 }
 
@@ -137,6 +188,23 @@ mod tests {
         let r = rows(&res, &groups, Some(Multi::Merged));
         assert_eq!(r.len(), 1);
         assert_eq!((r[0].1.t_min.0, r[0].1.t_max.0), (1.0, 20.0));
+    }
+
+    #[test]
+    fn excluded_ranks_and_negative_times() {
+        let mut res = [rr(0.0), rr(-1.0), rr(3.0), rr(2.0)];
+        res[0].excluded = true;
+        let s = over(&res, &[0, 1, 2, 3]);
+        assert_eq!((s.t_min.0, s.t_max.0, s.t_avg.0), (-1.0, 3.0, 4.0 / 3.0));
+        assert_eq!(slowest(&res, &[0, 1, 2, 3]), Some((2, Usec(3.0))));
+        res[1].t = Usec(-5.0);
+        res[2].t = Usec(-4.0);
+        res[3].t = Usec(-6.0);
+        // all negative: the maximum is negative, not 0
+        assert_eq!(over(&res, &[0, 1, 2, 3]).t_max.0, -4.0);
+        res[2].parts[1] = 6.0;
+        res[3].parts[1] = 2.0;
+        assert_eq!(part(&res, &[0, 1, 2, 3], 1), (0.0, 6.0, 8.0 / 3.0));
     }
 
     #[test]

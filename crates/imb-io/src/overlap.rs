@@ -167,6 +167,7 @@ impl Timed for Overlap<'_> {
             defect,
             pure,
             cpu,
+            ..Sample::default()
         }
     }
 }

@@ -75,6 +75,25 @@ impl<'a> Mpi<'a> {
         check("MPI_Recv", rc)
     }
 
+    /// MPI_Recv into `buf` from `source` with tag 1 (the acknowledgements of the Sphinx
+    /// latencies).
+    #[inline(always)]
+    pub fn recv_from(&self, buf: &mut [u8], source: c_int) {
+        // SAFETY: buf is a live, exclusively borrowed slice of buf.len() bytes.
+        let rc = unsafe {
+            ffi::MPI_Recv(
+                mptr(buf),
+                count(buf.len()),
+                self.byte,
+                source,
+                1,
+                self.comm,
+                ffi::RSMPI_STATUS_IGNORE,
+            )
+        };
+        check("MPI_Recv", rc)
+    }
+
     /// PingPing's step: MPI_Isend to `peer`, MPI_Recv from any source, MPI_Wait.
     #[inline(always)]
     pub fn pingping(&self, send: &[u8], peer: c_int, recv: &mut [u8]) {

@@ -8,6 +8,7 @@
 
 mod coll;
 mod ffi;
+mod latency;
 mod p2p;
 
 use imb_core::bench::Suite;
@@ -29,6 +30,9 @@ pub static BENCHMARKS: &[&dyn Benchmark] = &[
     &coll::Alltoallv,
     &coll::Bcast,
     &coll::Barrier,
+    // Run only when named:
+    &latency::Bcast_latency,
+    &latency::Reduce_latency,
 ];
 
 /// The imb-mpi1 executable.
@@ -63,14 +67,17 @@ mod tests {
 
     #[test]
     fn every_guide_name_once_in_default_order() {
-        assert_eq!(SUITE.names(), GUIDE_NAMES);
+        assert_eq!(SUITE.names()[..SUITE.defaults()], GUIDE_NAMES);
     }
 
     #[test]
     fn classes_units_and_factors() {
         for b in BENCHMARKS {
             let i = b.info();
-            let reduction = matches!(i.name, "Allreduce" | "Reduce" | "Reduce_scatter");
+            let reduction = matches!(
+                i.name,
+                "Allreduce" | "Reduce" | "Reduce_scatter" | "Reduce_latency"
+            );
             assert_eq!(i.unit, if reduction { 4 } else { 1 }, "{}", i.name);
             assert_eq!(i.checked, i.class != Class::Sync, "{}", i.name);
             match i.name {
@@ -82,6 +89,10 @@ mod tests {
                 }
                 "Sendrecv" | "Exchange" => assert_eq!(i.table, Table::Parallel),
                 "Barrier" => assert_eq!(i.table, Table::Sync),
+                "Bcast_latency" | "Reduce_latency" => {
+                    assert_eq!((i.table, i.procs), (Table::Collective, Procs::AtLeastTwo));
+                    assert!(i.on_request && i.latency.is_some() && i.min_x > 0);
+                }
                 _ => assert_eq!(i.table, Table::Collective),
             }
         }

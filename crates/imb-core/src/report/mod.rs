@@ -68,6 +68,16 @@ impl Columns {
                 "t_avg[usec]",
             ],
             Table::Sync => &["#repetitions", "t_min[usec]", "t_max[usec]", "t_avg[usec]"],
+            Table::WhiteBox => &[
+                "#bytes",
+                "#repetitions",
+                "comm[usec]",
+                "move[usec]",
+                "comp[usec]",
+                "total[usec]",
+                "pred_Exch",
+                "pred_PPong",
+            ],
             Table::NonBlocking => &[
                 "#bytes",
                 "#repetitions",
@@ -147,6 +157,20 @@ pub fn mem_note(skipped: &[usize], mem_bytes: f64, np: usize) -> String {
         "{} message size(s) skipped: their buffers exceed -mem {:.3} GiB per process on {np} processes: {}",
         skipped.len(),
         mem_bytes / (1u64 << 30) as f64,
+        list.join(", ")
+    )
+}
+
+/// The note for sizes outside a benchmark's range (`Info::min_x`, `Info::max_x`).
+pub fn range_note(name: &str, min_x: usize, max_x: usize, outside: &[usize]) -> String {
+    let list: Vec<String> = outside.iter().map(|x| x.to_string()).collect();
+    let range = if max_x == usize::MAX {
+        format!("{min_x} bytes and up")
+    } else {
+        format!("{min_x} to {max_x} bytes")
+    };
+    format!(
+        "{name} runs message sizes of {range}; not run: {}",
         list.join(", ")
     )
 }

@@ -1,0 +1,224 @@
+//! White-box timing (../shared/spec/white-box-benchmarking.txt): named section timers with an
+//! activity class each (communication, data movement, computation), and the decomposition of
+//! an application kernel's time from its three incremental variants.
+//!
+//! The paper switches timers on with conditional compilation; here a kernel is generic over
+//! `Timer`, so the variant timed with `Off` has the calls compiled out (zero-sized marks,
+//! empty inline bodies) and the instrumented variant is a separate monomorphisation.
+
+/// The paper's activity classes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Activity {
+    Communication,
+    DataMovement,
+    Computation,
+}
+
+impl Activity {
+    pub const ALL: [Activity; 3] = [
+        Activity::Communication,
+        Activity::DataMovement,
+        Activity::Computation,
+    ];
+    pub fn label(self) -> &'static str {
+        match self {
+            Activity::Communication => "communication",
+            Activity::DataMovement => "data movement",
+            Activity::Computation => "computation",
+        }
+    }
+}
+
+/// A named code section and its class.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Section {
+    pub name: &'static str,
+    pub class: Activity,
+}
+
+/// The benchmark-specific values (`Sample::parts`) of a white-box benchmark, in seconds per
+/// repetition on each rank.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    /// The communication skeleton alone.
+    Skeleton = 0,
+    /// Skeleton plus the data movements of communication (pack, unpack).
+    Movement = 1,
+    /// The whole code.
+    Full = 2,
+    /// Section timers of the instrumented whole code, summed per class.
+    SecComm = 3,
+    SecMove = 4,
+    SecComp = 5,
+    /// The communication time that Exchange and PingPong at the same size predict.
+    PredExchange = 6,
+    PredPingPong = 7,
+}
+
+/// Section timing as a kernel sees it: `start` before a section, `stop` after it.
+pub trait Timer {
+    type Mark: Copy;
+    fn start(&mut self) -> Self::Mark;
+    /// Add the time since `m` to section `s` (an index into the benchmark's sections).
+    fn stop(&mut self, s: usize, m: Self::Mark);
+}
+
+/// Timers off: nothing is read or stored.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Off;
+
+impl Timer for Off {
+    type Mark = ();
+    #[inline(always)]
+    fn start(&mut self) {}
+    #[inline(always)]
+    fn stop(&mut self, _s: usize, _m: ()) {}
+}
+
+/// Timers on: one accumulator per section, read with `clock` (MPI_Wtime in the MPI suites).
+#[derive(Debug, Clone)]
+pub struct On {
+    sections: &'static [Section],
+    clock: fn() -> f64,
+    acc: Vec<f64>,
+}
+
+impl On {
+    /// Accumulators are allocated here, before any timing.
+    pub fn new(sections: &'static [Section], clock: fn() -> f64) -> Self {
+        On {
+            sections,
+            clock,
+            acc: vec![0.0; sections.len()],
+        }
+    }
+    pub fn reset(&mut self) {
+        self.acc.iter_mut().for_each(|a| *a = 0.0);
+    }
+    /// Seconds per section.
+    pub fn seconds(&self) -> &[f64] {
+        &self.acc
+    }
+    /// Seconds per activity class, in `Activity::ALL` order.
+    pub fn by_class(&self) -> [f64; 3] {
+        let mut c = [0.0; 3];
+        for (s, t) in self.sections.iter().zip(&self.acc) {
+            c[s.class as usize] += t;
+        }
+        c
+    }
+}
+
+impl Timer for On {
+    type Mark = f64;
+    #[inline(always)]
+    fn start(&mut self) -> f64 {
+        (self.clock)()
+    }
+    #[inline(always)]
+    fn stop(&mut self, s: usize, m: f64) {
+        self.acc[s] += (self.clock)() - m;
+    }
+}
+
+/// One size's section times: (min, max, avg) over the ranks per class, usec per repetition.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SectionsRow {
+    pub bytes: usize,
+    pub classes: [(f64, f64, f64); 3],
+}
+
+/// The `#` lines after a white-box table: the section timers of the instrumented full kernel,
+/// as min/max/avg over the ranks per class.
+pub fn sections_notes(rows: &[SectionsRow]) -> Vec<String> {
+    if rows.is_empty() {
+        return Vec::new();
+    }
+    let titles = ["#bytes", "communication", "data movement", "computation"];
+    let cells: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| {
+            let mut v = vec![r.bytes.to_string()];
+            v.extend(
+                r.classes
+                    .iter()
+                    .map(|(lo, hi, avg)| format!("{lo:.2}/{hi:.2}/{avg:.2}")),
+            );
+            v
+        })
+        .collect();
+    let mut out = vec![
+        "section timers of the full kernel (timers on), usec per repetition, \
+         min/max/avg over the ranks:"
+            .to_string(),
+    ];
+    out.extend(
+        crate::report::grid_text(&titles, &cells)
+            .lines()
+            .map(|l| l.to_string()),
+    );
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    static SECTIONS: [Section; 3] = [
+        Section {
+            name: "pack",
+            class: Activity::DataMovement,
+        },
+        Section {
+            name: "halo",
+            class: Activity::Communication,
+        },
+        Section {
+            name: "unpack",
+            class: Activity::DataMovement,
+        },
+    ];
+
+    #[test]
+    fn sections_add_up_per_class() {
+        thread_local!(static NOW: std::cell::Cell<f64> = const { std::cell::Cell::new(0.0) });
+        fn tick() -> f64 {
+            NOW.with(|n| {
+                n.set(n.get() + 1.0);
+                n.get()
+            })
+        }
+        let mut t = On::new(&SECTIONS, tick);
+        for s in 0..3 {
+            let m = t.start();
+            t.stop(s, m);
+        }
+        assert_eq!(t.seconds(), &[1.0, 1.0, 1.0]);
+        assert_eq!(t.by_class(), [1.0, 2.0, 0.0]);
+        t.reset();
+        assert_eq!(t.by_class(), [0.0; 3]);
+    }
+
+    #[test]
+    fn off_is_zero_sized() {
+        assert_eq!(std::mem::size_of::<Off>(), 0);
+        assert_eq!(std::mem::size_of::<<Off as Timer>::Mark>(), 0);
+    }
+
+    #[test]
+    fn notes_are_a_grid_of_min_max_avg() {
+        let rows = [SectionsRow {
+            bytes: 1024,
+            classes: [(1.0, 2.0, 1.5), (0.25, 0.5, 0.375), (10.0, 12.0, 11.0)],
+        }];
+        let n = sections_notes(&rows);
+        assert_eq!(n.len(), 3);
+        let cells: Vec<&str> = n[2].split_whitespace().collect();
+        assert_eq!(
+            cells,
+            ["1024", "1.00/2.00/1.50", "0.25/0.50/0.38", "10.00/12.00/11.00"]
+        );
+        assert_eq!(n[1].split_whitespace().next(), Some("#bytes"));
+        assert!(sections_notes(&[]).is_empty());
+    }
+}

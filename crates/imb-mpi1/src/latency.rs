@@ -1,0 +1,204 @@
+//! The operation latency of a fan-out and a fan-in collective by the de Supinski–Karonis
+//! method (Sphinx, ../shared/spec/sphinx-harness.txt): Bcast_latency and Reduce_latency.
+//!
+//! Back-to-back broadcasts overlap (the root returns before the last receiver has the data),
+//! so Bcast's mean time per call under-reports the time until every process has the message.
+//! Here, for each non-root rank i, the root times n × (MPI_Bcast; i sends a 0-byte
+//! acknowledgement; the root receives it), so no broadcast starts before i had the previous
+//! one, and subtracts the acknowledgement's own latency from i, timed separately as half a
+//! 0-byte round trip. Reduce_latency mirrors it: the root sends i a 0-byte trigger, i enters
+//! MPI_Reduce only then (the others are already in it), and the root's completion time minus
+//! the trigger's latency is the time from i's entry to the result at the root.
+//!
+//! Each rank's row value is its own corrected latency; the root only measures (it is left out
+//! of t_min/t_max/t_avg), so t_max is the operation latency and the note after the table names
+//! the rank it came from. Both phases are timed `ROUNDS` times, interleaved, and the minimum
+//! of each is used, so a burst of noise in one phase cannot make the difference negative; a
+//! corrected time that is still <= 0 is reported as it is and flagged UNRELIABLE.
+//!
+//! Sizes start at 1 byte (Reduce: 4): a 0-byte MPI_Bcast need not communicate at all (Open
+//! MPI returns at once), so i's acknowledgements stream back without waiting and the method
+//! measures nothing.
+
+use crate::ffi::Mpi;
+use imb_core::bench::{Class, Info, Procs};
+use imb_core::buffers::{check_copy, check_sum, Defect};
+use imb_core::kernel::{Benchmark, Comm, Ctx, Sample, Timed};
+use mpi::traits::*;
+use std::os::raw::c_int;
+
+/// Interleaved timings of each phase per receiver; the minimum of each is used.
+pub const ROUNDS: usize = 3;
+
+const ROOT: usize = 0;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Pattern {
+    /// MPI_Bcast, then the acknowledgement.
+    FanOut,
+    /// The trigger, then MPI_Reduce.
+    FanIn,
+}
+
+pub struct Bcast_latency;
+static BCAST_LATENCY: Info = Info {
+    procs: Procs::AtLeastTwo,
+    on_request: true,
+    min_x: 1,
+    latency: Some("last receiver"),
+    ..Info::mpi1("Bcast_latency", Class::Collective)
+};
+
+pub struct Reduce_latency;
+static REDUCE_LATENCY: Info = Info {
+    procs: Procs::AtLeastTwo,
+    unit: 4,
+    on_request: true,
+    min_x: 4,
+    latency: Some("critical contributor"),
+    ..Info::mpi1("Reduce_latency", Class::Collective)
+};
+
+struct LatencyK<'a> {
+    m: Mpi<'a>,
+    pattern: Pattern,
+    me: usize,
+    np: usize,
+    s: &'a [u8],
+    r: &'a mut [u8],
+    /// Root: per rank, the smallest acknowledgement latency and the smallest time of the
+    /// operation with its acknowledgement (seconds per repetition).
+    ack: Vec<f64>,
+    op: Vec<f64>,
+    /// Every rank's corrected latency, sent by the root after the timings.
+    lat: Vec<f64>,
+}
+
+fn build<'a>(c: Ctx<'a>, pattern: Pattern) -> LatencyK<'a> {
+    LatencyK {
+        m: Mpi::new(c.comm),
+        pattern,
+        me: c.rank,
+        np: c.size,
+        s: &c.send[..c.x],
+        r: &mut c.recv[..c.x],
+        ack: vec![f64::INFINITY; c.size],
+        op: vec![f64::INFINITY; c.size],
+        lat: vec![0.0; c.size],
+    }
+}
+
+impl LatencyK<'_> {
+    fn barriers(&self, n_barr: usize) {
+        for _ in 0..n_barr {
+            self.m.barrier();
+        }
+    }
+
+    /// Half the time of n 0-byte round trips between the root and i (seconds, at the root).
+    fn ack_latency(&mut self, i: usize, n: usize) -> f64 {
+        let (root, peer) = (ROOT as c_int, i as c_int);
+        let t0 = mpi::time();
+        if self.me == ROOT {
+            for _ in 0..n {
+                self.m.send(&[], peer);
+                self.m.recv_from(&mut [], peer);
+            }
+        } else if self.me == i {
+            for _ in 0..n {
+                self.m.recv_from(&mut [], root);
+                self.m.send(&[], root);
+            }
+        }
+        (mpi::time() - t0) / n as f64 / 2.0
+    }
+
+    /// n × (operation with i's acknowledgement or trigger): seconds per repetition at the
+    /// root, and the worst check result on this rank.
+    fn operation(&mut self, i: usize, n: usize, check: bool) -> (f64, Defect) {
+        let (root, peer) = (ROOT as c_int, i as c_int);
+        let me = self.me as c_int;
+        let mut d = Defect::NONE;
+        let t0 = mpi::time();
+        for _ in 0..n {
+            match self.pattern {
+                Pattern::FanOut => {
+                    self.m.bcast(self.s, self.r, me, root);
+                    if self.me == i {
+                        self.m.send(&[], root);
+                    } else if self.me == ROOT {
+                        self.m.recv_from(&mut [], peer);
+                    }
+                    if check && self.me != ROOT {
+                        d = d.max(check_copy(self.r, ROOT, 0));
+                    }
+                }
+                Pattern::FanIn => {
+                    if self.me == ROOT {
+                        self.m.send(&[], peer);
+                    } else if self.me == i {
+                        self.m.recv_from(&mut [], root);
+                    }
+                    self.m.reduce(self.s, self.r, root);
+                    if check && self.me == ROOT {
+                        d = d.max(check_sum(self.r, self.np, 0));
+                    }
+                }
+            }
+        }
+        ((mpi::time() - t0) / n as f64, d)
+    }
+}
+
+impl Timed for LatencyK<'_> {
+    fn run(&mut self, comm: &Comm, n_barr: usize, n: usize, check: bool) -> Sample {
+        let n = n.max(1);
+        let mut defect = Defect::NONE;
+        self.ack.fill(f64::INFINITY);
+        self.op.fill(f64::INFINITY);
+        for _ in 0..ROUNDS {
+            for i in (0..self.np).filter(|&i| i != ROOT) {
+                self.barriers(n_barr);
+                let a = self.ack_latency(i, n);
+                self.barriers(n_barr);
+                let (t, d) = self.operation(i, n, check);
+                defect = defect.max(d);
+                self.ack[i] = self.ack[i].min(a);
+                self.op[i] = self.op[i].min(t);
+            }
+        }
+        if self.me == ROOT {
+            for i in (0..self.np).filter(|&i| i != ROOT) {
+                self.lat[i] = self.op[i] - self.ack[i];
+            }
+            self.lat[ROOT] = 0.0;
+        }
+        // Untimed: every rank learns its own corrected latency.
+        comm.process_at_rank(ROOT as i32)
+            .broadcast_into(&mut self.lat[..]);
+        Sample {
+            secs: self.lat[self.me],
+            defect,
+            excluded: self.me == ROOT,
+            ..Sample::default()
+        }
+    }
+}
+
+impl Benchmark for Bcast_latency {
+    fn info(&self) -> &'static Info {
+        &BCAST_LATENCY
+    }
+    fn kernel<'a>(&self, c: Ctx<'a>) -> Box<dyn Timed + 'a> {
+        Box::new(build(c, Pattern::FanOut))
+    }
+}
+
+impl Benchmark for Reduce_latency {
+    fn info(&self) -> &'static Info {
+        &REDUCE_LATENCY
+    }
+    fn kernel<'a>(&self, c: Ctx<'a>) -> Box<dyn Timed + 'a> {
+        Box::new(build(c, Pattern::FanIn))
+    }
+}

@@ -1,0 +1,200 @@
+//! Bcast_latency and Reduce_latency (the de Supinski–Karonis method) under a real mpirun:
+//! a positive corrected time per receiver, a valid last rank, check mode, Multi groups, and
+//! that they run only when named.
+
+mod common;
+use common::*;
+
+/// The `#` lines after each table of `out`, keyed by the table's title and process block.
+fn notes_after_tables(out: &str) -> Vec<Vec<String>> {
+    out.split("# Benchmarking ")
+        .skip(1)
+        .map(|part| {
+            let body: Vec<&str> = part.lines().collect();
+            let mut notes = Vec::new();
+            let mut in_table = false;
+            for l in body {
+                if l.contains("#repetitions") {
+                    in_table = true;
+                } else if in_table && l.starts_with("# ") {
+                    notes.push(l.to_string());
+                } else if in_table && l.starts_with("#--") {
+                    break;
+                }
+            }
+            notes
+        })
+        .collect()
+}
+
+/// Every row has t_min > 0 and t_min <= t_avg <= t_max, and every size has a note naming a
+/// non-root rank below `np` whose time is the row's t_max.
+fn assert_valid(out: &str, np: usize, who: &str) {
+    let tabs = tables(out);
+    let notes = notes_after_tables(out);
+    assert!(!tabs.is_empty(), "{out}");
+    assert!(!out.contains("UNRELIABLE"), "{out}");
+    for (t, notes) in tabs.iter().zip(&notes) {
+        let f = |c: &str| -> Vec<f64> {
+            t.column(c)
+                .iter()
+                .map(|v| v.parse::<f64>().unwrap())
+                .collect()
+        };
+        let (lo, hi, avg) = (f("t_min[usec]"), f("t_max[usec]"), f("t_avg[usec]"));
+        let bytes = t.ints("#bytes");
+        for k in 0..bytes.len() {
+            assert!(lo[k] > 0.0, "{}: {out}", t.title);
+            assert!(lo[k] <= avg[k] + 0.01 && avg[k] <= hi[k] + 0.01, "{out}");
+            let prefix = format!("# {} bytes: {who}: rank ", bytes[k]);
+            let line = notes
+                .iter()
+                .find(|n| n.starts_with(&prefix))
+                .unwrap_or_else(|| panic!("no note for {} bytes: {out}", bytes[k]));
+            let rest = &line[prefix.len()..];
+            let rank: usize = rest.split(' ').next().unwrap().parse().unwrap();
+            assert!((1..np).contains(&rank), "{line}");
+            assert!(
+                rest.contains(&format!("({:.2} usec)", hi[k])),
+                "{line} vs {}",
+                hi[k]
+            );
+        }
+    }
+}
+
+#[test]
+fn bcast_and_reduce_latency_at_np_2_3_4_with_check() {
+    for np in [2, 3, 4] {
+        let nps = np.to_string();
+        let o = mpirun(
+            np,
+            &[
+                "Bcast_latency",
+                "-msglog",
+                "0:12",
+                "-iter",
+                "200",
+                "-npmin",
+                &nps,
+                "-check",
+            ],
+        );
+        ok(&o);
+        assert!(
+            o.stdout.contains("ALL BENCHMARKS SUCCESSFUL"),
+            "{}",
+            o.stdout
+        );
+        // 0 bytes is left out, and said so once.
+        assert_eq!(
+            o.stdout
+                .matches("# Bcast_latency runs message sizes of 1 bytes and up; not run: 0\n")
+                .count(),
+            1,
+            "{}",
+            o.stdout
+        );
+        let t = &tables(&o.stdout)[0];
+        assert_eq!(t.ints("#bytes")[0], 1);
+        assert_eq!(
+            t.column("defects").iter().filter(|d| *d != "0.00").count(),
+            0
+        );
+        assert_valid(&o.stdout, np, "last receiver");
+
+        let o = mpirun(
+            np,
+            &[
+                "Reduce_latency",
+                "-msglog",
+                "2:12",
+                "-iter",
+                "200",
+                "-npmin",
+                &nps,
+                "-check",
+            ],
+        );
+        ok(&o);
+        assert_valid(&o.stdout, np, "critical contributor");
+    }
+}
+
+#[test]
+fn multi_groups_name_their_own_last_rank() {
+    let o = mpirun(
+        4,
+        &[
+            "Bcast_latency",
+            "-multi",
+            "1",
+            "-msglen",
+            "/dev/null",
+            "-iter",
+            "50",
+        ],
+    );
+    // -msglen /dev/null gives no lengths: an error, not a hang.
+    assert_eq!(o.code, Some(2), "{}{}", o.stdout, o.stderr);
+    let dir = scratch("sphinx-multi");
+    let lens = write(&dir, "lens", "64\n");
+    let o = mpirun(
+        4,
+        &[
+            "Bcast_latency",
+            "-multi",
+            "1",
+            "-msglen",
+            &lens,
+            "-iter",
+            "100",
+        ],
+    );
+    ok(&o);
+    let notes = notes_after_tables(&o.stdout);
+    // np 2 (two groups) and np 4 (one group)
+    assert_eq!(notes.len(), 2, "{}", o.stdout);
+    for g in 0..2 {
+        assert!(
+            notes[0].iter().any(
+                |n| n.starts_with(&format!("# 64 bytes: last receiver: rank 1 of group {g} ("))
+            ),
+            "{:?}",
+            notes[0]
+        );
+    }
+    assert!(notes[1]
+        .iter()
+        .any(|n| n.starts_with("# 64 bytes: last receiver: rank ")));
+}
+
+#[test]
+fn run_only_when_named_and_invalid_on_one_process() {
+    let o = mpirun(1, &["-list"]);
+    ok_list(&o);
+    assert!(
+        o.stdout
+            .ends_with("# Barrier\n# Run only when named:\n# Bcast_latency\n# Reduce_latency\n"),
+        "{}",
+        o.stdout
+    );
+    let o = mpirun(2, &["-msglog", "2:2", "-iter", "5"]);
+    ok(&o);
+    let titles: Vec<String> = tables(&o.stdout).into_iter().map(|t| t.title).collect();
+    assert_eq!(titles.len(), 13, "{titles:?}");
+    assert!(!o.stdout.contains("_latency"));
+    let o = mpirun(1, &["bcast_latency", "-npmin", "1", "-msglog", "2:2"]);
+    ok(&o);
+    assert!(
+        o.stdout
+            .contains("# !! Benchmark Bcast_latency invalid for 1 process   !! \n"),
+        "{}",
+        o.stdout
+    );
+}
+
+/// `-list` prints and exits without the end marker of a run.
+fn ok_list(o: &Out) {
+    assert_eq!(o.code, Some(0), "{}{}", o.stdout, o.stderr);
+}
