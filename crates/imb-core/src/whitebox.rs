@@ -216,7 +216,12 @@ mod tests {
         let cells: Vec<&str> = n[2].split_whitespace().collect();
         assert_eq!(
             cells,
-            ["1024", "1.00/2.00/1.50", "0.25/0.50/0.38", "10.00/12.00/11.00"]
+            [
+                "1024",
+                "1.00/2.00/1.50",
+                "0.25/0.50/0.38",
+                "10.00/12.00/11.00"
+            ]
         );
         assert_eq!(n[1].split_whitespace().next(), Some("#bytes"));
         assert!(sections_notes(&[]).is_empty());

@@ -18,6 +18,7 @@ pub struct Mpi<'a> {
     comm: ffi::MPI_Comm,
     byte: ffi::MPI_Datatype,
     float: ffi::MPI_Datatype,
+    double: ffi::MPI_Datatype,
     sum: ffi::MPI_Op,
     any_source: c_int,
     any_tag: c_int,
@@ -40,6 +41,7 @@ impl<'a> Mpi<'a> {
                 comm: comm.as_raw(),
                 byte: ffi::RSMPI_UINT8_T,
                 float: ffi::RSMPI_FLOAT,
+                double: ffi::RSMPI_DOUBLE,
                 sum: ffi::RSMPI_SUM,
                 any_source: ffi::RSMPI_ANY_SOURCE,
                 any_tag: ffi::RSMPI_ANY_TAG,
@@ -339,6 +341,57 @@ impl<'a> Mpi<'a> {
             }
         };
         check("MPI_Bcast", rc)
+    }
+
+    /// A 2-D halo exchange of doubles: for each direction d, MPI_Irecv of `recvs[d]` from
+    /// `from[d]` and MPI_Isend of `sends[d]` to `to[d]`, both with tag d (so two directions
+    /// that share a neighbour, or a neighbour that is this rank, stay apart), then MPI_Waitall.
+    #[inline(always)]
+    pub fn halo(
+        &self,
+        sends: [&[f64]; 4],
+        recvs: [&mut [f64]; 4],
+        to: [c_int; 4],
+        from: [c_int; 4],
+    ) {
+        // SAFETY: the eight requests complete (MPI_Waitall) before return, while the send
+        // slices are borrowed shared (only read) and the receive slices exclusively; the
+        // receive slices are distinct borrows, so no two requests write the same memory.
+        unsafe {
+            let mut reqs = [ffi::RSMPI_REQUEST_NULL; 8];
+            for (d, r) in recvs.into_iter().enumerate() {
+                check(
+                    "MPI_Irecv",
+                    ffi::MPI_Irecv(
+                        r.as_mut_ptr() as *mut c_void,
+                        count(r.len()),
+                        self.double,
+                        from[d],
+                        d as c_int,
+                        self.comm,
+                        &mut reqs[d],
+                    ),
+                );
+            }
+            for (d, b) in sends.into_iter().enumerate() {
+                check(
+                    "MPI_Isend",
+                    ffi::MPI_Isend(
+                        b.as_ptr() as *mut c_void,
+                        count(b.len()),
+                        self.double,
+                        to[d],
+                        d as c_int,
+                        self.comm,
+                        &mut reqs[4 + d],
+                    ),
+                );
+            }
+            check(
+                "MPI_Waitall",
+                ffi::MPI_Waitall(8, reqs.as_mut_ptr(), ffi::RSMPI_STATUSES_IGNORE),
+            );
+        }
     }
 
     /// MPI_Barrier.

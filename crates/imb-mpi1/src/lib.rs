@@ -10,6 +10,7 @@ mod coll;
 mod ffi;
 mod latency;
 mod p2p;
+mod stencil;
 
 use imb_core::bench::Suite;
 use imb_core::kernel::Benchmark;
@@ -33,6 +34,7 @@ pub static BENCHMARKS: &[&dyn Benchmark] = &[
     // Run only when named:
     &latency::Bcast_latency,
     &latency::Reduce_latency,
+    &stencil::Stencil2D,
 ];
 
 /// The imb-mpi1 executable.
@@ -74,11 +76,17 @@ mod tests {
     fn classes_units_and_factors() {
         for b in BENCHMARKS {
             let i = b.info();
+            let unit8 = i.name == "Stencil2D";
             let reduction = matches!(
                 i.name,
                 "Allreduce" | "Reduce" | "Reduce_scatter" | "Reduce_latency"
             );
-            assert_eq!(i.unit, if reduction { 4 } else { 1 }, "{}", i.name);
+            let unit = match (reduction, unit8) {
+                (true, _) => 4,
+                (_, true) => 8,
+                _ => 1,
+            };
+            assert_eq!(i.unit, unit, "{}", i.name);
             assert_eq!(i.checked, i.class != Class::Sync, "{}", i.name);
             match i.name {
                 "PingPong" | "PingPing" => {
@@ -89,6 +97,13 @@ mod tests {
                 }
                 "Sendrecv" | "Exchange" => assert_eq!(i.table, Table::Parallel),
                 "Barrier" => assert_eq!(i.table, Table::Sync),
+                "Stencil2D" => {
+                    assert_eq!(
+                        (i.table, i.procs, i.unit),
+                        (Table::WhiteBox, Procs::AtLeastTwo, 8)
+                    );
+                    assert!(i.on_request && i.max_x < usize::MAX);
+                }
                 "Bcast_latency" | "Reduce_latency" => {
                     assert_eq!((i.table, i.procs), (Table::Collective, Procs::AtLeastTwo));
                     assert!(i.on_request && i.latency.is_some() && i.min_x > 0);
