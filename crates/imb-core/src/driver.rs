@@ -313,16 +313,21 @@ impl Runner<'_> {
         v
     }
 
-    /// The sizes the run asked for that are outside the benchmark's `min_x..=max_x` (a 0 that
-    /// `-zero_size off` removes anyway is not mentioned).
-    fn outside(&self, bench: &dyn Benchmark) -> Vec<usize> {
-        let info = bench.info();
+    /// The sizes the ladder or `-msglen` asks of a benchmark, before its own range applies.
+    fn requested(&self, info: &Info) -> Vec<Len> {
         let p = &self.opts.params;
         let values = match &self.opts.lengths {
             Lengths::Ladder => lengths::default_ladder(p, info.unit, info.second_min),
             Lengths::File { values, .. } => values.clone(),
         };
         lengths::resolve(&values, p, info.unit, info.second_min)
+    }
+
+    /// The sizes the run asked for that are outside the benchmark's `min_x..=max_x` (a 0 that
+    /// `-zero_size off` removes anyway is not mentioned).
+    fn outside(&self, bench: &dyn Benchmark) -> Vec<usize> {
+        let info = bench.info();
+        self.requested(info)
             .into_iter()
             .map(|l| l.x)
             .filter(|&x| !(info.min_x..=info.max_x).contains(&x))
@@ -333,12 +338,7 @@ impl Runner<'_> {
     /// The lengths of one benchmark's tables.
     fn lengths(&self, bench: &dyn Benchmark) -> Vec<Len> {
         let info = bench.info();
-        let p = &self.opts.params;
-        let values = match &self.opts.lengths {
-            Lengths::Ladder => lengths::default_ladder(p, info.unit, info.second_min),
-            Lengths::File { values, .. } => values.clone(),
-        };
-        let mut lens = lengths::resolve(&values, p, info.unit, info.second_min);
+        let mut lens = self.requested(info);
         lens.retain(|l| (info.min_x..=info.max_x).contains(&l.x));
         if info.class == Class::Sync {
             // One row, whose repetition count comes from the first length (3.0: with the

@@ -174,8 +174,9 @@ fn run_only_when_named_and_invalid_on_one_process() {
     let o = mpirun(1, &["-list"]);
     ok_list(&o);
     assert!(
-        o.stdout
-            .ends_with("# Barrier\n# Run only when named:\n# Bcast_latency\n# Reduce_latency\n"),
+        o.stdout.ends_with(
+            "# Barrier\n# Run only when named:\n# Bcast_latency\n# Reduce_latency\n# Stencil2D\n"
+        ),
         "{}",
         o.stdout
     );

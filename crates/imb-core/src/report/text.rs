@@ -445,6 +445,37 @@ mod tests {
     }
 
     #[test]
+    fn whitebox_table_sections_and_latency_notes() {
+        let l = layout(4, 4, None, false);
+        let rows = [crate::whitebox::SectionsRow {
+            bytes: 512,
+            classes: [
+                (17.99, 18.05, 18.02),
+                (0.14, 0.15, 0.14),
+                (1.72, 1.77, 1.74),
+            ],
+        }];
+        let mut notes = crate::whitebox::sections_notes(&rows);
+        notes.push("4 bytes: last receiver: rank 1 (4.39 usec)".to_string());
+        insta::assert_snapshot!(render(|t| {
+            t.note("Stencil2D runs message sizes of 8 to 16384 bytes; not run: 0, 32768");
+            t.banner(&Banner {
+                name: "Stencil2D",
+                layout: &l,
+                mode: Mode::Plain,
+                cols: cols(Table::WhiteBox),
+            });
+            t.row(&Row {
+                group: None,
+                bytes: Some(512),
+                reps: 1000,
+                values: vec![14.83, 0.48, 11.72, 27.04, 1294.11, 14.68],
+            });
+            t.table_end(&notes, false);
+        }));
+    }
+
+    #[test]
     fn idle_ranks_invalid_modes_attention_and_check() {
         let l = layout(14, 8, Some(Map { p: 2, q: 7 }), false);
         let p = layout(3, 2, None, false);
