@@ -605,7 +605,7 @@ impl Runner<'_> {
                         st.cpu_max.0,
                         stats::overlap_pct(st.t_max, st.pure_max, st.cpu_max),
                     ],
-                    Table::WhiteBox => whitebox_values(all, members(g)),
+                    Table::WhiteBox => crate::whitebox::row_values(all, &members(g)),
                     _ => vec![st.t_min.0, st.t_max.0, st.t_avg.0],
                 };
                 if cols.defects {
@@ -620,12 +620,18 @@ impl Runner<'_> {
             })
             .collect();
         if let Some(who) = info.latency {
-            out.latency
-                .extend(latency_notes(who, len.x, all, layout, self.opts.multi));
+            out.latency.extend(report::latency_notes(
+                who,
+                len.x,
+                all,
+                layout,
+                self.opts.multi,
+            ));
         }
         if cols.table == Table::WhiteBox {
+            let members: Vec<usize> = layout.groups.iter().flatten().copied().collect();
             out.sections
-                .push(sections_row(len.x, all, layout.groups.iter().flatten()));
+                .push(crate::whitebox::sections_row(len.x, all, &members));
         }
         for (w, r) in all.iter().enumerate() {
             if r.defect > TOL && layout.role(w).is_some() {
@@ -871,97 +877,4 @@ impl TableOut {
         }
         notes
     }
-}
-
-/// A white-box row from the gathered parts (`whitebox::Part`), averaged over the members:
-/// communication (skeleton kernel), data movement (skeleton + movement − skeleton),
-/// computation (full − skeleton + movement), the full kernel's time, and the predictions.
-/// The first three add up to the fourth by construction.
-fn whitebox_values(all: &[RankResult], members: Vec<usize>) -> Vec<f64> {
-    use crate::whitebox::Part;
-    let avg = |p: Part| stats::part(all, &members, p as usize).2;
-    let (skel, moved, full) = (avg(Part::Skeleton), avg(Part::Movement), avg(Part::Full));
-    vec![
-        skel,
-        moved - skel,
-        full - moved,
-        full,
-        avg(Part::PredExchange),
-        avg(Part::PredPingPong),
-    ]
-}
-
-/// The min/max/avg of the section timers of one size over the active ranks.
-fn sections_row<'a>(
-    x: usize,
-    all: &[RankResult],
-    members: impl Iterator<Item = &'a usize>,
-) -> crate::whitebox::SectionsRow {
-    use crate::whitebox::{Activity, Part};
-    let members: Vec<usize> = members.copied().collect();
-    let of = |a: Activity| {
-        let p = match a {
-            Activity::Communication => Part::SecComm,
-            Activity::DataMovement => Part::SecMove,
-            Activity::Computation => Part::SecComp,
-        };
-        stats::part(all, &members, p as usize)
-    };
-    crate::whitebox::SectionsRow {
-        bytes: x,
-        classes: Activity::ALL.map(of),
-    }
-}
-
-/// A Sphinx latency's notes for one size: the slowest rank (per group under `-multi 1`), and
-/// UNRELIABLE for every rank whose corrected time is not positive.
-fn latency_notes(
-    who: &str,
-    x: usize,
-    all: &[RankResult],
-    layout: &Layout,
-    multi: Option<Multi>,
-) -> Vec<String> {
-    let mut v = Vec::new();
-    let sets: Vec<(Option<usize>, Vec<usize>)> = match multi {
-        Some(Multi::PerGroup) => layout
-            .groups
-            .iter()
-            .enumerate()
-            .map(|(g, m)| (Some(g), m.clone()))
-            .collect(),
-        _ => vec![(None, layout.groups.iter().flatten().copied().collect())],
-    };
-    for (g, members) in sets {
-        let group = g.map(|g| format!(" of group {g}")).unwrap_or_default();
-        if let Some((w, t)) = stats::slowest(all, &members) {
-            let (wg, pos) = layout.role(w).unwrap_or((0, w));
-            let in_group = if layout.multi && g.is_none() {
-                format!(" of group {wg}")
-            } else {
-                group.clone()
-            };
-            v.push(format!(
-                "{x} bytes: {who}: rank {pos}{in_group} ({:.2} usec)",
-                t.0
-            ));
-        }
-    }
-    for &w in layout.groups.iter().flatten() {
-        let r = &all[w];
-        if !r.excluded && r.t.0 <= 0.0 {
-            let (g, pos) = layout.role(w).unwrap_or((0, w));
-            let group = if layout.multi {
-                format!(" of group {g}")
-            } else {
-                String::new()
-            };
-            v.push(format!(
-                "{x} bytes: UNRELIABLE: rank {pos}{group}: corrected time {:.2} usec <= 0 \
-                 (the acknowledgement latency is not below the measured time)",
-                r.t.0
-            ));
-        }
-    }
-    v
 }

@@ -6,6 +6,8 @@
 //! `Timer`, so the variant timed with `Off` has the calls compiled out (zero-sized marks,
 //! empty inline bodies) and the instrumented variant is a separate monomorphisation.
 
+use crate::stats::{self, RankResult};
+
 /// The paper's activity classes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Activity {
@@ -53,6 +55,42 @@ pub enum Part {
     /// The communication time that Exchange and PingPong at the same size predict.
     PredExchange = 6,
     PredPingPong = 7,
+}
+
+impl Part {
+    /// Where the section timers' sum of an activity class goes.
+    pub fn section(a: Activity) -> Part {
+        match a {
+            Activity::Communication => Part::SecComm,
+            Activity::DataMovement => Part::SecMove,
+            Activity::Computation => Part::SecComp,
+        }
+    }
+}
+
+/// A white-box row from the gathered parts, each a mean over `members`: communication (the
+/// skeleton), data movement (the movement kernel minus the skeleton), computation (the full
+/// kernel minus the movement kernel), the full kernel, and the two predictions. The first
+/// three add up to the fourth by construction.
+pub fn row_values(all: &[RankResult], members: &[usize]) -> Vec<f64> {
+    let avg = |p: Part| stats::part(all, members, p as usize).2;
+    let (skel, moved, full) = (avg(Part::Skeleton), avg(Part::Movement), avg(Part::Full));
+    vec![
+        skel,
+        moved - skel,
+        full - moved,
+        full,
+        avg(Part::PredExchange),
+        avg(Part::PredPingPong),
+    ]
+}
+
+/// One size's section timers: min/max/avg over `members` per activity class.
+pub fn sections_row(x: usize, all: &[RankResult], members: &[usize]) -> SectionsRow {
+    SectionsRow {
+        bytes: x,
+        classes: Activity::ALL.map(|a| stats::part(all, members, Part::section(a) as usize)),
+    }
 }
 
 /// Section timing as a kernel sees it: `start` before a section, `stop` after it.
@@ -197,6 +235,22 @@ mod tests {
         assert_eq!(t.by_class(), [1.0, 2.0, 0.0]);
         t.reset();
         assert_eq!(t.by_class(), [0.0; 3]);
+    }
+
+    #[test]
+    fn decomposition_adds_up_by_construction() {
+        let mut all = [RankResult::default(), RankResult::default()];
+        for (r, (skel, moved, full)) in all.iter_mut().zip([(3.0, 4.5, 9.0), (5.0, 5.0, 12.0)]) {
+            r.parts[Part::Skeleton as usize] = skel;
+            r.parts[Part::Movement as usize] = moved;
+            r.parts[Part::Full as usize] = full;
+            r.parts[Part::SecComm as usize] = skel;
+        }
+        let v = row_values(&all, &[0, 1]);
+        assert_eq!(v[..4], [4.0, 0.75, 5.75, 10.5]);
+        assert_eq!(v[0] + v[1] + v[2], v[3]);
+        let s = sections_row(64, &all, &[0, 1]);
+        assert_eq!(s.classes[0], (3.0, 5.0, 4.0));
     }
 
     #[test]

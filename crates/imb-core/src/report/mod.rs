@@ -11,7 +11,9 @@ pub use json::Json;
 pub use text::{header_text, process_block, row_text, Text};
 
 use crate::bench::{Mode, Table};
+use crate::cli::Multi;
 use crate::plan::Layout;
+use crate::stats::RankResult;
 use serde::Serialize;
 
 /// The header's facts (gathered by `sysinfo` and the driver).
@@ -175,7 +177,105 @@ pub fn range_note(name: &str, min_x: usize, max_x: usize, outside: &[usize]) -> 
     )
 }
 
+/// A Sphinx latency's notes for one size: the slowest rank (per group under `-multi 1`), and
+/// UNRELIABLE for every rank whose corrected time is not positive.
+pub fn latency_notes(
+    who: &str,
+    x: usize,
+    all: &[RankResult],
+    layout: &Layout,
+    multi: Option<Multi>,
+) -> Vec<String> {
+    let mut v = Vec::new();
+    let sets: Vec<(Option<usize>, Vec<usize>)> = match multi {
+        Some(Multi::PerGroup) => layout
+            .groups
+            .iter()
+            .enumerate()
+            .map(|(g, m)| (Some(g), m.clone()))
+            .collect(),
+        _ => vec![(None, layout.groups.iter().flatten().copied().collect())],
+    };
+    for (g, members) in sets {
+        let group = g.map(|g| format!(" of group {g}")).unwrap_or_default();
+        if let Some((w, t)) = crate::stats::slowest(all, &members) {
+            let (wg, pos) = layout.role(w).unwrap_or((0, w));
+            let in_group = if layout.multi && g.is_none() {
+                format!(" of group {wg}")
+            } else {
+                group.clone()
+            };
+            v.push(format!(
+                "{x} bytes: {who}: rank {pos}{in_group} ({:.2} usec)",
+                t.0
+            ));
+        }
+    }
+    for &w in layout.groups.iter().flatten() {
+        let r = &all[w];
+        if !r.excluded && r.t.0 <= 0.0 {
+            let (g, pos) = layout.role(w).unwrap_or((0, w));
+            let group = if layout.multi {
+                format!(" of group {g}")
+            } else {
+                String::new()
+            };
+            v.push(format!(
+                "{x} bytes: UNRELIABLE: rank {pos}{group}: corrected time {:.2} usec <= 0 \
+                 (the acknowledgement latency is not below the measured time)",
+                r.t.0
+            ));
+        }
+    }
+    v
+}
+
 /// The note for a benchmark that has no message length left to run.
 pub fn no_lengths_note(name: &str) -> String {
     format!("{name}: no message length to run (only 0 was left, and -zero_size off removed it)")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::Usec;
+
+    fn results(t: &[f64], roots: &[usize]) -> Vec<RankResult> {
+        t.iter()
+            .enumerate()
+            .map(|(w, &t)| RankResult {
+                t: Usec(t),
+                excluded: roots.contains(&w),
+                ..RankResult::default()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn latency_notes_name_the_slowest_rank_per_group_and_flag_corrections() {
+        // two groups of 2: {0, 1} and {2, 3}; their roots are world ranks 0 and 2
+        let l = crate::plan::layout(4, 2, None, true);
+        let all = results(&[0.0, 3.0, 0.0, -0.5], &[0, 2]);
+        let per_group = latency_notes("last receiver", 8, &all, &l, Some(Multi::PerGroup));
+        assert_eq!(
+            per_group,
+            [
+                "8 bytes: last receiver: rank 1 of group 0 (3.00 usec)",
+                "8 bytes: last receiver: rank 1 of group 1 (-0.50 usec)",
+                "8 bytes: UNRELIABLE: rank 1 of group 1: corrected time -0.50 usec <= 0 (the \
+                 acknowledgement latency is not below the measured time)"
+            ]
+        );
+        let merged = latency_notes("last receiver", 8, &all, &l, Some(Multi::Merged));
+        assert_eq!(
+            merged[0],
+            "8 bytes: last receiver: rank 1 of group 0 (3.00 usec)"
+        );
+        let one = crate::plan::layout(3, 3, None, false);
+        let all = results(&[0.0, 2.0, 2.5], &[0]);
+        assert_eq!(
+            latency_notes("critical contributor", 4, &all, &one, None),
+            ["4 bytes: critical contributor: rank 2 (2.50 usec)"]
+        );
+    }
 }
