@@ -8,9 +8,9 @@
 
 mod coll;
 mod ffi;
+mod jacobi;
 mod latency;
 mod p2p;
-mod stencil;
 
 use imb_core::bench::Suite;
 use imb_core::kernel::Benchmark;
@@ -34,7 +34,7 @@ pub static BENCHMARKS: &[&dyn Benchmark] = &[
     // Run only when named:
     &latency::Bcast_latency,
     &latency::Reduce_latency,
-    &stencil::Stencil2D,
+    &jacobi::Jacobi2D,
 ];
 
 /// The imb-mpi1 executable.
@@ -76,7 +76,7 @@ mod tests {
     fn classes_units_and_factors() {
         for b in BENCHMARKS {
             let i = b.info();
-            let unit8 = i.name == "Stencil2D";
+            let unit8 = i.name == "Jacobi2D";
             let reduction = matches!(
                 i.name,
                 "Allreduce" | "Reduce" | "Reduce_scatter" | "Reduce_latency"
@@ -97,7 +97,7 @@ mod tests {
                 }
                 "Sendrecv" | "Exchange" => assert_eq!(i.table, Table::Parallel),
                 "Barrier" => assert_eq!(i.table, Table::Sync),
-                "Stencil2D" => {
+                "Jacobi2D" => {
                     assert_eq!(
                         (i.table, i.procs, i.unit),
                         (Table::WhiteBox, Procs::AtLeastTwo, 8)

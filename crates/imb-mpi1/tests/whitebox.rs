@@ -1,4 +1,4 @@
-//! Stencil2D, the white-box application kernel, under a real mpirun: the three kernels compute
+//! Jacobi2D, the white-box application kernel, under a real mpirun: the three kernels compute
 //! what a serial run computes (check mode), the decomposition adds up to the full kernel's
 //! time, the section timers are reported per size, and sizes outside its range are named.
 
@@ -16,14 +16,7 @@ fn kernels_checked_and_decomposition_adds_up_at_np_2_3_4() {
         let o = mpirun(
             np,
             &[
-                "Stencil2D",
-                "-msglog",
-                "3:9",
-                "-iter",
-                "40",
-                "-npmin",
-                &nps,
-                "-check",
+                "Jacobi2D", "-msglog", "3:9", "-iter", "40", "-npmin", &nps, "-check",
             ],
         );
         ok(&o);
@@ -101,19 +94,19 @@ fn kernels_checked_and_decomposition_adds_up_at_np_2_3_4() {
 fn sizes_outside_its_range_are_named_and_one_process_is_invalid() {
     let dir = scratch("whitebox-range");
     let lens = write(&dir, "lens", "0\n12\n16384\n32768\n");
-    let o = mpirun(2, &["Stencil2D", "-msglen", &lens, "-iter", "5"]);
+    let o = mpirun(2, &["Jacobi2D", "-msglen", &lens, "-iter", "5"]);
     ok(&o);
     assert!(
         o.stdout
-            .contains("# Stencil2D runs message sizes of 8 to 16384 bytes; not run: 0, 32768\n"),
+            .contains("# Jacobi2D runs message sizes of 8 to 16384 bytes; not run: 0, 32768\n"),
         "{}",
         o.stdout
     );
     // 12 is rounded up to whole doubles.
     assert_eq!(tables(&o.stdout)[0].ints("#bytes"), [16, 16384]);
-    let o = mpirun(1, &["Stencil2D", "-npmin", "1"]);
+    let o = mpirun(1, &["Jacobi2D", "-npmin", "1"]);
     ok(&o);
     assert!(o
         .stdout
-        .contains("# !! Benchmark Stencil2D invalid for 1 process   !! \n"));
+        .contains("# !! Benchmark Jacobi2D invalid for 1 process   !! \n"));
 }

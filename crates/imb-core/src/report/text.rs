@@ -458,9 +458,9 @@ mod tests {
         let mut notes = crate::whitebox::sections_notes(&rows);
         notes.push("4 bytes: last receiver: rank 1 (4.39 usec)".to_string());
         insta::assert_snapshot!(render(|t| {
-            t.note("Stencil2D runs message sizes of 8 to 16384 bytes; not run: 0, 32768");
+            t.note("Jacobi2D runs message sizes of 8 to 16384 bytes; not run: 0, 32768");
             t.banner(&Banner {
-                name: "Stencil2D",
+                name: "Jacobi2D",
                 layout: &l,
                 mode: Mode::Plain,
                 cols: cols(Table::WhiteBox),

@@ -1,5 +1,5 @@
-//! Do Stencil2D's kernel variants and its section timers cost anything? One launch: the real
-//! Stencil2D kernel (`Benchmark::kernel` → `Timed::run`, whose full-kernel figure is timed with
+//! Do Jacobi2D's kernel variants and its section timers cost anything? One launch: the real
+//! Jacobi2D kernel (`Benchmark::kernel` → `Timed::run`, whose full-kernel figure is timed with
 //! the timers compiled out) alternates with a raw-FFI loop of the same iteration (pack, four
 //! MPI_Irecv/MPI_Isend, MPI_Waitall, unpack, 5-point update, swap) written without any timer
 //! or generics, on the same process grid and tile. Both take the best of 3 timings, as the
@@ -7,7 +7,7 @@
 //! the timers-on cost (the instrumented run's sections summed, over the plain full kernel).
 //! Used by `scripts/bench-sphinx`.
 //!
-//! Usage: `mpirun -np 4 stencil_overhead [PAIRS]` (default 20 pairs per size).
+//! Usage: `mpirun -np 4 jacobi_overhead [PAIRS]` (default 20 pairs per size).
 
 use imb_core::bench::Mode;
 use imb_core::buffers::Buffer;
@@ -26,7 +26,7 @@ fn check(rc: c_int) {
     assert_eq!(rc, ffi::MPI_SUCCESS as c_int, "MPI call failed");
 }
 
-/// The grid, neighbours and tile of the raw loop: the same layout as Stencil2D's.
+/// The grid, neighbours and tile of the raw loop: the same layout as Jacobi2D's.
 struct Raw {
     n: usize,
     w: usize,
@@ -153,8 +153,8 @@ fn main() {
     assert!(np >= 2, "run with mpirun -np 2 or more");
     let stencil = imb_mpi1::BENCHMARKS
         .iter()
-        .find(|b| b.info().name == "Stencil2D")
-        .expect("Stencil2D is registered");
+        .find(|b| b.info().name == "Jacobi2D")
+        .expect("Jacobi2D is registered");
     let params = imb_core::settings::standard(imb_core::settings::Kind::Mpi1);
     let max = SIZES.iter().map(|s| s.0).max().unwrap_or(0);
     let mut send = Buffer::new(max).expect("send buffer");
@@ -167,7 +167,7 @@ fn main() {
     };
     if me == 0 {
         println!(
-            "# Stencil2D's full kernel (timers compiled out) beside a raw-FFI loop of the same"
+            "# Jacobi2D's full kernel (timers compiled out) beside a raw-FFI loop of the same"
         );
         println!("# iteration, {pairs} alternating pairs per size at np {np}, slowest rank, best of 3 each");
         println!(
