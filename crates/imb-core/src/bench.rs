@@ -118,6 +118,9 @@ pub struct Info {
     /// The bytes one repetition touches, for n_sample = min(MSGSPERSAMPLE, OVERALL_VOL / this):
     /// X for a message, the tile for the stencil.
     pub sample_bytes: fn(usize) -> usize,
+    /// White-box: the named section timers of the instrumented kernel (listed above their
+    /// per-class times).
+    pub sections: &'static [crate::whitebox::Section],
 }
 
 /// One repetition moves X bytes (every IMB pattern).
@@ -152,6 +155,7 @@ impl Info {
             min_x: 0,
             max_x: usize::MAX,
             sample_bytes: message_bytes,
+            sections: &[],
         }
     }
 }

@@ -467,7 +467,7 @@ impl Runner<'_> {
                     self.report_size(info, layout, cols, len, n, &all, &mut table_out);
                 }
             }
-            let notes = table_out.notes(self.opts.mem, layout.np);
+            let notes = table_out.notes(info, self.opts.mem, layout.np);
             outcome.defect |= table_out.unsuccessful;
             let bad = table_out.unsuccessful;
             self.emit(|s| s.table_end(&notes, bad));
@@ -867,10 +867,13 @@ struct TableOut {
 }
 
 impl TableOut {
-    fn notes(&self, mem: Option<f64>, np: usize) -> Vec<String> {
+    fn notes(&self, info: &Info, mem: Option<f64>, np: usize) -> Vec<String> {
         let mut notes = self.defects.clone();
         notes.extend(self.latency.iter().cloned());
-        notes.extend(crate::whitebox::sections_notes(&self.sections));
+        notes.extend(crate::whitebox::sections_notes(
+            info.sections,
+            &self.sections,
+        ));
         notes.extend(self.adaptive.iter().cloned());
         if !self.skipped.is_empty() {
             notes.push(report::mem_note(&self.skipped, mem.unwrap_or(0.0), np));

@@ -167,8 +167,8 @@ pub struct SectionsRow {
 }
 
 /// The `#` lines after a white-box table: the section timers of the instrumented full kernel,
-/// as min/max/avg over the ranks per class.
-pub fn sections_notes(rows: &[SectionsRow]) -> Vec<String> {
+/// named per class, then min/max/avg over the ranks per class and size.
+pub fn sections_notes(sections: &[Section], rows: &[SectionsRow]) -> Vec<String> {
     if rows.is_empty() {
         return Vec::new();
     }
@@ -185,10 +185,22 @@ pub fn sections_notes(rows: &[SectionsRow]) -> Vec<String> {
             v
         })
         .collect();
+    let named: Vec<String> = Activity::ALL
+        .iter()
+        .filter_map(|&a| {
+            let names: Vec<&str> = sections
+                .iter()
+                .filter(|s| s.class == a)
+                .map(|s| s.name)
+                .collect();
+            (!names.is_empty()).then(|| format!("{} ({})", a.label(), names.join(", ")))
+        })
+        .collect();
     let mut out = vec![
         "section timers of the full kernel (timers on), usec per repetition, \
          min/max/avg over the ranks:"
             .to_string(),
+        format!("sections: {}", named.join("; ")),
     ];
     out.extend(
         crate::report::grid_text(&titles, &cells)
@@ -265,8 +277,13 @@ mod tests {
             bytes: 1024,
             classes: [(1.0, 2.0, 1.5), (0.25, 0.5, 0.375), (10.0, 12.0, 11.0)],
         }];
-        let n = sections_notes(&rows);
-        assert_eq!(n.len(), 3);
+        let n = sections_notes(&SECTIONS, &rows);
+        assert_eq!(n.len(), 4);
+        assert_eq!(
+            n[1],
+            "sections: communication (halo); data movement (pack, unpack)"
+        );
+        let n = &n[1..];
         let cells: Vec<&str> = n[2].split_whitespace().collect();
         assert_eq!(
             cells,
@@ -278,6 +295,6 @@ mod tests {
             ]
         );
         assert_eq!(n[1].split_whitespace().next(), Some("#bytes"));
-        assert!(sections_notes(&[]).is_empty());
+        assert!(sections_notes(&SECTIONS, &[]).is_empty());
     }
 }

@@ -48,6 +48,7 @@ static JACOBI2D: Info = Info {
     min_x: 8,
     max_x: MAX_X,
     sample_bytes: tile_bytes,
+    sections: &SECTIONS,
     ..Info::mpi1("Jacobi2D", Class::Collective)
 };
 

@@ -455,7 +455,17 @@ mod tests {
                 (1.72, 1.77, 1.74),
             ],
         }];
-        let mut notes = crate::whitebox::sections_notes(&rows);
+        let sections = [
+            crate::whitebox::Section {
+                name: "halo",
+                class: crate::whitebox::Activity::Communication,
+            },
+            crate::whitebox::Section {
+                name: "update",
+                class: crate::whitebox::Activity::Computation,
+            },
+        ];
+        let mut notes = crate::whitebox::sections_notes(&sections, &rows);
         notes.push("4 bytes: last receiver: rank 1 (4.39 usec)".to_string());
         insta::assert_snapshot!(render(|t| {
             t.note("Jacobi2D runs message sizes of 8 to 16384 bytes; not run: 0, 32768");
