@@ -707,7 +707,7 @@ UNSETTLED note after their table.\n\
 defect (check-mode timings are not benchmark results).\n\
 - -list: list the benchmarks and exit.\n\n\
 - benchmarki is a benchmark name of this executable, in any case. They run in the order\n  \
-given; default: all, in the order below.\n\n\
+given; default: all of the first list below, in its order.\n\n\
 List of benchmarks of {exe}:\n",
         min = settings::standard(spec.kind).minmsglog,
         max = settings::standard(spec.kind).maxmsglog,
