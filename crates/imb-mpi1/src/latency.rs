@@ -13,9 +13,8 @@
 //! Each rank's row value is its own corrected latency; the root only measures (it is left out
 //! of t_min/t_max/t_avg), so t_max is the operation latency and the note after the table names
 //! the rank it came from. Both phases are timed `ROUNDS` times, interleaved, and the minimum
-//! of each is used, so a burst of noise in one phase cannot make the difference negative;
-//! while a difference is still <= 0, more rounds run (up to `MAX_ROUNDS`), and one that stays
-//! <= 0 is reported as it is and flagged UNRELIABLE.
+//! of each is used, so a burst of noise in one phase cannot make the difference negative; a
+//! corrected time that is still <= 0 is reported as it is and flagged UNRELIABLE.
 //!
 //! Sizes start at 1 byte (Reduce: 4): a 0-byte MPI_Bcast need not communicate at all (Open
 //! MPI returns at once), so i's acknowledgements stream back without waiting and the method
@@ -30,9 +29,6 @@ use std::os::raw::c_int;
 
 /// Interleaved timings of each phase per receiver; the minimum of each is used.
 pub const ROUNDS: usize = 3;
-/// While a corrected latency is still <= 0 after `ROUNDS`, more rounds run, up to this many:
-/// each one can only bring both minima closer to the undisturbed times.
-pub const MAX_ROUNDS: usize = 10;
 
 const ROOT: usize = 0;
 
@@ -160,10 +156,7 @@ impl Timed for LatencyK<'_> {
         let mut defect = Defect::NONE;
         self.ack.fill(f64::INFINITY);
         self.op.fill(f64::INFINITY);
-        // The root's own entry is never a latency (the root is not in the row).
-        self.lat.fill(0.0);
-        let mut rounds = 0;
-        loop {
+        for _ in 0..ROUNDS {
             for i in (0..self.np).filter(|&i| i != ROOT) {
                 self.barriers(n_barr);
                 let a = self.ack_latency(i, n);
@@ -173,25 +166,12 @@ impl Timed for LatencyK<'_> {
                 self.ack[i] = self.ack[i].min(a);
                 self.op[i] = self.op[i].min(t);
             }
-            rounds += 1;
-            if self.me == ROOT {
-                for i in (0..self.np).filter(|&i| i != ROOT) {
-                    self.lat[i] = self.op[i] - self.ack[i];
-                }
+        }
+        if self.me == ROOT {
+            for i in (0..self.np).filter(|&i| i != ROOT) {
+                self.lat[i] = self.op[i] - self.ack[i];
             }
-            if rounds < ROUNDS {
-                continue;
-            }
-            // Untimed: the root decides for all whether another round is needed.
-            let mut more = u8::from(
-                self.me == ROOT
-                    && rounds < MAX_ROUNDS
-                    && (0..self.np).any(|i| i != ROOT && self.lat[i] <= 0.0),
-            );
-            comm.process_at_rank(ROOT as i32).broadcast_into(&mut more);
-            if more == 0 {
-                break;
-            }
+            self.lat[ROOT] = 0.0;
         }
         // Untimed: every rank learns its own corrected latency.
         comm.process_at_rank(ROOT as i32)
