@@ -13,7 +13,7 @@
 //! Each rank's row value is its own corrected latency; the root only measures (it is left out
 //! of t_min/t_max/t_avg), so t_max is the operation latency and the note after the table names
 //! the rank it came from. Both phases are timed `ROUNDS` times, interleaved, and the minimum
-//! of each is used, so a burst of noise in one phase cannot make the difference negative; a
+//! of each is used, so that a burst of noise in one phase does not decide the difference; a
 //! corrected time that is still <= 0 is reported as it is and flagged UNRELIABLE.
 //!
 //! Sizes start at 1 byte (Reduce: 4): a 0-byte MPI_Bcast need not communicate at all (Open
