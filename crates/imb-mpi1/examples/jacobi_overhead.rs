@@ -12,6 +12,7 @@
 use imb_core::bench::Mode;
 use imb_core::buffers::Buffer;
 use imb_core::kernel::{Comm, Ctx, Sample};
+use imb_core::robust::summarize;
 use imb_core::whitebox::Part;
 use mpi::collective::SystemOperation;
 use mpi::ffi;
@@ -137,11 +138,6 @@ impl Raw {
     }
 }
 
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
-
 fn main() {
     let pairs: usize = std::env::args()
         .nth(1)
@@ -224,10 +220,10 @@ fn main() {
         if me == 0 {
             println!(
                 "{x:>9} {n:>5} {:>11.2} {:>11.2} {:>17.3} {:>22.3}",
-                median(&mut ours),
-                median(&mut raw),
-                median(&mut ratio),
-                median(&mut timers)
+                summarize(&ours).median,
+                summarize(&raw).median,
+                summarize(&ratio).median,
+                summarize(&timers).median
             );
         }
     }
