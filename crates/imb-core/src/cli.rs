@@ -32,9 +32,31 @@ const VALUE_OPTS: &[&str] = &[
     "cutoff",
     "min_reps",
     "max_reps",
+    "include",
+    "exclude",
+    "iter_policy",
+];
+/// IMB 2021 options imb-rs does not implement: named in the error, so a script written for
+/// IMB 2021 fails with a reason instead of "unknown option".
+const IMB2021_UNSUPPORTED: &[&str] = &[
+    "off_cache",
+    "sync",
+    "root_shift",
+    "msgwidth",
+    "warm_up",
+    "data_type",
+    "red_data_type",
+    "contig_type",
+    "imb_barrier",
+    "window_size",
+    "msgsize",
+    "msg_pause",
+    "mem_alloc_type",
+    "dump",
+    "load",
 ];
 /// Options without a value.
-const FLAG_OPTS: &[&str] = &["list", "check", "overwrite", "adaptive"];
+const FLAG_OPTS: &[&str] = &["list", "check", "overwrite", "adaptive", "force"];
 
 /// What a binary tells the parser about itself.
 pub struct Spec<'a> {
@@ -45,6 +67,8 @@ pub struct Spec<'a> {
     pub defaults: usize,
     pub kind: Kind,
     pub npmin: usize,
+    /// Whether some benchmark has AGGREGATE/NON-AGGREGATE tables (`-aggregate_mode` applies).
+    pub aggregate: bool,
 }
 
 /// The MPI thread level to request (`-thread_level`).
@@ -136,8 +160,8 @@ pub struct Options {
     pub zero_size: bool,
     pub check: bool,
     pub thread_level: ThreadLevel,
-    /// `-json FILE`: the tables as data, rewritten after every table.
-    pub json: Option<String>,
+    /// `-json FILE`: the tables as data, rewritten after every table (checked before the run).
+    pub json: Option<crate::safefile::OutFile>,
     pub aggregate_mode: AggregateMode,
     /// imb-io: the directory of the files (`-dir`, default the current directory).
     pub dir: String,
@@ -145,6 +169,9 @@ pub struct Options {
     pub overwrite: bool,
     /// `-adaptive`: repeat each size's n_sample loop until the timings settle.
     pub adaptive: Option<Adaptive>,
+    /// `-force`: run even when the run cannot finish within `LONG_RUN_SECS`.
+    #[serde(default)]
+    pub force: bool,
 }
 
 /// The settling rule of `-adaptive` (the Sphinx harness of `imb_core::adaptive`).
@@ -161,6 +188,29 @@ pub enum Action {
     Run(Box<Options>),
     Help(String),
     List(String),
+}
+
+/// argv as text. Every option and name is ASCII, so an argument that is not UTF-8 can only be a
+/// mistake or a path we cannot show and pass on faithfully: it is an error naming the argument
+/// (escaped), which rank 0 reports like any other argument error.
+pub fn utf8_args(args: impl Iterator<Item = std::ffi::OsString>) -> (Vec<String>, Option<Error>) {
+    let mut out = Vec::new();
+    let mut bad = None;
+    for (i, a) in args.enumerate() {
+        match a.into_string() {
+            Ok(s) => out.push(s),
+            Err(a) => {
+                bad.get_or_insert_with(|| {
+                    Error::arg(
+                        crate::safefile::shown(&a),
+                        format!("argument {} is not valid UTF-8 text", i + 1),
+                    )
+                });
+                out.push(a.to_string_lossy().into_owned());
+            }
+        }
+    }
+    (out, bad)
 }
 
 /// The thread level requested on the command line, read before MPI starts (every rank sees
@@ -208,6 +258,12 @@ fn normalise(args: &[String]) -> Result<Option<Vec<String>>> {
                     return Err(Error::arg(format!("-{name}"), "takes no value"));
                 }
                 out.push(format!("--{name}"));
+            } else if IMB2021_UNSUPPORTED.contains(&name) {
+                return Err(Error::arg(
+                    format!("-{name}"),
+                    "an IMB 2021 option that imb-rs does not support (doc/ReadMe_IMB.md, \
+                     \"IMB 2021 options\")",
+                ));
             } else {
                 return Err(Error::arg(
                     a.clone(),
@@ -269,10 +325,12 @@ fn parse_iter(s: &str) -> std::result::Result<(usize, Option<usize>, Option<usiz
     let get = |i: usize| -> std::result::Result<Option<usize>, String> {
         parts
             .get(i)
-            .map(|p| {
-                positive_int(p).map_err(|_| {
-                    format!("\"{p}\" is not a positive integer (MSGSPERSAMPLE[,OVERALL_VOL_MB[,MSGS_NONAGGR]])")
-                })
+            .map(|p| match positive_int(p) {
+                Ok(n) if n <= settings::MAX_COUNT => Ok(n),
+                Ok(n) => Err(format!("{n} is above {} (a C int, as in IMB)", settings::MAX_COUNT)),
+                Err(_) => Err(format!(
+                    "\"{p}\" is not a positive integer (MSGSPERSAMPLE[,OVERALL_VOL_MB[,MSGS_NONAGGR]])"
+                )),
             })
             .transpose()
     };
@@ -290,6 +348,18 @@ fn nonneg_float(s: &str) -> std::result::Result<f64, String> {
     match s.trim().parse::<f64>() {
         Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
         _ => Err("expected a percentage >= 0".into()),
+    }
+}
+
+/// IMB 2021's `-iter_policy`: only `off` (fixed counts, IMB 3.0's rule and ours) is accepted.
+fn iter_policy(s: &str) -> std::result::Result<(), String> {
+    match s.to_ascii_lowercase().as_str() {
+        "off" => Ok(()),
+        "dynamic" | "multiple_np" | "auto" => Err(format!(
+            "{s}: not supported; imb-rs uses IMB 3.0's fixed repetition counts (off); \
+             -time caps the time per size"
+        )),
+        _ => Err("expected off (dynamic, multiple_np and auto are not supported)".into()),
     }
 }
 
@@ -332,6 +402,9 @@ fn command() -> Command {
         .arg(v("cutoff").value_parser(nonneg_float))
         .arg(v("min_reps").value_parser(positive_int))
         .arg(v("max_reps").value_parser(positive_int))
+        .arg(v("include").action(ArgAction::Append))
+        .arg(v("exclude").action(ArgAction::Append))
+        .arg(v("iter_policy").value_parser(iter_policy))
         .arg(
             Arg::new("overwrite")
                 .long("overwrite")
@@ -343,6 +416,7 @@ fn command() -> Command {
                 .action(ArgAction::SetTrue),
         )
         .arg(Arg::new("list").long("list").action(ArgAction::SetTrue))
+        .arg(Arg::new("force").long("force").action(ArgAction::SetTrue))
         .arg(Arg::new("check").long("check").action(ArgAction::SetTrue))
         .arg(Arg::new("names").action(ArgAction::Append).num_args(0..))
 }
@@ -391,33 +465,42 @@ pub fn parse(spec: &Spec, args: &[String], np: usize) -> Result<Action> {
     named.sort_by_key(|(i, _)| *i);
     let mut benchmarks = Vec::new();
     for (name, origin) in named.into_iter().flat_map(|(_, v)| v) {
-        match spec
-            .names
-            .iter()
-            .position(|n| n.eq_ignore_ascii_case(&name))
-        {
-            Some(i) => benchmarks.push(i),
-            None => {
-                let msg = format!(
-                    "unknown benchmark{}; valid names: {}",
-                    if name.eq_ignore_ascii_case("all") {
-                        " (give no name to run them all)"
-                    } else {
-                        ""
-                    },
-                    spec.names.join(", ")
-                );
-                return Err(match origin {
-                    Some((file, line)) => {
-                        Error::line("-input", &file, line, format!("\"{name}\": {msg}"))
-                    }
-                    None => Error::arg(name, msg),
-                });
+        benchmarks.push(lookup(spec, &name, origin.as_ref())?);
+    }
+    if benchmarks.is_empty() {
+        benchmarks = (0..spec.defaults).collect();
+    }
+    // IMB 2021: -include adds (also benchmarks run only when named), -exclude removes.
+    for (opt, add) in [("include", true), ("exclude", false)] {
+        let lists = m.get_many::<String>(opt).into_iter().flatten();
+        for name in lists.flat_map(|l| l.split(',')).map(str::trim) {
+            if name.is_empty() {
+                continue;
+            }
+            let i = lookup(spec, name, None).map_err(|e| match e {
+                Error::Arg { msg, .. } => Error::arg(format!("-{opt}"), format!("{name}: {msg}")),
+                e => e,
+            })?;
+            if add {
+                if !benchmarks.contains(&i) {
+                    benchmarks.push(i);
+                }
+            } else {
+                benchmarks.retain(|&b| b != i);
             }
         }
     }
     if benchmarks.is_empty() {
-        benchmarks = (0..spec.defaults).collect();
+        return Err(Error::arg("-exclude", "leaves no benchmark to run"));
+    }
+    if !spec.aggregate && m.get_one::<AggregateMode>("aggregate_mode").is_some() {
+        return Err(Error::arg(
+            "-aggregate_mode",
+            format!(
+                "{} has no AGGREGATE/NON-AGGREGATE tables (imb-ext and imb-io have)",
+                spec.exe
+            ),
+        ));
     }
 
     let map = m.get_one::<Map>("map").copied();
@@ -445,26 +528,24 @@ pub fn parse(spec: &Spec, args: &[String], np: usize) -> Result<Action> {
         if let Some(mb) = vol {
             params.overall_vol = mb
                 .checked_mul(1 << 20)
-                .ok_or_else(|| Error::arg("-iter", format!("{mb} MB overflows")))?;
+                .filter(|&v| v <= settings::MAX_OVERALL_VOL)
+                .ok_or_else(|| {
+                    Error::arg(
+                        "-iter",
+                        format!("{mb} MB is above OVERALL_VOL's 1 TiB limit"),
+                    )
+                })?;
         }
         if let Some(n) = nonaggr {
             params.msgs_nonaggr = n;
         }
     }
 
-    let json = m.get_one::<String>("json").cloned();
-    if let Some(f) = &json {
-        // Fail before measuring, not after the first table, and leave nothing behind.
-        let existed = std::path::Path::new(f).exists();
-        std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(f)
-            .map_err(|e| Error::file("-json", f, format!("cannot write it: {e}")))?;
-        if !existed {
-            let _ = std::fs::remove_file(f);
-        }
-    }
+    // Fail before measuring, not after the first table; nothing is created yet.
+    let json = m
+        .get_one::<String>("json")
+        .map(|f| crate::safefile::OutFile::check("-json", f))
+        .transpose()?;
 
     let adaptive = adaptive_options(&m)?;
     let (dir, overwrite) = files_options(
@@ -505,6 +586,7 @@ pub fn parse(spec: &Spec, args: &[String], np: usize) -> Result<Action> {
         dir,
         overwrite,
         adaptive,
+        force: m.get_flag("force"),
     })))
 }
 
@@ -614,11 +696,30 @@ fn files_options(m: &clap::ArgMatches, kind: Kind, base: &str) -> Result<(String
 /// A benchmark name and, when it came from an `-input` file, that file and line.
 type Named = (String, Option<(String, usize)>);
 
+/// The index of benchmark `name` (any case), or an error listing the valid names.
+fn lookup(spec: &Spec, name: &str, origin: Option<&(String, usize)>) -> Result<usize> {
+    if let Some(i) = spec.names.iter().position(|n| n.eq_ignore_ascii_case(name)) {
+        return Ok(i);
+    }
+    let msg = format!(
+        "unknown benchmark{}; valid names: {}",
+        if name.eq_ignore_ascii_case("all") {
+            " (give no name to run them all)"
+        } else {
+            ""
+        },
+        spec.names.join(", ")
+    );
+    Err(match origin {
+        Some((file, line)) => Error::line("-input", file, *line, format!("\"{name}\": {msg}")),
+        None => Error::arg(name, msg),
+    })
+}
+
 /// Benchmark names of an `-input` file with their line numbers: `#` lines and blank lines are
 /// skipped, the first word of every other line is a name.
 fn read_input(file: &str) -> Result<Vec<Named>> {
-    let text = std::fs::read_to_string(file)
-        .map_err(|e| Error::file("-input", file, format!("cannot read it: {e}")))?;
+    let text = crate::safefile::read_text("-input", file)?;
     Ok(text
         .lines()
         .enumerate()
@@ -648,28 +749,43 @@ pub fn list(spec: &Spec) -> String {
     s
 }
 
-/// `-help`: 3.0's calling sequence, then the options imb-rs adds.
+/// `-help`: 3.0's calling sequence, then the options imb-rs adds; only the options this
+/// executable accepts.
 pub fn help(spec: &Spec) -> String {
     let exe = format!("{:<12}", spec.exe);
     let pad = " ".repeat(12);
-    let mut s = String::new();
-    s.push_str(&format!(
-        "\nCalling sequence:\n\n\n{exe}[-h{{elp}}]\n\
-{pad}[-npmin  <NPmin>]\n\
-{pad}[-multi  <MultiMode>]\n\
-{pad}[-msglen <Lengths_file>]\n\
-{pad}[-map    <PxQ>]\n\
-{pad}[-input  <filename>]\n\
-{pad}[-msglog [<min>:]<max>] [-iter <msgs>[,<vol_MB>[,<nonaggr>]]]\n\
-{pad}[-time <seconds>] [-mem <GB>] [-zero_size on|off]\n\
-{pad}[-thread_level single|funneled|serialized|multiple]\n\
-{pad}[-settings <file.toml>] [-json <file>] [-check] [-list]\n\
-{pad}[-aggregate_mode aggregate|non_aggregate|both]\n\
-{pad}[-dir <directory>] [-overwrite]\n\
-{pad}[-adaptive [-cutoff <pct>] [-min_reps <n>] [-max_reps <n>]]\n\
-{pad}[benchmark1 [benchmark2 [...]]]\n\nwhere \n\n"
-    ));
+    let io = spec.kind == Kind::Io;
+    let mut synopsis = vec![
+        format!("{exe}[-h{{elp}}]"),
+        "[-npmin  <NPmin>]".into(),
+        "[-multi  <MultiMode>]".into(),
+        "[-msglen <Lengths_file>]".into(),
+        "[-map    <PxQ>]".into(),
+        "[-input  <filename>] [-include <b1,b2,...>] [-exclude <b1,b2,...>]".into(),
+        "[-msglog [<min>:]<max>] [-iter <msgs>[,<vol_MB>[,<nonaggr>]]] [-iter_policy off]".into(),
+        "[-time <seconds>] [-mem <GB>] [-zero_size on|off] [-force]".into(),
+        "[-thread_level single|funneled|serialized|multiple]".into(),
+        "[-settings <file.toml>] [-json <file>] [-check] [-list]".into(),
+    ];
+    if spec.aggregate {
+        synopsis.push("[-aggregate_mode aggregate|non_aggregate|both]".into());
+    }
+    if io {
+        synopsis.push("[-dir <directory>] [-overwrite]".into());
+    }
+    synopsis.push("[-adaptive [-cutoff <pct>] [-min_reps <n>] [-max_reps <n>]]".into());
+    synopsis.push("[benchmark1 [benchmark2 [...]]]".into());
+    let mut s = String::from("\nCalling sequence:\n\n\n");
+    for (i, l) in synopsis.iter().enumerate() {
+        if i > 0 {
+            s.push_str(&pad);
+        }
+        s.push_str(l);
+        s.push('\n');
+    }
+    s.push_str("\nwhere \n\n");
     let npmin = spec.npmin;
+    let std = settings::standard(spec.kind);
     s.push_str(&format!(
         "- h ( or help) just provides basic help; all other arguments are then ignored.\n\n\
 - NPmin is the minimum number of processes to run the benchmarks on: they run on\n  \
@@ -683,22 +799,43 @@ benchmark at the same time. 0: one row with min/max/avg over all processes of al
 1: one row per group (a Group column comes first).\n\n\
 - Lengths_file holds one message length per line (bytes, optionally followed by k or M);\n  \
 lines starting with # and blank lines are skipped. It replaces the default lengths.\n\n\
-- filename (-input) holds one benchmark name per line; # lines are skipped.\n\n\
+- filename (-input) holds one benchmark name per line; # lines are skipped.\n\
+- -include / -exclude b1,b2: add benchmarks to the list (also those run only when named),\n  \
+or remove them from it (IMB 2021).\n\n\
 - -msglog [min:]max: lengths 0, 2^min, ..., 2^max (default {min}:{max}).\n\
 - -iter msgs[,vol_MB[,nonaggr]]: MSGSPERSAMPLE, OVERALL_VOL in MiB, MSGS_NONAGGR.\n\
+- -iter_policy off: IMB 2021's name for the fixed repetition counts imb-rs always uses.\n\
 - -time S: at most about S seconds of repetitions per message size.\n\
 - -mem GB: skip message sizes whose buffers need more than GB GiB per process.\n\
 - -zero_size off: leave out the 0-byte size.\n\
+- -force: run even when the repetition counts cannot finish within an hour on any machine.\n\
 - -thread_level L: the thread level requested from MPI_Init_thread (default single).\n\
-- -settings F: parameters from a settings file (settings/*.toml); its [optional] block\n  \
-applies when IMB_OPTIONAL = true, and the header then says so.\n\
-- -aggregate_mode M: imb-ext and imb-io only: run the AGGREGATE tables, the NON-AGGREGATE\n  \
-tables, or both (default).\n\
-- -dir D: imb-io only: create the files (FILENAME, FILENAME_<rank>, ...) in D (default the\n  \
+- -settings F: parameters from a settings file ({file}); its [optional] block\n  \
+applies when IMB_OPTIONAL = true, and the header then says so.\n",
+        min = std.minmsglog,
+        max = std.maxmsglog,
+        file = if io {
+            "settings/settings_io.toml"
+        } else {
+            "settings/settings.toml"
+        },
+    ));
+    if spec.aggregate {
+        s.push_str(
+            "- -aggregate_mode M: run the AGGREGATE tables, the NON-AGGREGATE tables, or both\n  \
+(default).\n",
+        );
+    }
+    if io {
+        s.push_str(
+            "- -dir D: create the files (FILENAME, FILENAME_<rank>, ...) in D (default the\n  \
 current directory). They are removed when each benchmark ends, also after an error or a\n  \
 signal. A file already there under one of those names stops the run, unless -overwrite\n  \
-lets imb-io replace it (and then remove it).\n\
-- -adaptive: repeat the n_sample loop of every size until the spread of the timings is at\n  \
+lets imb-io replace it (and then remove it).\n",
+        );
+    }
+    s.push_str(&format!(
+        "- -adaptive: repeat the n_sample loop of every size until the spread of the timings is at\n  \
 most -cutoff % of their mean (default 5) after -min_reps timings (default 5), at most\n  \
 -max_reps timings (default 100); rows show the means, and sizes that did not settle get an\n  \
 UNSETTLED note after their table.\n\
@@ -709,8 +846,6 @@ defect (check-mode timings are not benchmark results).\n\
 - benchmarki is a benchmark name of this executable, in any case. They run in the order\n  \
 given; default: all of the first list below, in its order.\n\n\
 List of benchmarks of {exe}:\n",
-        min = settings::standard(spec.kind).minmsglog,
-        max = settings::standard(spec.kind).maxmsglog,
         exe = spec.exe,
     ));
     for n in &spec.names[..spec.defaults] {
@@ -803,6 +938,7 @@ mod tests {
             defaults: NAMES.len(),
             kind: Kind::Mpi1,
             npmin: 2,
+            aggregate: true,
         }
     }
     fn args(s: &str) -> Vec<String> {
@@ -816,6 +952,89 @@ mod tests {
     }
     fn err(s: &str, np: usize) -> String {
         parse(&spec(), &args(s), np).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn imb_2021_list_options_and_unsupported_ones() {
+        let r = run("PingPong -include Barrier,sendrecv", 2);
+        assert_eq!(r.benchmarks, [0, 4, 2]);
+        let r = run("-exclude PingPing -exclude Barrier", 2);
+        assert_eq!(r.benchmarks, [0, 2, 3]);
+        assert!(err("-include Nope", 2).starts_with("-include: Nope: unknown benchmark"));
+        assert_eq!(
+            err("PingPong -exclude pingpong", 2),
+            "-exclude: leaves no benchmark to run"
+        );
+        assert!(run("-iter_policy off", 2).benchmarks.len() == 5);
+        assert!(err("-iter_policy dynamic", 2).contains("not supported"));
+        for o in [
+            "-off_cache",
+            "-sync",
+            "-root_shift",
+            "-warm_up",
+            "-data_type",
+            "-imb_barrier",
+        ] {
+            let e = err(&format!("{o} 1"), 2);
+            assert!(
+                e.starts_with(&format!(
+                    "{o}: an IMB 2021 option that imb-rs does not support"
+                )),
+                "{e}"
+            );
+        }
+    }
+
+    #[test]
+    fn help_lists_only_accepted_options() {
+        let mpi1 = Spec {
+            aggregate: false,
+            ..spec()
+        };
+        let h = help(&mpi1);
+        assert!(!h.contains("-aggregate_mode") && !h.contains("-dir") && !h.contains("-overwrite"));
+        assert!(
+            h.contains("-include") && h.contains("-force") && h.contains("settings/settings.toml")
+        );
+        let e = parse(&mpi1, &args("-aggregate_mode both"), 2)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("-aggregate_mode: imb-mpi1 has no AGGREGATE"),
+            "{e}"
+        );
+        assert!(help(&spec()).contains("-aggregate_mode"));
+    }
+
+    #[test]
+    fn non_utf8_arguments_are_named() {
+        use std::os::unix::ffi::OsStringExt;
+        let a = vec![
+            std::ffi::OsString::from("PingPong"),
+            std::ffi::OsString::from_vec(b"-json=a\xffb".to_vec()),
+        ];
+        let (v, e) = utf8_args(a.into_iter());
+        assert_eq!(v.len(), 2);
+        assert_eq!(
+            e.unwrap().to_string(),
+            "-json=a\\xffb: argument 2 is not valid UTF-8 text"
+        );
+    }
+
+    #[test]
+    fn hostile_files_are_refused_before_the_run() {
+        for (o, f) in [
+            ("-json", "/dev/null"),
+            ("-json", "/tmp"),
+            ("-msglen", "/dev/zero"),
+            ("-input", "/dev/urandom"),
+            ("-settings", "/dev/zero"),
+        ] {
+            let e = err(&format!("{o} {f}"), 2);
+            assert!(e.starts_with(&format!("{o} {f}: ")), "{e}");
+        }
+        let e = err("-iter 4294967296", 2);
+        assert!(e.contains("is above 2147483647"), "{e}");
     }
 
     #[test]
@@ -936,6 +1155,7 @@ mod tests {
             defaults: NAMES.len(),
             kind: Kind::Io,
             npmin: 1,
+            aggregate: true,
         };
         let d = std::env::temp_dir().join(format!("imb-cli-dir-{}", std::process::id()));
         std::fs::create_dir_all(&d).unwrap();

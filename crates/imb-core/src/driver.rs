@@ -9,10 +9,11 @@ use crate::comm;
 use crate::cpu::Calibration;
 use crate::error::{Error, Result};
 use crate::files;
+use crate::hostcheck::Host;
 use crate::kernel::{Benchmark, Comm, Ctx, Prep, Sample};
 use crate::lengths::{self, Len};
 use crate::plan::{self, Layout, Step};
-use crate::report::{self, Banner, Columns, Header, Json, Row, Sink, Text, Verdict};
+use crate::report::{self, Banner, Columns, Failure, Header, Json, Row, Sink, Text, Verdict};
 use crate::settings::{self, Kind, Params};
 use crate::stats::{self, RankResult, Usec};
 use crate::sysinfo;
@@ -24,8 +25,24 @@ use std::process::ExitCode;
 pub const EXIT_DEFECT: u8 = 1;
 /// Exit status of a command-line or input-file error.
 pub const EXIT_USAGE: u8 = 2;
-/// Exit status of a run-time failure (e.g. buffers that cannot be allocated).
+/// Exit status of a run-time failure (e.g. buffers that cannot be allocated, a failed write).
 pub const EXIT_RUNTIME: u8 = 3;
+/// A run whose lower-bound estimate exceeds this is refused unless `-force` is given.
+pub const LONG_RUN_SECS: f64 = 3600.0;
+
+/// "2 h 05 min", "7 min", for an estimate.
+fn duration_text(secs: f64) -> String {
+    let min = (secs / 60.0).ceil() as u64;
+    if min >= 60 {
+        format!("{} h {:02} min", min / 60, min % 60)
+    } else {
+        format!("{min} min")
+    }
+}
+
+/// Exit status when standard output was closed by its reader (`| head`): the shell's value for
+/// a program ended by SIGPIPE, without a message.
+pub const EXIT_CLOSED: u8 = 141;
 
 fn threading(t: ThreadLevel) -> Threading {
     match t {
@@ -50,7 +67,7 @@ pub fn main(suite: &Suite) -> ExitCode {
             return ExitCode::from(EXIT_RUNTIME);
         }
     }
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (args, bad_arg) = cli::utf8_args(std::env::args_os().skip(1));
     let level = cli::prescan_thread_level(&args);
     let Some((universe, granted)) = mpi::initialize_with_threading(threading(level)) else {
         eprintln!("{}: error: MPI was already initialised", suite.exe);
@@ -69,14 +86,20 @@ pub fn main(suite: &Suite) -> ExitCode {
             );
             EXIT_RUNTIME
         }
-        _ => run_world(suite, &world, &args, granted),
+        _ => run_world(suite, &world, &args, bad_arg, granted),
     };
     // MPI_Finalize happens when the universe is dropped, on every rank, before the exit status.
     drop(universe);
     ExitCode::from(code)
 }
 
-fn run_world(suite: &Suite, world: &Comm, args: &[String], granted: Threading) -> u8 {
+fn run_world(
+    suite: &Suite,
+    world: &Comm,
+    args: &[String],
+    bad_arg: Option<Error>,
+    granted: Threading,
+) -> u8 {
     let rank = world.rank() as usize;
     let np = world.size() as usize;
     let names = suite.names();
@@ -86,8 +109,15 @@ fn run_world(suite: &Suite, world: &Comm, args: &[String], granted: Threading) -
         defaults: suite.defaults(),
         kind: suite.settings,
         npmin: suite.npmin,
+        aggregate: suite
+            .benchmarks
+            .iter()
+            .any(|b| b.info().modes.contains(&Mode::Aggregate)),
     };
-    let parsed = (rank == 0).then(|| cli::parse(&spec, args, np));
+    let parsed = (rank == 0).then(|| match bad_arg {
+        Some(e) => Err(e),
+        None => cli::parse(&spec, args, np),
+    });
     let action: Result<Action> = comm::bcast(world, parsed);
     match action {
         Err(e) => {
@@ -97,10 +127,19 @@ fn run_world(suite: &Suite, world: &Comm, args: &[String], granted: Threading) -
             EXIT_USAGE
         }
         Ok(Action::Help(t)) | Ok(Action::List(t)) => {
+            let mut code = 0;
             if rank == 0 {
-                print!("{t}");
+                if let Err(why) = crate::safefile::print_all(&t) {
+                    code = match why {
+                        Some(line) => {
+                            eprintln!("{}: error: {line}", suite.exe);
+                            EXIT_RUNTIME
+                        }
+                        None => EXIT_CLOSED,
+                    };
+                }
             }
-            0
+            comm::bcast_code(world, code)
         }
         Ok(Action::Run(opts)) => {
             // Every rank has the same options, so every rank reaches the same verdict.
@@ -119,6 +158,7 @@ fn run_world(suite: &Suite, world: &Comm, args: &[String], granted: Threading) -
             let mut r = Runner {
                 suite,
                 world,
+                host: Host::new(world),
                 rank,
                 np,
                 opts: *opts,
@@ -126,8 +166,23 @@ fn run_world(suite: &Suite, world: &Comm, args: &[String], granted: Threading) -
                 verdicts: Vec::new(),
                 cpu: None,
             };
+            // Every rank computes the same bound from the same options, so all leave together.
+            let least = r.least_secs();
+            if least > LONG_RUN_SECS && !r.opts.force {
+                if rank == 0 {
+                    eprintln!(
+                        "{}: error: this run needs at least {} on any machine (its repetition \
+                         counts at 0.1 usec plus 20 usec per MiB each); lower MSGSPERSAMPLE or \
+                         OVERALL_VOL (-iter), MAXMSGLOG (-msglog), or cap each size with -time, \
+                         or pass -force to run it anyway",
+                        suite.exe,
+                        duration_text(least)
+                    );
+                }
+                return EXIT_USAGE;
+            }
             let result = r.run(granted);
-            let code = match &result {
+            let mut code = match &result {
                 Ok(()) => {
                     let failed = r.verdicts.iter().any(|v| !v.ok);
                     if failed {
@@ -143,16 +198,26 @@ fn run_world(suite: &Suite, world: &Comm, args: &[String], granted: Threading) -
                     EXIT_RUNTIME
                 }
             };
+            // An output that failed outranks a defect: the results are incomplete.
+            for f in r.sinks.iter().filter_map(|s| s.failure()) {
+                match f {
+                    Failure::Closed => code = EXIT_CLOSED,
+                    Failure::Error(line) => {
+                        eprintln!("{}: error: {line}", suite.exe);
+                        code = EXIT_RUNTIME;
+                    }
+                }
+            }
             comm::bcast_code(world, code)
         }
     }
 }
 
-/// Rank 0's outputs: the IMB tables on stdout, and the `-json` file if asked for.
+/// Rank 0's outputs: the IMB tables on stdout (always first), and the `-json` file if asked for.
 fn sinks(suite: &Suite, opts: &Options) -> Vec<Box<dyn Sink>> {
     let mut v: Vec<Box<dyn Sink>> = vec![Box::new(Text::new(std::io::stdout()))];
     if let Some(f) = &opts.json {
-        v.push(Box::new(Json::new(f, suite.exe)));
+        v.push(Box::new(Json::new(f.clone(), suite.exe)));
     }
     v
 }
@@ -160,6 +225,7 @@ fn sinks(suite: &Suite, opts: &Options) -> Vec<Box<dyn Sink>> {
 struct Runner<'a> {
     suite: &'a Suite,
     world: &'a Comm,
+    host: Host,
     rank: usize,
     np: usize,
     opts: Options,
@@ -183,9 +249,19 @@ impl Runner<'_> {
         }
     }
 
+    /// Whether the tables can still reach anyone: false on every rank once rank 0's stdout has
+    /// failed (closed pipe, full disk), so the run ends after the step in progress. A failed
+    /// `-json` alone does not stop the tables; it makes the exit status non-zero at the end.
+    fn output_alive(&self) -> bool {
+        let dead = self.sinks.first().is_some_and(|s| s.failure().is_some());
+        comm::bcast_code(self.world, u8::from(dead)) == 0
+    }
+
     fn run(&mut self, granted: Threading) -> Result<()> {
+        let oversubscribed = self.host.oversubscription(self.world);
         if self.rank == 0 {
-            let h = self.header(granted);
+            let mut h = self.header(granted);
+            h.warnings.extend(oversubscribed);
             let names: Vec<&str> = self
                 .opts
                 .benchmarks
@@ -203,6 +279,9 @@ impl Runner<'_> {
             .benchmarks
             .iter()
             .any(|&b| self.suite.info(b).table == Table::NonBlocking);
+        if !self.output_alive() {
+            return Ok(());
+        }
         if nonblocking {
             // Every rank calibrates its own CPU (IMB 3.0 sizes the CPU work from rank 0 alone).
             let c = Calibration::measure();
@@ -231,6 +310,9 @@ impl Runner<'_> {
                 match step {
                     Step::Invalid { np } => self.emit(|s| s.invalid(info.name, np)),
                     Step::Run(layout) => self.run_step(bench, &layout, &mut outcome)?,
+                }
+                if !self.output_alive() {
+                    return Ok(());
                 }
             }
             self.verdicts.push(Verdict {
@@ -275,6 +357,7 @@ impl Runner<'_> {
             min_max,
             optional: self.optional_lines(),
             info: self.opts.settings.info.clone(),
+            warnings: Vec::new(),
         }
     }
 
@@ -301,8 +384,14 @@ impl Runner<'_> {
         if diffs.is_empty() {
             return diffs;
         }
+        let by_cli = self.opts.params != self.opts.settings.params
+            || self.opts.time.is_some()
+            || self.opts.adaptive.is_some();
         let from = match (&self.opts.settings.source, self.opts.settings.optional) {
-            (Some(f), true) => format!("the [optional] block of {f} and the command line"),
+            (Some(f), true) if by_cli => {
+                format!("the [optional] block of {f} and the command line")
+            }
+            (Some(f), true) => format!("the [optional] block of {f}"),
             _ => "the command line".to_string(),
         };
         let mut v = vec![
@@ -311,6 +400,51 @@ impl Runner<'_> {
         ];
         v.extend(diffs);
         v
+    }
+
+    /// A lower bound of the run's time on any machine: every repetition costs at least 0.1 µs
+    /// plus its bytes at 50 GB/s, every barrier 0.1 µs; warm-up, idle ranks, set-up and MPI's
+    /// own costs are left out. Only a bound this far below reality can refuse a run safely.
+    fn least_secs(&self) -> f64 {
+        let p = &self.opts.params;
+        let per = |x: usize| 1e-7 + x as f64 / 5e10;
+        let rounds = self.opts.adaptive.map_or(1, |a| a.min_reps) as f64;
+        let mut total = 0.0;
+        for &b in &self.opts.benchmarks {
+            let bench = self.suite.benchmarks[b];
+            let info = bench.info();
+            let steps = plan::steps(
+                self.np,
+                self.opts.npmin,
+                info.procs,
+                self.opts.map,
+                self.opts.multi.is_some(),
+            )
+            .iter()
+            .filter(|s| matches!(s, Step::Run(_)))
+            .count() as f64;
+            let mut one = 0.0;
+            for &mode in info
+                .modes
+                .iter()
+                .filter(|&&m| self.opts.aggregate_mode.runs(m))
+            {
+                let cap = if mode == Mode::NonAggregate {
+                    p.msgs_nonaggr
+                } else {
+                    p.msgspersample
+                };
+                for len in self.lengths(bench) {
+                    let mut n = lengths::n_sample((info.sample_bytes)(len.x), cap, p.overall_vol);
+                    if let Some(t) = self.opts.time {
+                        n = n.min(((t / per(len.x)) as usize).max(1));
+                    }
+                    one += rounds * (n as f64 * per(len.x) + p.n_barr as f64 * 1e-7);
+                }
+            }
+            total += steps * one;
+        }
+        total
     }
 
     /// The sizes the ladder or `-msglen` asks of a benchmark, before its own range applies.
@@ -549,7 +683,10 @@ impl Runner<'_> {
             .lens(buf_x, layout.np, self.opts.params.overall_vol);
         let mut bufs = None;
         let mut why = None;
-        if let Some((_, pos)) = role {
+        if let Some(short) = role.and_then(|_| self.host.memory_short((slen + rlen) as u64)) {
+            // Mapping would succeed and filling would end in the OOM killer: refuse first.
+            why = Some(short);
+        } else if let Some((_, pos)) = role {
             match (Buffer::new(slen), Buffer::new(rlen)) {
                 (Ok(mut s), Ok(r)) => {
                     if self.suite.settings == Kind::Io {

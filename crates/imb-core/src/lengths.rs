@@ -125,8 +125,7 @@ pub fn parse_msglen(text: &str, file: &str) -> Result<Vec<usize>> {
 
 /// Read and parse a `-msglen` file.
 pub fn read_msglen(file: &str) -> Result<Vec<usize>> {
-    let text = std::fs::read_to_string(file)
-        .map_err(|e| Error::file("-msglen", file, format!("cannot read it: {e}")))?;
+    let text = crate::safefile::read_text("-msglen", file)?;
     parse_msglen(&text, file)
 }
 

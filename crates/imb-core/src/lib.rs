@@ -21,6 +21,7 @@ pub mod lengths;
 pub mod plan;
 pub mod report;
 pub mod robust;
+pub mod safefile;
 pub mod settings;
 pub mod stats;
 pub mod sysinfo;
@@ -32,6 +33,8 @@ pub mod comm;
 pub mod driver;
 #[cfg(feature = "mpi")]
 pub mod hints;
+#[cfg(feature = "mpi")]
+pub mod hostcheck;
 #[cfg(feature = "mpi")]
 pub mod kernel;
 #[cfg(feature = "mpi")]

@@ -9,8 +9,9 @@ use std::os::raw::{c_char, c_int};
 
 /// The executable's name, for messages (`imb-mpi1`, `imb-ext`, …).
 fn exe() -> String {
-    std::env::args()
+    std::env::args_os()
         .next()
+        .map(|a| a.to_string_lossy().into_owned())
         .and_then(|a| a.rsplit('/').next().map(str::to_string))
         .unwrap_or_else(|| "imb-rs".into())
 }

@@ -72,7 +72,8 @@ struct OptionalBlock {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct FileLayout {
-    standard: Params,
+    /// Absent: the built-in standard values (a file may hold only its `[optional]` block).
+    standard: Option<toml::Table>,
     #[serde(default)]
     optional: OptionalBlock,
     /// MPI_Info hints for MPI_Win_create / MPI_File_open (the guide's `User_Set_Info`).
@@ -95,6 +96,14 @@ pub struct Settings {
 
 /// Largest MAXMSGLOG we accept: MPI counts are C ints.
 pub const MAX_MSGLOG: u32 = 30;
+
+/// Largest repetition or barrier count: IMB keeps them in C ints, and a larger value can only
+/// be a mistake (at 0.1 µs a repetition, 2^31 repetitions take 3.6 minutes per size).
+pub const MAX_COUNT: usize = i32::MAX as usize;
+
+/// Largest OVERALL_VOL: 1 TiB. n_sample = OVERALL_VOL / X, so a larger volume only makes
+/// MSGSPERSAMPLE the cap for every size, and EXT windows are OVERALL_VOL bytes each.
+pub const MAX_OVERALL_VOL: usize = 1 << 40;
 
 /// The built-in standard parameters of a suite.
 pub fn standard(kind: Kind) -> Params {
@@ -124,8 +133,7 @@ pub fn built_in(kind: Kind) -> Settings {
 
 /// Read a settings file chosen with `-settings`.
 pub fn load(path: &str, kind: Kind) -> Result<Settings> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Error::file("-settings", path, format!("cannot read it: {e}")))?;
+    let text = crate::safefile::read_text("-settings", path)?;
     let mut s = parse(&text, path, kind)?;
     if s.params != standard(kind) && !s.optional {
         // Unreachable through parse (checked there), kept as a guard for future keys.
@@ -149,7 +157,7 @@ fn parse(text: &str, path: &str, kind: Kind) -> Result<Settings> {
             Error::file("-settings", path, msg)
         }
     })?;
-    let std_params = layout.standard;
+    let std_params = standard_block(layout.standard, text, path, kind)?;
     let info: Vec<(String, String)> = layout.info.into_iter().collect();
     if let Some((k, _)) = info
         .iter()
@@ -162,17 +170,6 @@ fn parse(text: &str, path: &str, kind: Kind) -> Result<Settings> {
         ));
     }
     validate(&std_params, text, path, kind)?;
-    if path != "<built-in>" {
-        let built_in = parse(embedded(kind), "<built-in>", kind)?.params;
-        if std_params != built_in {
-            return Err(Error::file(
-                "-settings",
-                path,
-                "the [standard] block differs from the standard values; put your values in \
-                 [optional] with IMB_OPTIONAL = true",
-            ));
-        }
-    }
     let o = layout.optional;
     if !o.imb_optional {
         return Ok(Settings {
@@ -202,6 +199,80 @@ fn parse(text: &str, path: &str, kind: Kind) -> Result<Settings> {
     })
 }
 
+/// The `[standard]` block of a file: absent means the built-in values; present, it must equal
+/// them key for key (the first differing key is named with its line), and a block of the
+/// other suite's file says which file to use.
+fn standard_block(
+    block: Option<toml::Table>,
+    text: &str,
+    path: &str,
+    kind: Kind,
+) -> Result<Params> {
+    if path == "<built-in>" {
+        let t = block.unwrap_or_default();
+        return toml::Value::Table(t)
+            .try_into()
+            .map_err(|e| Error::file("-settings", path, e.to_string()));
+    }
+    let built_in = standard(kind);
+    let Some(t) = block else {
+        return Ok(built_in);
+    };
+    let first = |key: &str| {
+        text.lines()
+            .position(|l| {
+                l.trim_start()
+                    .strip_prefix(key)
+                    .is_some_and(|r| !key.is_empty() && r.trim_start().starts_with('='))
+            })
+            .map_or(0, |i| i + 1)
+    };
+    let at = |key: &str, msg: String| match first(key) {
+        0 => Error::file("-settings", path, msg),
+        line => Error::line("-settings", path, line, msg),
+    };
+    let (other, this_file, other_exe) = match kind {
+        Kind::Mpi1 => ("settings_io.toml", "settings/settings.toml", "imb-io"),
+        Kind::Io => (
+            "settings.toml",
+            "settings/settings_io.toml",
+            "imb-mpi1 and imb-ext",
+        ),
+    };
+    let wrong_suite = match kind {
+        Kind::Mpi1 => t.contains_key("FILENAME"),
+        Kind::Io => !t.contains_key("FILENAME"),
+    };
+    if wrong_suite {
+        return Err(Error::file(
+            "-settings",
+            path,
+            format!(
+                "this looks like {other} (the settings of {other_exe}); this executable takes \
+                 {this_file}"
+            ),
+        ));
+    }
+    let p: Params = toml::Value::Table(t.clone())
+        .try_into()
+        .map_err(|e: toml::de::Error| {
+            let msg = e.message().trim().to_string();
+            // Key errors carry the key in the message; find its line when we can.
+            let key = msg.split('`').nth(1).unwrap_or("");
+            at(key, format!("[standard]: {msg}"))
+        })?;
+    if let Some((key, v, std)) = differences(&p, &built_in).into_iter().next() {
+        return Err(at(
+            key,
+            format!(
+                "[standard] {key} = {v} differs from the standard value {std}; put your values \
+                 in [optional] with IMB_OPTIONAL = true"
+            ),
+        ));
+    }
+    Ok(p)
+}
+
 /// Check value ranges; the error names the key's line in the file when it can be found.
 pub fn validate(p: &Params, text: &str, path: &str, kind: Kind) -> Result<()> {
     let bad = |key: &str, msg: String| {
@@ -224,14 +295,30 @@ pub fn validate(p: &Params, text: &str, path: &str, kind: Kind) -> Result<()> {
             format!("{} is above MAXMSGLOG {}", p.minmsglog, p.maxmsglog),
         ));
     }
-    if p.msgspersample == 0 {
-        return Err(bad("MSGSPERSAMPLE", "must be at least 1".into()));
-    }
-    if p.msgs_nonaggr == 0 {
-        return Err(bad("MSGS_NONAGGR", "must be at least 1".into()));
+    for (key, v, min) in [
+        ("MSGSPERSAMPLE", p.msgspersample, 1),
+        ("MSGS_NONAGGR", p.msgs_nonaggr, 1),
+        ("N_WARMUP", p.n_warmup, 0),
+        ("N_BARR", p.n_barr, 0),
+    ] {
+        if v < min {
+            return Err(bad(key, format!("must be at least {min}")));
+        }
+        if v > MAX_COUNT {
+            return Err(bad(
+                key,
+                format!("{v} is above {MAX_COUNT} (a C int, as in IMB)"),
+            ));
+        }
     }
     if p.overall_vol == 0 {
         return Err(bad("OVERALL_VOL", "must be at least 1".into()));
+    }
+    if p.overall_vol > MAX_OVERALL_VOL {
+        return Err(bad(
+            "OVERALL_VOL",
+            format!("{} is above {MAX_OVERALL_VOL} (1 TiB)", p.overall_vol),
+        ));
     }
     if !(p.target_cpu_secs.is_finite() && p.target_cpu_secs > 0.0) {
         return Err(bad("TARGET_CPU_SECS", "must be a positive number".into()));
@@ -422,8 +509,93 @@ mod tests {
     #[test]
     fn changed_standard_block_is_an_error() {
         let text = MPI1_TOML.replace("MAXMSGLOG = 22", "MAXMSGLOG = 20");
-        let e = load(&tmp("f.toml", &text), Kind::Mpi1).unwrap_err();
-        assert!(e.to_string().contains("[standard]"), "{e}");
+        let e = load(&tmp("f.toml", &text), Kind::Mpi1)
+            .unwrap_err()
+            .to_string();
+        let line = MPI1_TOML
+            .lines()
+            .position(|l| l.starts_with("MAXMSGLOG"))
+            .unwrap()
+            + 1;
+        assert!(
+            e.contains(&format!(
+                ", line {line}: [standard] MAXMSGLOG = 20 differs from the standard value 22"
+            )),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_file_with_only_an_optional_block_works() {
+        let s = load(
+            &tmp(
+                "opt.toml",
+                "[optional]\nIMB_OPTIONAL = true\nMAXMSGLOG = 3\n",
+            ),
+            Kind::Mpi1,
+        )
+        .unwrap();
+        assert!(s.optional);
+        assert_eq!(s.params.maxmsglog, 3);
+        assert_eq!(s.params.msgspersample, standard(Kind::Mpi1).msgspersample);
+        let io = load(
+            &tmp("optio.toml", "[optional]\nIMB_OPTIONAL = true\n"),
+            Kind::Io,
+        )
+        .unwrap();
+        assert_eq!(io.params, standard(Kind::Io));
+    }
+
+    #[test]
+    fn the_other_suites_file_says_which_file_to_use() {
+        let e = load(&tmp("io.toml", IO_TOML), Kind::Mpi1)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("looks like settings_io.toml") && e.contains("settings/settings.toml"),
+            "{e}"
+        );
+        let e = load(&tmp("mpi.toml", MPI1_TOML), Kind::Io)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("looks like settings.toml") && e.contains("settings/settings_io.toml"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn counts_have_limits() {
+        for (text, key) in [
+            (
+                "IMB_OPTIONAL = true\nMSGSPERSAMPLE = 4294967296",
+                "MSGSPERSAMPLE",
+            ),
+            ("IMB_OPTIONAL = true\nN_BARR = 4294967296", "N_BARR"),
+            ("IMB_OPTIONAL = true\nN_WARMUP = 4294967296", "N_WARMUP"),
+            (
+                "IMB_OPTIONAL = true\nOVERALL_VOL = 2199023255552",
+                "OVERALL_VOL",
+            ),
+        ] {
+            let f = tmp("lim.toml", &format!("[optional]\n{text}\n"));
+            let e = load(&f, Kind::Mpi1).unwrap_err().to_string();
+            assert!(
+                e.contains(&format!(", line 3: {key}: ")) && e.contains("is above"),
+                "{e}"
+            );
+        }
+    }
+
+    #[test]
+    fn hostile_settings_files_are_refused() {
+        for f in ["/dev/zero", "/dev/urandom", "/tmp"] {
+            let e = load(f, Kind::Mpi1).unwrap_err().to_string();
+            assert!(e.starts_with(&format!("-settings {f}: ")), "{e}");
+        }
+        // A byte-order mark is accepted.
+        let bom = format!("\u{feff}{MPI1_TOML}");
+        assert!(load(&tmp("bom.toml", &bom), Kind::Mpi1).is_ok());
     }
 
     #[test]

@@ -33,6 +33,30 @@ pub fn launcher_size(get: impl Fn(&str) -> Option<String>) -> Option<usize> {
         .max()
 }
 
+/// Bytes of memory the kernel can give without swapping (`MemAvailable` of /proc/meminfo), if
+/// the kernel tells.
+pub fn mem_available() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    parse_mem_available(&text)
+}
+
+fn parse_mem_available(text: &str) -> Option<u64> {
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    kib.checked_mul(1024)
+}
+
+/// The `# !!` line for a host where more processes (or threads) run than CPUs they may use.
+pub fn oversubscribed_line(what: &str, n: usize, cpus: usize) -> Option<String> {
+    (n > cpus).then(|| {
+        format!(
+            "{n} {what} share {cpus} CPU{} on one host (oversubscribed): times measure the \
+             scheduler, they are not results",
+            if cpus == 1 { "" } else { "s" }
+        )
+    })
+}
+
 #[cfg(feature = "mpi")]
 pub use with_mpi::*;
 
@@ -91,5 +115,18 @@ mod tests {
         assert_eq!(parts.len(), 5, "{d}");
         assert_eq!(parts[3].len(), 8);
         assert!(!super::uname().1.is_empty());
+    }
+
+    #[test]
+    fn mem_available_and_oversubscription_line() {
+        let t = "MemTotal:       24000000 kB\nMemAvailable:    1000 kB\n";
+        assert_eq!(super::parse_mem_available(t), Some(1024 * 1000));
+        assert_eq!(super::parse_mem_available("MemTotal: 1 kB\n"), None);
+        assert_eq!(super::oversubscribed_line("processes", 2, 2), None);
+        let l = super::oversubscribed_line("processes", 4, 2).unwrap();
+        assert!(l.starts_with("4 processes share 2 CPUs on one host"), "{l}");
+        assert!(super::oversubscribed_line("threads", 2, 1)
+            .unwrap()
+            .contains("1 CPU on"));
     }
 }

@@ -39,7 +39,6 @@ fn rejects_on(np: usize, args: &[&str], needle: &str) {
         !o.stdout.contains("# Benchmarking"),
         "{args:?} measured something"
     );
-    assert!(o.secs < 30.0, "{args:?} took {} s", o.secs);
 }
 
 #[test]

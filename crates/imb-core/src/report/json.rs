@@ -3,11 +3,11 @@
 //! far, and `"complete": false` says the run did not finish. Values keep full precision; column
 //! names are the IMB column titles.
 
-use super::{Banner, Header, Row, Sink, Verdict};
+use super::{Banner, Failure, Header, Row, Sink, Verdict};
 use crate::bench::Mode;
+use crate::safefile::OutFile;
 use serde::Serialize;
 use serde_json::{Map, Value};
-use std::path::PathBuf;
 
 #[derive(Debug, Serialize)]
 struct TableDoc {
@@ -42,16 +42,17 @@ struct Doc {
 
 /// The JSON sink.
 pub struct Json {
-    path: PathBuf,
+    file: OutFile,
     doc: Doc,
-    /// The first write error, reported once on stderr.
-    failed: bool,
+    /// The first write error: the run ends with it and a non-zero exit.
+    failed: Option<String>,
 }
 
 impl Json {
-    pub fn new(path: impl Into<PathBuf>, suite: &str) -> Self {
+    /// A sink writing to `file` (checked with `OutFile::check` before the run).
+    pub fn new(file: OutFile, suite: &str) -> Self {
         Json {
-            path: path.into(),
+            file,
             doc: Doc {
                 suite: suite.to_string(),
                 header: None,
@@ -63,7 +64,7 @@ impl Json {
                 cpu_exploit_mflops: None,
                 complete: false,
             },
-            failed: false,
+            failed: None,
         }
     }
 
@@ -75,19 +76,19 @@ impl Json {
     }
 
     fn save(&mut self) {
-        let tmp = self.path.with_extension("json.tmp");
-        let r =
-            std::fs::write(&tmp, self.to_bytes()).and_then(|_| std::fs::rename(&tmp, &self.path));
-        if let Err(e) = r {
-            if !self.failed {
-                eprintln!("imb-rs: warning: cannot write {}: {e}", self.path.display());
-            }
-            self.failed = true;
+        if self.failed.is_some() {
+            return;
+        }
+        if let Err(e) = self.file.write(&self.to_bytes()) {
+            self.failed = Some(format!("-json {}: cannot write it: {e}", self.file.shown));
         }
     }
 }
 
 impl Sink for Json {
+    fn failure(&self) -> Option<Failure> {
+        self.failed.clone().map(Failure::Error)
+    }
     fn header(&mut self, h: &Header) {
         self.doc.header = Some(h.clone());
         self.save();
@@ -179,7 +180,8 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("imb-json-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("r.json");
-        let mut j = Json::new(&path, "imb-mpi1");
+        let out = OutFile::check("-json", path.to_str().unwrap()).unwrap();
+        let mut j = Json::new(out, "imb-mpi1");
         let l = layout(4, 2, None, true);
         j.list(&["PingPong"], true);
         j.banner(&Banner {

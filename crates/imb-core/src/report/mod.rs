@@ -36,6 +36,9 @@ pub struct Header {
     pub optional: Vec<String>,
     /// MPI_Info hints in force (`[info]` of the settings file).
     pub info: Vec<(String, String)>,
+    /// Why the times may not be results (oversubscription): `# !!` lines at the header's end.
+    #[serde(default)]
+    pub warnings: Vec<String>,
 }
 
 /// The columns of one table.
@@ -125,9 +128,22 @@ pub struct Verdict {
     pub ok: bool,
 }
 
+/// Why a sink stopped delivering.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Failure {
+    /// Its reader went away (`| head`): the run ends quietly.
+    Closed,
+    /// A write failed (full disk, `/dev/full`): the run ends with this line and a non-zero exit.
+    Error(String),
+}
+
 /// A receiver of results. Every method has an empty default, so a sink implements only what it
 /// shows.
 pub trait Sink {
+    /// The sink's first failure, if any: the driver ends the run after the current step.
+    fn failure(&self) -> Option<Failure> {
+        None
+    }
     fn header(&mut self, _h: &Header) {}
     fn list(&mut self, _names: &[&str], _multi: bool) {}
     /// IO non-blocking benchmarks are selected: CPU_Exploit's calibrated speed (rank 0's).

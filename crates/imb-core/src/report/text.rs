@@ -1,7 +1,7 @@
 //! The IMB text layout, byte for byte (IMB_BEHAVIOUR.md §8, OUTPUT_COMPAT.md). It flushes
 //! after every write, so a crash keeps what was already measured.
 
-use super::{Banner, Header, Row, Sink, Verdict};
+use super::{Banner, Failure, Header, Row, Sink, Verdict};
 use crate::bench::Mode;
 use crate::plan::Layout;
 use std::io::Write;
@@ -9,19 +9,29 @@ use std::io::Write;
 /// The IMB text layout on any writer (stdout in a run, a Vec in tests).
 pub struct Text<W: Write> {
     out: W,
+    /// The first write failure; later output is dropped. A closed stdout (`| head`) must not
+    /// kill a rank in the middle of a collective: the driver ends the run at the next step.
+    failed: Option<std::io::Error>,
 }
 
 impl<W: Write> Text<W> {
     pub fn new(out: W) -> Self {
-        Text { out }
+        Text { out, failed: None }
     }
     pub fn into_inner(self) -> W {
         self.out
     }
     fn put(&mut self, s: &str) {
-        // A closed stdout (e.g. `| head`) must not kill a rank in the middle of a collective.
-        let _ = self.out.write_all(s.as_bytes());
-        let _ = self.out.flush();
+        if self.failed.is_some() {
+            return;
+        }
+        if let Err(e) = self
+            .out
+            .write_all(s.as_bytes())
+            .and_then(|_| self.out.flush())
+        {
+            self.failed = Some(e);
+        }
     }
 }
 
@@ -122,11 +132,13 @@ pub fn header_text(h: &Header) -> String {
         );
     }
     s.push_str("#\n");
-    if !h.optional.is_empty() {
-        for l in &h.optional {
-            s.push_str(&format!("# !! {l}\n"));
+    for block in [&h.optional, &h.warnings] {
+        if !block.is_empty() {
+            for l in block {
+                s.push_str(&format!("# !! {l}\n"));
+            }
+            s.push_str("#\n");
         }
-        s.push_str("#\n");
     }
     s
 }
@@ -149,6 +161,15 @@ pub fn row_text(r: &Row) -> String {
 }
 
 impl<W: Write> Sink for Text<W> {
+    fn failure(&self) -> Option<Failure> {
+        self.failed.as_ref().map(|e| {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                Failure::Closed
+            } else {
+                Failure::Error(format!("cannot write to standard output: {e}"))
+            }
+        })
+    }
     fn header(&mut self, h: &Header) {
         let t = header_text(h);
         self.put(&t);
@@ -266,6 +287,7 @@ mod tests {
             min_max: Some((0, 4194304)),
             optional: vec![],
             info: vec![],
+            warnings: vec![],
         }
     }
 

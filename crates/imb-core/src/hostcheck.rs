@@ -1,0 +1,82 @@
+//! What the host can bear, asked collectively before anything is measured: whether more ranks
+//! share a host than CPUs they may run on (the header then says the times are not results),
+//! and whether a step's buffers fit in the host's available memory (an error, not an OOM kill).
+
+use crate::binding;
+use crate::kernel::Comm;
+use crate::sysinfo;
+use mpi::collective::SystemOperation;
+use mpi::topology::SimpleCommunicator;
+use mpi::traits::*;
+
+/// CPUs a mask can name here (16 words of 64); larger numbers are ignored.
+const MASK_WORDS: usize = 16;
+
+/// This rank's host, as MPI sees it (MPI_COMM_TYPE_SHARED).
+pub struct Host {
+    node: SimpleCommunicator,
+}
+
+impl Host {
+    /// Collective over the world.
+    pub fn new(world: &Comm) -> Host {
+        Host {
+            node: world.split_shared(world.rank()),
+        }
+    }
+
+    /// Ranks of this job on this host.
+    pub fn ranks(&self) -> usize {
+        self.node.size() as usize
+    }
+
+    /// The `# !!` line when some host runs more ranks than the CPUs in the union of their
+    /// affinity masks (unbound ranks count every CPU of their mask). Collective over the world;
+    /// the line is returned on world rank 0.
+    pub fn oversubscription(&self, world: &Comm) -> Option<String> {
+        let mut mask = [0u64; MASK_WORDS];
+        for c in binding::allowed_cpus().unwrap_or_default() {
+            if c < 64 * MASK_WORDS {
+                mask[c / 64] |= 1 << (c % 64);
+            }
+        }
+        let mut union = [0u64; MASK_WORDS];
+        self.node
+            .all_reduce_into(&mask[..], &mut union[..], SystemOperation::bitwise_or());
+        let cpus: u64 = union.iter().map(|w| u64::from(w.count_ones())).sum();
+        let mine = [self.ranks() as u64, cpus];
+        let root = world.process_at_rank(0);
+        if world.rank() == 0 {
+            let mut all = vec![0u64; 2 * world.size() as usize];
+            root.gather_into_root(&mine[..], &mut all[..]);
+            all.chunks_exact(2)
+                .filter(|c| c[0] > c[1])
+                .max_by_key(|c| c[0] * 1000 / c[1].max(1))
+                .and_then(|c| {
+                    sysinfo::oversubscribed_line("processes", c[0] as usize, c[1] as usize)
+                })
+        } else {
+            root.gather_into(&mine[..]);
+            None
+        }
+    }
+
+    /// An error line when `bytes` per rank, for every rank of this host, exceed the host's
+    /// available memory. Local: every rank decides for itself, the driver then agrees.
+    pub fn memory_short(&self, bytes: u64) -> Option<String> {
+        let avail = sysinfo::mem_available()?;
+        let need = bytes.saturating_mul(self.ranks() as u64);
+        (need > avail).then(|| {
+            let gib = |b: u64| b as f64 / (1u64 << 30) as f64;
+            format!(
+                "buffers need {:.2} GiB per process, {:.2} GiB for the {} processes on this \
+                 host, but only {:.2} GiB is available (MemAvailable); lower OVERALL_VOL or \
+                 MAXMSGLOG, or skip large sizes with -mem",
+                gib(bytes),
+                gib(need),
+                self.ranks(),
+                gib(avail)
+            )
+        })
+    }
+}

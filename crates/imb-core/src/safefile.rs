@@ -1,0 +1,462 @@
+//! Files the user names, read and written so that hostile paths cannot hang, exhaust or destroy
+//! anything (doc/ReadMe_IMB.md, "Robustness").
+//!
+//! - Input files (`-msglen`, `-input`, `-settings`, the suites' settings files) must be regular
+//!   files of at most [`INPUT_CAP`] bytes. A FIFO would block `open` for ever and `/dev/zero`
+//!   would fill memory, so the type is checked before opening, the open never blocks, and the
+//!   read stops one byte past the cap. A UTF-8 byte-order mark is skipped; other invalid UTF-8
+//!   is an error naming the line.
+//! - Output files (`-json`) are written only to a new or existing regular file. A symlink is
+//!   followed (its target is written, the link stays); a device, FIFO, socket or directory is an
+//!   error before anything runs. Every write goes to a fresh temporary file created next to the
+//!   target (never an existing one) and renamed over it, and the temporary file is removed on
+//!   every failure path, a full disk included.
+
+use crate::error::{Error, Result};
+use std::ffi::OsStr;
+use std::fs::{File, OpenOptions};
+use std::io::{self, Read, Write};
+use std::os::unix::fs::{FileTypeExt, OpenOptionsExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+
+/// The largest input file accepted: far above any real settings or lengths file.
+pub const INPUT_CAP: u64 = 4 << 20;
+
+/// What a file system object is, in words, for an error message.
+fn kind_of(ft: &std::fs::FileType) -> &'static str {
+    if ft.is_dir() {
+        "a directory"
+    } else if ft.is_fifo() {
+        "a FIFO"
+    } else if ft.is_socket() {
+        "a socket"
+    } else if ft.is_char_device() {
+        "a character device"
+    } else if ft.is_block_device() {
+        "a block device"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// A path as text for a message; bytes that are not UTF-8 are shown escaped, never dropped.
+pub fn shown(path: &OsStr) -> String {
+    match path.to_str() {
+        Some(s) => s.to_string(),
+        None => {
+            use std::os::unix::ffi::OsStrExt;
+            path.as_bytes().escape_ascii().to_string()
+        }
+    }
+}
+
+/// Read the whole text of an input file named by option `arg`, within [`INPUT_CAP`].
+pub fn read_text(arg: &str, path: &str) -> Result<String> {
+    read_text_capped(arg, path, INPUT_CAP)
+}
+
+/// As [`read_text`] with another cap (tests).
+pub fn read_text_capped(arg: &str, path: &str, cap: u64) -> Result<String> {
+    let bytes = read_bytes(arg, path, cap)?;
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
+    match std::str::from_utf8(bytes) {
+        Ok(s) => Ok(s.to_string()),
+        Err(e) => {
+            let line = 1 + bytes[..e.valid_up_to()]
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count();
+            Err(Error::line(
+                arg,
+                path,
+                line,
+                "not UTF-8 text (an invalid byte sequence)",
+            ))
+        }
+    }
+}
+
+fn read_bytes(arg: &str, path: &str, cap: u64) -> Result<Vec<u8>> {
+    let fail = |msg: String| Error::file(arg, path, msg);
+    let md = std::fs::metadata(path).map_err(|e| fail(format!("cannot read it: {e}")))?;
+    if !md.file_type().is_file() {
+        return Err(fail(format!(
+            "{}: only a regular file is read",
+            kind_of(&md.file_type())
+        )));
+    }
+    if md.len() > cap {
+        return Err(fail(format!(
+            "{} bytes: larger than the {} bytes an input file may have",
+            md.len(),
+            cap
+        )));
+    }
+    // O_NONBLOCK: if the path was swapped for a FIFO after the check, open still returns.
+    let f = OpenOptions::new()
+        .read(true)
+        .custom_flags(libc_o_nonblock())
+        .open(path)
+        .map_err(|e| fail(format!("cannot read it: {e}")))?;
+    let md = f
+        .metadata()
+        .map_err(|e| fail(format!("cannot read it: {e}")))?;
+    if !md.file_type().is_file() {
+        return Err(fail(format!(
+            "{}: only a regular file is read",
+            kind_of(&md.file_type())
+        )));
+    }
+    let mut buf = Vec::new();
+    f.take(cap + 1)
+        .read_to_end(&mut buf)
+        .map_err(|e| fail(format!("cannot read it: {e}")))?;
+    if buf.len() as u64 > cap {
+        return Err(fail(format!(
+            "larger than the {cap} bytes an input file may have"
+        )));
+    }
+    Ok(buf)
+}
+
+fn libc_o_nonblock() -> i32 {
+    nix::fcntl::OFlag::O_NONBLOCK.bits()
+}
+
+/// An output file checked before the run: where the bytes go (a symlink resolved to its target)
+/// and the name to show.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct OutFile {
+    /// What the user wrote, for messages.
+    pub shown: String,
+    /// The file that is replaced on each write: the path itself, or a symlink's final target.
+    target: PathBuf,
+}
+
+impl OutFile {
+    /// Check that `path` (named by option `arg`) can take an output file: an existing regular
+    /// file (through any symlinks) or a new name in a writable directory. Nothing is created.
+    pub fn check(arg: &str, path: &str) -> Result<OutFile> {
+        let fail = |msg: String| Error::file(arg, path, msg);
+        if path.is_empty() {
+            return Err(Error::arg(arg, "needs a file name"));
+        }
+        let p = Path::new(path);
+        let target = match std::fs::symlink_metadata(p) {
+            Ok(md) if md.file_type().is_symlink() => match std::fs::canonicalize(p) {
+                Ok(t) => t,
+                // A dangling link: writing would create a file wherever it points; refuse.
+                Err(e) => return Err(fail(format!("a symlink whose target cannot be used: {e}"))),
+            },
+            Ok(_) => p.to_path_buf(),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => p.to_path_buf(),
+            Err(e) => return Err(fail(format!("cannot use it: {e}"))),
+        };
+        match std::fs::metadata(&target) {
+            Ok(md) if md.file_type().is_file() => {
+                if let Err(e) = nix::unistd::access(&target, nix::unistd::AccessFlags::W_OK) {
+                    return Err(fail(format!("cannot write it: {e}")));
+                }
+            }
+            Ok(md) => {
+                return Err(fail(format!(
+                    "{}: only a regular file is written",
+                    kind_of(&md.file_type())
+                )))
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            Err(e) => return Err(fail(format!("cannot use it: {e}"))),
+        }
+        let dir = parent(&target);
+        match std::fs::metadata(&dir) {
+            Ok(md) if md.is_dir() => {}
+            Ok(_) => return Err(fail(format!("{} is not a directory", dir.display()))),
+            Err(e) => return Err(fail(format!("cannot use {}: {e}", dir.display()))),
+        }
+        // The temporary file is made in the same directory, so it must be writable.
+        if let Err(e) = nix::unistd::access(
+            &dir,
+            nix::unistd::AccessFlags::W_OK | nix::unistd::AccessFlags::X_OK,
+        ) {
+            return Err(fail(format!(
+                "cannot create files in {}: {e}",
+                dir.display()
+            )));
+        }
+        Ok(OutFile {
+            shown: path.to_string(),
+            target,
+        })
+    }
+
+    /// Replace the file's contents with `bytes`: a new temporary file beside the target,
+    /// written and renamed over it; on any failure the temporary file is removed and the target
+    /// keeps its previous contents.
+    pub fn write(&self, bytes: &[u8]) -> io::Result<()> {
+        // The target may have changed since the check (another program): never replace a
+        // non-regular file.
+        let old_mode = match std::fs::metadata(&self.target) {
+            Ok(md) if md.file_type().is_file() => Some(md.permissions().mode()),
+            Ok(md) => {
+                return Err(io::Error::other(format!(
+                    "{}: only a regular file is written",
+                    kind_of(&md.file_type())
+                )))
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+            Err(e) => return Err(e),
+        };
+        let (tmp, mut f) = self.create_tmp()?;
+        let r = (|| {
+            if let Some(mode) = old_mode {
+                f.set_permissions(std::fs::Permissions::from_mode(mode & 0o7777))?;
+            }
+            f.write_all(bytes)?;
+            f.sync_data()?;
+            drop(f);
+            std::fs::rename(&tmp, &self.target)
+        })();
+        if r.is_err() {
+            let _ = std::fs::remove_file(&tmp);
+        }
+        r
+    }
+
+    /// A temporary file that did not exist before (O_EXCL), next to the target.
+    fn create_tmp(&self) -> io::Result<(PathBuf, File)> {
+        let dir = parent(&self.target);
+        let name = self
+            .target
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let pid = std::process::id();
+        for k in 0..100u32 {
+            let tmp = dir.join(format!(".{name}.imb-rs-{pid}-{k}.tmp"));
+            match OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .mode(0o644)
+                .open(&tmp)
+            {
+                Ok(f) => return Ok((tmp, f)),
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+                Err(e) => return Err(e),
+            }
+        }
+        Err(io::Error::other("no free temporary file name"))
+    }
+}
+
+fn parent(p: &Path) -> PathBuf {
+    match p.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// Standard output that remembers its first failure instead of panicking or carrying on
+/// silently: a closed pipe (`| head`) ends the run quietly, any other failure (a full disk,
+/// `/dev/full`) ends it with an error. Every write is flushed, so a crash keeps what was shown.
+pub struct Stdout {
+    out: io::Stdout,
+    failed: Option<io::Error>,
+}
+
+impl Default for Stdout {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Stdout {
+    pub fn new() -> Self {
+        Stdout {
+            out: io::stdout(),
+            failed: None,
+        }
+    }
+    /// The first write error, if any.
+    pub fn failure(&self) -> Option<&io::Error> {
+        self.failed.as_ref()
+    }
+}
+
+impl Write for Stdout {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.failed.is_some() {
+            // Already reported; later output is dropped, not retried.
+            return Ok(buf.len());
+        }
+        let mut l = self.out.lock();
+        match l.write_all(buf).and_then(|_| l.flush()) {
+            Ok(()) => Ok(buf.len()),
+            Err(e) => {
+                self.failed = Some(io::Error::new(e.kind(), e.to_string()));
+                Err(e)
+            }
+        }
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// How an output failure ends a program: a closed pipe quietly, anything else with a message.
+pub fn stdout_failure_message(e: &io::Error) -> Option<String> {
+    if e.kind() == io::ErrorKind::BrokenPipe {
+        None
+    } else {
+        Some(format!("cannot write the results to standard output: {e}"))
+    }
+}
+
+/// Print `text` to stdout for a one-shot output (`-help`, `-list`): Ok, a quiet closed pipe, or
+/// the error line to report.
+pub fn print_all(text: &str) -> std::result::Result<(), Option<String>> {
+    let mut o = io::stdout().lock();
+    o.write_all(text.as_bytes())
+        .and_then(|_| o.flush())
+        .map_err(|e| stdout_failure_message(&e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::symlink;
+
+    fn dir(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("imb-safefile-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+    fn s(p: &Path) -> String {
+        p.to_str().unwrap().to_string()
+    }
+
+    #[test]
+    fn reads_regular_files_and_skips_a_bom() {
+        let d = dir("bom");
+        let f = d.join("a");
+        std::fs::write(&f, b"\xEF\xBB\xBF1\n2\n").unwrap();
+        assert_eq!(read_text("-msglen", &s(&f)).unwrap(), "1\n2\n");
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn refuses_devices_fifos_directories_and_huge_files() {
+        let e = read_text("-msglen", "/dev/zero").unwrap_err().to_string();
+        assert!(
+            e.contains("-msglen /dev/zero") && e.contains("character device"),
+            "{e}"
+        );
+        let e = read_text("-input", "/tmp").unwrap_err().to_string();
+        assert!(e.contains("a directory"), "{e}");
+        let d = dir("fifo");
+        let fifo = d.join("p");
+        nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
+        let e = read_text("-settings", &s(&fifo)).unwrap_err().to_string();
+        assert!(e.contains("a FIFO"), "{e}");
+        let big = d.join("big");
+        std::fs::write(&big, vec![b'1'; 100]).unwrap();
+        let e = read_text_capped("-msglen", &s(&big), 10)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("larger than the 10 bytes"), "{e}");
+        let e = read_text("-msglen", &s(&d.join("missing")))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("cannot read it"), "{e}");
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn invalid_utf8_names_the_line() {
+        let d = dir("utf8");
+        let f = d.join("a");
+        std::fs::write(&f, b"1\n2\n\xff\n").unwrap();
+        let e = read_text("-msglen", &s(&f)).unwrap_err().to_string();
+        assert!(e.contains("line 3") && e.contains("UTF-8"), "{e}");
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn output_refuses_what_is_not_a_regular_file() {
+        for p in ["/dev/null", "/dev/full", "/tmp"] {
+            let e = OutFile::check("-json", p).unwrap_err().to_string();
+            assert!(e.starts_with(&format!("-json {p}: ")), "{e}");
+        }
+        let d = dir("outfifo");
+        let fifo = d.join("p");
+        nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
+        let e = OutFile::check("-json", &s(&fifo)).unwrap_err().to_string();
+        assert!(e.contains("a FIFO"), "{e}");
+        let e = OutFile::check("-json", &s(&d.join("no/such/x")))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("cannot use"), "{e}");
+        let dangling = d.join("dangling");
+        symlink(d.join("nowhere/x"), &dangling).unwrap();
+        assert!(OutFile::check("-json", &s(&dangling)).is_err());
+        assert!(
+            dangling.symlink_metadata().is_ok(),
+            "the link is left alone"
+        );
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn output_follows_a_symlink_and_keeps_it() {
+        let d = dir("outlink");
+        let real = d.join("real.json");
+        std::fs::write(&real, "old").unwrap();
+        std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o600)).unwrap();
+        let link = d.join("link.json");
+        symlink(&real, &link).unwrap();
+        let o = OutFile::check("-json", &s(&link)).unwrap();
+        o.write(b"new").unwrap();
+        assert!(link.symlink_metadata().unwrap().file_type().is_symlink());
+        assert_eq!(std::fs::read_to_string(&real).unwrap(), "new");
+        let mode = std::fs::metadata(&real).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+        // Only the two names remain: no temporary file.
+        assert_eq!(std::fs::read_dir(&d).unwrap().count(), 2);
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn output_never_replaces_a_neighbour() {
+        // The old scheme wrote FILE.tmp, which destroyed a user's file of that name.
+        let d = dir("outnb");
+        let target = d.join("r.json");
+        let neighbour = d.join("r.json.tmp");
+        std::fs::write(&neighbour, "keep me").unwrap();
+        let o = OutFile::check("-json", &s(&target)).unwrap();
+        o.write(b"{}").unwrap();
+        o.write(b"{}\n").unwrap();
+        assert_eq!(std::fs::read_to_string(&neighbour).unwrap(), "keep me");
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "{}\n");
+        assert_eq!(std::fs::read_dir(&d).unwrap().count(), 2);
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn a_failed_write_leaves_no_temporary_file() {
+        // A target swapped for a directory after the check: the write fails, nothing is left.
+        let d = dir("outfail");
+        let target = d.join("r.json");
+        let o = OutFile::check("-json", &s(&target)).unwrap();
+        std::fs::create_dir(&target).unwrap();
+        assert!(o.write(b"{}").is_err());
+        assert_eq!(std::fs::read_dir(&d).unwrap().count(), 1);
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn non_utf8_paths_are_shown_escaped() {
+        use std::os::unix::ffi::OsStrExt;
+        let p = OsStr::from_bytes(b"a\xffb");
+        assert_eq!(shown(p), "a\\xffb");
+    }
+}

@@ -1,0 +1,419 @@
+//! Hostile input and failing outputs (doc/ReadMe_IMB.md, "Robustness"): device nodes, FIFOs,
+//! symlinks, a full disk, a full or closed stdout, non-UTF-8 arguments, absurd counts. Each
+//! expects one clear error line, the documented exit status, no hang, and nothing destroyed
+//! or left behind. Runs without `mpirun` use MPI's singleton start, which is what a user gets
+//! from `imb-mpi1 > file`.
+
+mod common;
+use common::*;
+use std::ffi::OsString;
+use std::io::{BufRead, BufReader};
+use std::os::unix::ffi::OsStringExt;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_imb-mpi1");
+
+/// Wait for `child` at most `limit`, killing it on timeout (a hang fails the test).
+fn wait(mut child: Child, limit: Duration, what: &str) -> (i32, String) {
+    let t0 = Instant::now();
+    loop {
+        if let Some(st) = child.try_wait().unwrap() {
+            let mut err = String::new();
+            if let Some(mut e) = child.stderr.take() {
+                std::io::Read::read_to_string(&mut e, &mut err).unwrap();
+            }
+            use std::os::unix::process::ExitStatusExt;
+            let code = st.code().unwrap_or_else(|| 128 + st.signal().unwrap_or(0));
+            return (code, err);
+        }
+        if t0.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{what}: still running after {limit:?} (a hang)");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// A singleton run (no mpirun) with the given stdout, in `dir`.
+fn direct(dir: &std::path::Path, args: &[OsString], stdout: Stdio) -> Child {
+    Command::new(BIN)
+        .args(args)
+        .current_dir(dir)
+        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .stdin(Stdio::null())
+        .stdout(stdout)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+fn os(args: &[&str]) -> Vec<OsString> {
+    args.iter().map(OsString::from).collect()
+}
+
+/// The lines of `stderr` that are ours.
+fn ours(stderr: &str) -> Vec<&str> {
+    stderr
+        .lines()
+        .filter(|l| l.starts_with("imb-mpi1: error: "))
+        .collect()
+}
+
+/// One run under mpirun (np 2) that must fail with exit status `code` and exactly one error
+/// line containing `needle`, before any table.
+fn refused(dir: &std::path::Path, args: &[&str], needle: &str) -> Out {
+    let o = mpirun_in(dir, 2, args, 60);
+    let lines = ours(&o.stderr);
+    assert_eq!(
+        lines.len(),
+        1,
+        "{args:?}: expected one error line, stderr:\n{}",
+        o.stderr
+    );
+    assert!(
+        lines[0].contains(needle),
+        "{args:?}: {:?} lacks {needle:?}",
+        lines[0]
+    );
+    assert_ne!(o.code, Some(0), "{args:?} exited 0");
+    assert!(
+        !o.stdout.contains("# Benchmarking"),
+        "{args:?}: a benchmark ran before the error"
+    );
+    assert!(!o.stderr.contains("panicked"), "{args:?}: {}", o.stderr);
+    o
+}
+
+#[test]
+fn json_never_writes_to_what_is_not_a_regular_file() {
+    let d = scratch("json-kinds");
+    let fifo = d.join("fifo");
+    let _ = std::fs::remove_file(&fifo);
+    nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
+    for (target, kind) in [
+        ("/dev/null", "a character device"),
+        (fifo.to_str().unwrap(), "a FIFO"),
+        (d.to_str().unwrap(), "a directory"),
+    ] {
+        let o = refused(
+            &d,
+            &["PingPong", "-msglog", "1", "-json", target],
+            &format!("-json {target}: {kind}"),
+        );
+        assert_eq!(o.code, Some(2), "exit status for -json {target}");
+    }
+    // The FIFO is still a FIFO, and nothing else appeared.
+    use std::os::unix::fs::FileTypeExt;
+    assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+    assert_eq!(
+        std::fs::read_dir(&d).unwrap().count(),
+        1,
+        "files left in {d:?}"
+    );
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
+fn json_follows_a_symlink_and_spares_its_neighbours() {
+    let d = scratch("json-link");
+    let real = d.join("real.json");
+    std::fs::write(&real, "old").unwrap();
+    let link = d.join("link.json");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    // The old temporary name (FILE.tmp) destroyed a file of that name.
+    let neighbour = d.join("link.json.tmp");
+    std::fs::write(&neighbour, "keep").unwrap();
+    let o = mpirun_in(
+        &d,
+        2,
+        &["PingPong", "-msglog", "1", "-json", "link.json"],
+        60,
+    );
+    ok(&o);
+    assert!(
+        link.symlink_metadata().unwrap().file_type().is_symlink(),
+        "the symlink was replaced"
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&real).unwrap()).unwrap();
+    assert_eq!(doc["complete"], true, "the link's target holds the results");
+    assert_eq!(std::fs::read_to_string(&neighbour).unwrap(), "keep");
+    assert_eq!(
+        std::fs::read_dir(&d).unwrap().count(),
+        3,
+        "a temporary file was left in {d:?}"
+    );
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+/// A 64 KiB tmpfs, unmounted on drop; None where mounting is not allowed.
+struct SmallDisk(std::path::PathBuf);
+impl SmallDisk {
+    fn new(name: &str) -> Option<SmallDisk> {
+        let d = scratch(name);
+        let ok = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", "size=64k", "tmpfs"])
+            .arg(&d)
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        ok.then_some(SmallDisk(d))
+    }
+}
+impl Drop for SmallDisk {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(&self.0).status();
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[test]
+fn json_on_a_full_disk_is_an_error_and_leaves_nothing() {
+    let Some(disk) = SmallDisk::new("json-full") else {
+        eprintln!("skipped: cannot mount a tmpfs here (not root?)");
+        return;
+    };
+    // Fill the disk, so the first write of the results fails.
+    let filler = disk.0.join("filler");
+    let _ = std::fs::write(&filler, vec![b'x'; 1 << 20]);
+    let before = std::fs::read(&filler).unwrap();
+    let out = d_out(&disk.0);
+    let o = mpirun_in(&disk.0, 2, &["PingPong", "-msglog", "1", "-json", &out], 60);
+    let lines = ours(&o.stderr);
+    assert_eq!(
+        o.code,
+        Some(3),
+        "a failed -json write must exit 3:\n{}",
+        o.stderr
+    );
+    assert_eq!(lines.len(), 1, "one error line:\n{}", o.stderr);
+    assert!(
+        lines[0].contains(&format!(
+            "-json {out}: cannot write it: No space left on device"
+        )),
+        "{}",
+        lines[0]
+    );
+    // The tables still reached stdout.
+    assert!(o.stdout.contains("# All processes entering MPI_Finalize"));
+    let names: Vec<_> = std::fs::read_dir(&disk.0)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["filler"], "left on the full disk: {names:?}");
+    assert_eq!(
+        std::fs::read(&filler).unwrap(),
+        before,
+        "the filler changed"
+    );
+}
+
+fn d_out(dir: &std::path::Path) -> String {
+    dir.join("r.json").to_string_lossy().into_owned()
+}
+
+#[test]
+fn input_files_must_be_small_regular_files() {
+    let d = scratch("inputs");
+    let fifo = d.join("fifo");
+    let _ = std::fs::remove_file(&fifo);
+    nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
+    let fifo = fifo.to_str().unwrap();
+    for (opt, file, why) in [
+        ("-msglen", "/dev/zero", "a character device"),
+        ("-msglen", fifo, "a FIFO"),
+        ("-input", "/dev/urandom", "a character device"),
+        ("-settings", fifo, "a FIFO"),
+        ("-settings", "/proc", "a directory"),
+    ] {
+        let o = refused(&d, &[opt, file], &format!("{opt} {file}: {why}"));
+        assert_eq!(o.code, Some(2));
+    }
+    let big = write(&d, "big", &"1\n".repeat(3 << 20));
+    refused(&d, &["-msglen", &big], "larger than the 4194304 bytes");
+    // A byte-order mark is skipped; invalid UTF-8 names its line.
+    let bom = write(&d, "bom", "\u{feff}4\n8\n");
+    ok(&mpirun_in(
+        &d,
+        2,
+        &["PingPong", "-msglen", &bom, "-iter", "5"],
+        60,
+    ));
+    let bad = d.join("bad");
+    std::fs::write(&bad, b"4\n\xff\n").unwrap();
+    let bad = bad.to_str().unwrap();
+    refused(
+        &d,
+        &["-msglen", bad],
+        &format!("-msglen {bad}, line 2: not UTF-8"),
+    );
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
+fn counts_beyond_their_limits_are_refused_before_running() {
+    let d = scratch("counts");
+    refused(&d, &["-iter", "4294967296"], "is above 2147483647");
+    refused(
+        &d,
+        &["-iter", "10,2000000"],
+        "above OVERALL_VOL's 1 TiB limit",
+    );
+    // Legal, but at least hours of repetitions: refused with an estimate unless -force.
+    let o = refused(
+        &d,
+        &["-iter", "2000000000,1000000"],
+        "this run needs at least ",
+    );
+    assert_eq!(o.code, Some(2));
+    assert!(ours(&o.stderr)[0].contains("-force"));
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
+fn imb_2021_options_are_named() {
+    let d = scratch("imb2021");
+    refused(
+        &d,
+        &["-off_cache", "-1"],
+        "-off_cache: an IMB 2021 option that imb-rs does not support",
+    );
+    refused(&d, &["-iter_policy", "dynamic"], "not supported");
+    refused(
+        &d,
+        &["-aggregate_mode", "both"],
+        "-aggregate_mode: imb-mpi1 has no AGGREGATE",
+    );
+    let o = mpirun_in(
+        &d,
+        2,
+        &[
+            "-include",
+            "Barrier",
+            "-exclude",
+            "PingPing,Sendrecv,Exchange,Allreduce,Reduce,Reduce_scatter,Allgather,Allgatherv,\
+             Alltoall,Alltoallv,Bcast",
+            "-iter_policy",
+            "off",
+            "-msglog",
+            "1",
+            "-iter",
+            "5",
+        ],
+        60,
+    );
+    ok(&o);
+    let names: Vec<String> = tables(&o.stdout).into_iter().map(|t| t.title).collect();
+    assert_eq!(names, ["PingPong", "Barrier"]);
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
+fn non_utf8_arguments_are_an_error() {
+    let d = scratch("utf8");
+    let args = vec![
+        OsString::from("PingPong"),
+        OsString::from_vec(b"-json=r\xff.json".to_vec()),
+    ];
+    let (code, err) = wait(
+        direct(&d, &args, Stdio::null()),
+        Duration::from_secs(60),
+        "non-UTF-8 argument",
+    );
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(
+        ours(&err),
+        ["imb-mpi1: error: -json=r\\xff.json: argument 2 is not valid UTF-8 text"]
+    );
+    assert_eq!(std::fs::read_dir(&d).unwrap().count(), 0);
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
+fn a_full_stdout_is_an_error() {
+    let d = scratch("devfull");
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let (code, err) = wait(
+        direct(
+            &d,
+            &os(&["PingPong", "PingPing", "-iter", "5"]),
+            Stdio::from(full),
+        ),
+        Duration::from_secs(60),
+        "stdout on /dev/full",
+    );
+    assert_eq!(code, 3, "{err}");
+    assert_eq!(
+        ours(&err),
+        ["imb-mpi1: error: cannot write to standard output: No space left on device (os error 28)"]
+    );
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
+fn a_closed_stdout_ends_the_run_quietly() {
+    let d = scratch("epipe");
+    // The whole default ladder of three benchmarks: the run must end long before it finishes.
+    let mut child = direct(
+        &d,
+        &os(&["PingPong", "PingPing", "Sendrecv", "-iter", "5"]),
+        Stdio::piped(),
+    );
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.starts_with("#---"), "{first:?}");
+    // The reader is gone now (dropped above), as with `| head -1`.
+    let (code, err) = wait(
+        child,
+        Duration::from_secs(60),
+        "stdout closed by its reader",
+    );
+    assert_eq!(code, 141, "{err}");
+    assert!(ours(&err).is_empty() && !err.contains("panicked"), "{err}");
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
+fn oversubscription_is_in_the_header() {
+    let cpus = nix::sched::sched_getaffinity(nix::unistd::Pid::from_raw(0))
+        .map(|s| {
+            (0..nix::sched::CpuSet::count())
+                .filter(|&c| s.is_set(c).unwrap_or(false))
+                .count()
+        })
+        .unwrap();
+    let np = cpus + 1;
+    if np > 8 {
+        eprintln!("skipped: {cpus} CPUs, too many ranks to oversubscribe in a test");
+        return;
+    }
+    let d = scratch("oversub");
+    let o = mpirun_in(&d, np, &["Barrier", "-iter", "5", "-json", "r.json"], 120);
+    ok(&o);
+    let line = format!("# !! {np} processes share {cpus} CPU");
+    let at = o
+        .stdout
+        .find(&line)
+        .unwrap_or_else(|| panic!("no {line:?} in the header:\n{}", o.stdout));
+    assert!(
+        at < o.stdout.find("# List of Benchmarks").unwrap(),
+        "the line is not in the header"
+    );
+    // The tables are unchanged, and the JSON header carries the warning.
+    assert_eq!(tables(&o.stdout)[0].title, "Barrier");
+    let doc: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(d.join("r.json")).unwrap()).unwrap();
+    assert!(doc["header"]["warnings"][0]
+        .as_str()
+        .unwrap()
+        .starts_with(&format!("{np} processes share")));
+    std::fs::remove_dir_all(&d).unwrap();
+}
