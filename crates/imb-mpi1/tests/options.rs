@@ -92,8 +92,9 @@ fn optional_settings_file_and_thread_level() {
     assert!(o
         .stdout
         .contains("# !! Results from OPTIONAL mode, not standard mode:\n"));
+    // Only the file set parameters (-thread_level is not one): the command line is not named.
     assert!(o.stdout.contains(&format!(
-        "# !! parameters set by the [optional] block of {f} and the command line:\n"
+        "# !! parameters set by the [optional] block of {f}:\n"
     )));
     assert!(o
         .stdout
@@ -115,7 +116,18 @@ fn optional_settings_file_and_thread_level() {
         60,
     );
     ok(&o);
-    assert!(!o.stdout.contains("# !!"));
+    assert!(!o.stdout.contains("OPTIONAL"), "{}", o.stdout);
+    // A parameter from the command line as well: both sources are named.
+    let o = mpirun_in(&d, 2, &["PingPong", "-settings", &f, "-iter", "9"], 60);
+    ok(&o);
+    assert!(o.stdout.contains(&format!(
+        "# !! parameters set by the [optional] block of {f} and the command line:\n"
+    )));
+    // A file with only its [optional] block works.
+    let only = write(&d, "only.toml", "[optional]\nIMB_OPTIONAL = true\nMAXMSGLOG = 2\n");
+    let o = mpirun_in(&d, 2, &["PingPong", "-settings", &only], 60);
+    ok(&o);
+    assert_eq!(tables(&o.stdout)[0].ints("#bytes"), [0, 1, 2, 4]);
 }
 
 #[test]

@@ -328,6 +328,17 @@ mod tests {
     }
 
     #[test]
+    fn header_oversubscribed_after_optional() {
+        let mut h = header();
+        h.optional = vec!["Results from OPTIONAL mode, not standard mode:".into()];
+        h.warnings = vec![crate::sysinfo::oversubscribed_line("processes", 4, 2).unwrap()];
+        insta::assert_snapshot!(render(|t| {
+            t.header(&h);
+            t.list(&["PingPong"], false);
+        }));
+    }
+
+    #[test]
     fn title_keeps_3_0_layout() {
         let s = header_text(&header());
         let title = s.lines().nth(1).unwrap();
