@@ -6,34 +6,28 @@ use crate::binding;
 use crate::kernel::Comm;
 use crate::sysinfo;
 use mpi::collective::SystemOperation;
-use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 
 /// CPUs a mask can name here (16 words of 64); larger numbers are ignored.
 const MASK_WORDS: usize = 16;
 
-/// This rank's host, as MPI sees it (MPI_COMM_TYPE_SHARED).
+/// What this rank's host (as MPI sees it, MPI_COMM_TYPE_SHARED) holds of the job: its ranks, the
+/// CPUs they may use and the memory available. Everything is read once, in `new`, before any
+/// benchmark: nothing is allocated or read between a benchmark's MPI calls. (Open MPI 4.1.4's
+/// MPI_Win_create reads uninitialised memory when it refuses a hint, per valgrind; reading
+/// /proc/meminfo just before it turned that into a deterministic crash.)
 pub struct Host {
-    node: SimpleCommunicator,
+    ranks: usize,
+    cpus: usize,
+    /// MemAvailable when the run started: buffers of earlier steps are freed before the next
+    /// step's are made, so the start is the state each step meets.
+    avail: Option<u64>,
 }
 
 impl Host {
     /// Collective over the world.
     pub fn new(world: &Comm) -> Host {
-        Host {
-            node: world.split_shared(world.rank()),
-        }
-    }
-
-    /// Ranks of this job on this host.
-    pub fn ranks(&self) -> usize {
-        self.node.size() as usize
-    }
-
-    /// The `# !!` line when some host runs more ranks than the CPUs in the union of their
-    /// affinity masks (unbound ranks count every CPU of their mask). Collective over the world;
-    /// the line is returned on world rank 0.
-    pub fn oversubscription(&self, world: &Comm) -> Option<String> {
+        let node = world.split_shared(world.rank());
         let mut mask = [0u64; MASK_WORDS];
         for c in binding::allowed_cpus().unwrap_or_default() {
             if c < 64 * MASK_WORDS {
@@ -41,10 +35,24 @@ impl Host {
             }
         }
         let mut union = [0u64; MASK_WORDS];
-        self.node
-            .all_reduce_into(&mask[..], &mut union[..], SystemOperation::bitwise_or());
-        let cpus: u64 = union.iter().map(|w| u64::from(w.count_ones())).sum();
-        let mine = [self.ranks() as u64, cpus];
+        node.all_reduce_into(&mask[..], &mut union[..], SystemOperation::bitwise_or());
+        Host {
+            ranks: node.size() as usize,
+            cpus: union.iter().map(|w| w.count_ones() as usize).sum(),
+            avail: sysinfo::mem_available(),
+        }
+    }
+
+    /// Ranks of this job on this host.
+    pub fn ranks(&self) -> usize {
+        self.ranks
+    }
+
+    /// The `# !!` line when some host runs more ranks than the CPUs in the union of their
+    /// affinity masks (unbound ranks count every CPU of their mask). Collective over the world;
+    /// the line is returned on world rank 0.
+    pub fn oversubscription(&self, world: &Comm) -> Option<String> {
+        let mine = [self.ranks as u64, self.cpus as u64];
         let root = world.process_at_rank(0);
         if world.rank() == 0 {
             let mut all = vec![0u64; 2 * world.size() as usize];
@@ -64,7 +72,7 @@ impl Host {
     /// An error line when `bytes` per rank, for every rank of this host, exceed the host's
     /// available memory. Local: every rank decides for itself, the driver then agrees.
     pub fn memory_short(&self, bytes: u64) -> Option<String> {
-        let avail = sysinfo::mem_available()?;
+        let avail = self.avail?;
         let need = bytes.saturating_mul(self.ranks() as u64);
         (need > avail).then(|| {
             let gib = |b: u64| b as f64 / (1u64 << 30) as f64;

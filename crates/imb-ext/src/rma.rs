@@ -26,7 +26,13 @@ fn misuse(what: &str) -> ! {
 #[inline(never)]
 fn misuse_hints(rc: c_int, info: &Info) -> ! {
     let hints = info.describe();
-    failed(&format!("MPI_Win_create with {hints}{}", osc_hint()), rc)
+    // With hints, they are the likely cause; without, it is the component (see osc_hint).
+    let hint = if info.describe() == "no [info] hints" {
+        osc_hint()
+    } else {
+        String::new()
+    };
+    failed(&format!("MPI_Win_create with {hints}{hint}"), rc)
 }
 
 /// Open MPI 4.1's default one-sided component (osc/rdma) keys its shared-memory segment on the
