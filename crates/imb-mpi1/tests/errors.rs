@@ -4,14 +4,20 @@
 mod common;
 use common::*;
 
-/// Run and expect a non-zero exit with exactly one error line that contains `needle`.
+/// Run and expect a non-zero exit with exactly one error line that contains `needle`. One
+/// process without mpirun: rank 0 finds every input error, and `rejects_on` proves with
+/// mpirun, once per kind of input, that every rank leaves together.
 fn rejects(args: &[&str], needle: &str) {
-    rejects_on(2, args, needle)
+    rejects_on(1, args, needle)
 }
 
 fn rejects_on(np: usize, args: &[&str], needle: &str) {
     let d = scratch("errors");
-    let o = mpirun_in(&d, np, args, 60);
+    let o = if np == 1 {
+        direct_in(&d, args, 60)
+    } else {
+        mpirun_in(&d, np, args, 60)
+    };
     assert_eq!(
         o.code.map(|c| c != 0),
         Some(true),
@@ -43,7 +49,8 @@ fn rejects_on(np: usize, args: &[&str], needle: &str) {
 
 #[test]
 fn unknown_benchmark_lists_valid_names() {
-    rejects(
+    rejects_on(
+        2,
         &["PingPong", "Pingpongg"],
         "Pingpongg: unknown benchmark; valid names: PingPong, PingPing, Sendrecv",
     );
@@ -95,9 +102,14 @@ fn bad_msglen_files() {
         ("mult", "18446744073709551615 k\n", "overflows"),
         ("comment", "64 # bytes\n", "comments must start a line"),
     ];
-    for (name, text, needle) in cases {
+    for (k, (name, text, needle)) in cases.into_iter().enumerate() {
         let f = write(&d, name, text);
-        let o = mpirun_in(&d, 2, &["-msglen", &f], 60);
+        // The first under mpirun (every rank leaves), the rest as one process (quicker).
+        let o = if k == 0 {
+            mpirun_in(&d, 2, &["-msglen", &f], 60)
+        } else {
+            direct_in(&d, &["-msglen", &f], 60)
+        };
         let line = o
             .stderr
             .lines()
@@ -120,7 +132,8 @@ fn bad_msglen_files() {
 fn bad_input_files() {
     let d = scratch("input");
     let f = write(&d, "sel", "# selection\nPingPong\nBcast\nnosuch\n");
-    rejects(
+    rejects_on(
+        2,
         &["-input", &f],
         &format!("-input {f}, line 4: \"nosuch\": unknown benchmark"),
     );
@@ -142,7 +155,7 @@ fn bad_settings_file() {
             "IMB_OPTIONAL = true\nMSGSPERSAMPLE = -3",
         ),
     );
-    rejects(&["-settings", &f], &format!("-settings {f}, line "));
+    rejects_on(2, &["-settings", &f], &format!("-settings {f}, line "));
 }
 
 #[test]

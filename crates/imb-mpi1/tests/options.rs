@@ -124,7 +124,11 @@ fn optional_settings_file_and_thread_level() {
         "# !! parameters set by the [optional] block of {f} and the command line:\n"
     )));
     // A file with only its [optional] block works.
-    let only = write(&d, "only.toml", "[optional]\nIMB_OPTIONAL = true\nMAXMSGLOG = 2\n");
+    let only = write(
+        &d,
+        "only.toml",
+        "[optional]\nIMB_OPTIONAL = true\nMAXMSGLOG = 2\n",
+    );
     let o = mpirun_in(&d, 2, &["PingPong", "-settings", &only], 60);
     ok(&o);
     assert_eq!(tables(&o.stdout)[0].ints("#bytes"), [0, 1, 2, 4]);
@@ -176,9 +180,9 @@ fn json_file_mirrors_the_tables() {
 fn json_file_that_cannot_be_written_is_an_error() {
     let o = mpirun(2, &["-json", "/nonexistent/dir/out.json"]);
     assert_eq!(o.code, Some(2));
-    assert!(o
-        .stderr
-        .contains("imb-mpi1: error: -json /nonexistent/dir/out.json: cannot write it"));
+    assert!(o.stderr.contains(
+        "imb-mpi1: error: -json /nonexistent/dir/out.json: cannot use /nonexistent/dir: "
+    ));
 }
 
 #[test]

@@ -88,6 +88,9 @@ pub struct Launch<'a> {
     pub env: &'a [(&'a str, &'a str)],
     /// Send this signal to mpirun once the predicate holds (polled every 20 ms).
     pub signal_when: Option<(i32, &'a dyn Fn() -> bool)>,
+    /// Start the binary itself (MPI's singleton start, one process) instead of `mpirun`: an
+    /// input error ends in 0.3 s this way, against 2 s through mpirun's abort handling.
+    pub direct: bool,
 }
 
 /// `mpirun -np NP BIN ARGS` in `dir` with the extras of `l`, killed after `limit` seconds.
@@ -102,12 +105,17 @@ pub fn mpirun_with(
     let env = l.env;
     let _one = LAUNCH.lock().unwrap_or_else(|e| e.into_inner());
     let mut cmd = Command::new("setsid");
-    cmd.arg("mpirun");
-    if open_mpi() {
-        cmd.arg("--oversubscribe");
+    if l.direct {
+        assert_eq!(np, 1, "a direct start is one process");
+        cmd.arg(bin);
+    } else {
+        cmd.arg("mpirun");
+        if open_mpi() {
+            cmd.arg("--oversubscribe");
+        }
+        cmd.args(["-np", &np.to_string(), bin]);
     }
-    cmd.args(["-np", &np.to_string(), bin])
-        .args(args)
+    cmd.args(args)
         .current_dir(dir)
         .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
         .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
@@ -171,6 +179,22 @@ pub fn mpirun_with(
         out.stderr
     );
     out
+}
+
+/// `BIN ARGS` without mpirun (one process, MPI's singleton start) in `dir`, killed after
+/// `limit` seconds.
+pub fn direct_in(bin: &str, dir: &std::path::Path, args: &[&str], limit: u64) -> Out {
+    mpirun_with(
+        bin,
+        dir,
+        1,
+        args,
+        limit,
+        Launch {
+            direct: true,
+            ..Launch::default()
+        },
+    )
 }
 
 /// `mpirun -np NP BIN ARGS` in the temporary directory, with a 120 s limit.

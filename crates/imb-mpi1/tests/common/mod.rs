@@ -13,3 +13,8 @@ pub fn mpirun_in(dir: &std::path::Path, np: usize, args: &[&str], limit: u64) ->
 pub fn mpirun(np: usize, args: &[&str]) -> Out {
     imb_testkit::mpirun(env!("CARGO_BIN_EXE_imb-mpi1"), np, args)
 }
+
+/// `imb-mpi1 ARGS` without mpirun (one process) in `dir`, killed after `limit` seconds.
+pub fn direct_in(dir: &std::path::Path, args: &[&str], limit: u64) -> Out {
+    imb_testkit::direct_in(env!("CARGO_BIN_EXE_imb-mpi1"), dir, args, limit)
+}
