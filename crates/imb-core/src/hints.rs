@@ -72,6 +72,12 @@ pub fn validate(hints: &[(String, String)]) -> Result<(), String> {
         ffi::MPI_MAX_INFO_VAL as usize - 1,
     );
     for (k, v) in hints {
+        if k.contains('\0') || v.contains('\0') {
+            // CString refuses NUL: without this check Info::new would abort on every rank.
+            return Err(format!(
+                "[info] key {k:?}: a NUL character in the key or value"
+            ));
+        }
         if k.is_empty() || k.len() > kmax || v.len() > vmax {
             return Err(format!(
                 "[info] key \"{k}\": this MPI takes keys of 1..{kmax} characters and values of \

@@ -101,6 +101,11 @@ pub const MAX_MSGLOG: u32 = 30;
 /// be a mistake (at 0.1 µs a repetition, 2^31 repetitions take 3.6 minutes per size).
 pub const MAX_COUNT: usize = i32::MAX as usize;
 
+/// Longest FILENAME: NAME_MAX (255) less the longest suffix imb-io (`_g<group>_<rank>`) and
+/// the MPI-IO libraries (OMPIO `-<jobid>-<n>.lock`, `.locktest.<rank>`; ROMIO `.<name>.shfp.<n>`)
+/// add. Open MPI 4.1's sharedfp aborts the job on a name of 250 characters.
+pub const MAX_FILENAME: usize = 200;
+
 /// Largest OVERALL_VOL: 1 TiB. n_sample = OVERALL_VOL / X, so a larger volume only makes
 /// MSGSPERSAMPLE the cap for every size, and EXT windows are OVERALL_VOL bytes each.
 pub const MAX_OVERALL_VOL: usize = 1 << 40;
@@ -330,10 +335,21 @@ pub fn validate(p: &Params, text: &str, path: &str, kind: Kind) -> Result<()> {
                 "is an imb-io setting (settings_io.toml)".into(),
             ))
         }
-        (Kind::Io, Some(f)) if f.is_empty() || f.contains('/') => {
+        (Kind::Io, Some(f)) if f.is_empty() || f == "." || f == ".." || f.contains(['/', '\0']) => {
             return Err(bad(
                 "FILENAME",
-                "must be a plain, non-empty file name".into(),
+                format!("{f:?}: must be a plain file name (not empty, . or .., no / or NUL)"),
+            ))
+        }
+        (Kind::Io, Some(f)) if f.len() > MAX_FILENAME => {
+            return Err(bad(
+                "FILENAME",
+                format!(
+                    "{} bytes: at most {MAX_FILENAME}, so the names made from it fit the 255 \
+                     of a file name (imb-io adds _g<group>_<rank>, the MPI-IO library \
+                     .locktest.<rank> or -<job>-<n>.lock)",
+                    f.len()
+                ),
             ))
         }
         (Kind::Io, None) => return Err(bad("FILENAME", "is missing".into())),

@@ -6,13 +6,19 @@
 //! the call and aborts every rank (files default to MPI_ERRORS_RETURN, so codes do come back).
 //! All `unsafe` of imb-io is in this file.
 //!
+//! No transfer is trusted: every access reads its MPI_Status and compares the bytes moved with
+//! the bytes asked. On a full disk Open MPI 4.1's OMPIO prints `error in (p)write(v)` and still
+//! returns MPI_SUCCESS with a short count (observed), so a return code alone would turn a full
+//! disk into a table of wrong numbers. A short transfer aborts with one line naming the call,
+//! the file and both counts.
+//!
 //! Memory contract: a blocking call borrows its buffer for the call; a non-blocking one borrows
 //! it for the life of the `Requests` it was added to (which waits before it is dropped); a split
 //! collective borrows it across `_begin`, the overlapped work and `_end`.
 
 use imb_core::hints::Info;
 use imb_core::kernel::Comm;
-use imb_core::mpirc::{check, count, error_string};
+use imb_core::mpirc::{self, check, count, error_string};
 use mpi::ffi;
 use mpi::raw::AsRaw;
 use std::ffi::{CStr, CString};
@@ -48,6 +54,49 @@ pub struct File {
     byte: ffi::MPI_Datatype,
     /// The committed filetype of a tiled view, freed after the file.
     filetype: Option<ffi::MPI_Datatype>,
+    /// For messages (None when opened by `open_c` in Open_Close's timed loop).
+    path: Option<std::path::PathBuf>,
+}
+
+/// A status for one call, on the stack.
+#[inline(always)]
+fn status() -> ffi::MPI_Status {
+    // SAFETY: MPI_Status is plain C data; all-zero is a valid (empty) value that MPI overwrites.
+    unsafe { std::mem::zeroed() }
+}
+
+/// Bytes a completed access moved, by its status.
+#[inline(always)]
+fn moved(st: &ffi::MPI_Status, byte: ffi::MPI_Datatype) -> usize {
+    let mut n: c_int = 0;
+    // SAFETY: st was filled by the completed call; n is a valid out-pointer.
+    check("MPI_Get_count", unsafe {
+        ffi::MPI_Get_count(st, byte, &mut n)
+    });
+    usize::try_from(n).unwrap_or(0)
+}
+
+/// A transfer moved fewer bytes than asked: one line, then every rank ends.
+#[cold]
+#[inline(never)]
+fn short(call: &str, path: Option<&Path>, asked: usize, got: usize) -> ! {
+    let file = path.map_or_else(String::new, |p| format!(" on {}", p.display()));
+    mpirc::abort(
+        &format!(
+            "{call}{file} moved {got} of {asked} bytes (is the file system full, or a file-size \
+             limit reached?)"
+        ),
+        1,
+    )
+}
+
+/// Abort unless the access described by `st` moved `asked` bytes.
+#[inline(always)]
+fn expect(call: &str, st: &ffi::MPI_Status, f: &File, asked: usize) {
+    let got = moved(st, f.byte);
+    if got != asked {
+        short(call, f.path.as_deref(), asked, got)
+    }
 }
 
 /// A path as the C string MPI wants.
@@ -66,7 +115,10 @@ impl File {
     /// MPI_File_open. Collective over `on`.
     pub fn open(on: On, path: &Path, how: Open, info: &Info) -> Result<File, String> {
         let name = c_path(path)?;
-        File::open_c(on, &name, how, info).map_err(|rc| mpi_err("MPI_File_open", path, rc))
+        let mut f =
+            File::open_c(on, &name, how, info).map_err(|rc| mpi_err("MPI_File_open", path, rc))?;
+        f.path = Some(path.to_path_buf());
+        Ok(f)
     }
 
     /// MPI_File_open with the name already converted (Open_Close opens in its timed loop).
@@ -94,6 +146,7 @@ impl File {
             raw,
             byte,
             filetype: None,
+            path: None,
         })
     }
 
@@ -176,7 +229,8 @@ impl File {
 
     /// Set-up write at an explicit offset (preparation), returning MPI's error text.
     pub fn try_write_at(&self, at: usize, buf: &[u8], path: &Path) -> Result<(), String> {
-        // SAFETY: buf is borrowed for the call; raw is open; reading MPI_STATUS_IGNORE.
+        let mut st = status();
+        // SAFETY: buf is borrowed for the call; raw is open; st is a valid out-pointer.
         let rc = unsafe {
             ffi::MPI_File_write_at(
                 self.raw,
@@ -184,11 +238,20 @@ impl File {
                 buf.as_ptr() as *const c_void,
                 count(buf.len()),
                 self.byte,
-                ffi::RSMPI_STATUS_IGNORE,
+                &mut st,
             )
         };
         if rc != ffi::MPI_SUCCESS as c_int {
             return Err(mpi_err("MPI_File_write_at", path, rc));
+        }
+        let got = moved(&st, self.byte);
+        if got != buf.len() {
+            return Err(format!(
+                "MPI_File_write_at({}) wrote {got} of {} bytes at offset {at} (is the file \
+                 system full, or a file-size limit reached?)",
+                path.display(),
+                buf.len()
+            ));
         }
         Ok(())
     }
@@ -235,10 +298,11 @@ macro_rules! blocking {
     ($self:ident, $call:ident, $at:ident, $buf:expr, $len:expr, $name:literal,
      $ptr:ident, $at_f:ident, $shared:ident, $all:ident, $at_all:ident, $ordered:ident) => {{
         let (f, b, n, t) = ($self.raw, $buf, count($len), $self.byte);
-        // SAFETY: the buffer is borrowed for the call and holds `len` bytes; f is open;
-        // reading MPI_STATUS_IGNORE.
+        let mut status = status();
+        // SAFETY: the buffer is borrowed for the call and holds `len` bytes; f is open; st
+        // points to a status on this stack frame.
         let rc = unsafe {
-            let st = ffi::RSMPI_STATUS_IGNORE;
+            let st: *mut ffi::MPI_Status = &mut status;
             match $call {
                 Call::Pointer => ffi::$ptr(f, b, n, t, st),
                 Call::At => ffi::$at_f(f, offset($at), b, n, t, st),
@@ -249,6 +313,7 @@ macro_rules! blocking {
             }
         };
         check($name, rc);
+        expect($name, &status, $self, $len);
     }};
 }
 
@@ -311,9 +376,10 @@ impl File {
         };
         check("MPI_File_write_*_begin", rc);
         during();
-        // SAFETY: as above; reading MPI_STATUS_IGNORE.
+        let mut status = status();
+        // SAFETY: as above; st points to a status on this stack frame.
         let rc = unsafe {
-            let st = ffi::RSMPI_STATUS_IGNORE;
+            let st: *mut ffi::MPI_Status = &mut status;
             match call {
                 Call::All => ffi::MPI_File_write_all_end(f, b, st),
                 Call::AtAll => ffi::MPI_File_write_at_all_end(f, b, st),
@@ -321,6 +387,7 @@ impl File {
             }
         };
         check("MPI_File_write_*_end", rc);
+        expect("MPI_File_write_*_end", &status, self, buf.len());
     }
 
     /// A split-collective read into `buf`, with `during` between `_begin` and `_end`.
@@ -342,9 +409,10 @@ impl File {
         };
         check("MPI_File_read_*_begin", rc);
         during();
-        // SAFETY: as above; reading MPI_STATUS_IGNORE.
+        let mut status = status();
+        // SAFETY: as above; st points to a status on this stack frame.
         let rc = unsafe {
-            let st = ffi::RSMPI_STATUS_IGNORE;
+            let st: *mut ffi::MPI_Status = &mut status;
             match call {
                 Call::All => ffi::MPI_File_read_all_end(f, b, st),
                 Call::AtAll => ffi::MPI_File_read_at_all_end(f, b, st),
@@ -352,6 +420,7 @@ impl File {
             }
         };
         check("MPI_File_read_*_end", rc);
+        expect("MPI_File_read_*_end", &status, self, n as usize);
     }
 
     /// Start a non-blocking write of `buf` (`Pointer`, `At`, `SharedPointer`).
@@ -363,7 +432,7 @@ impl File {
             count(buf.len()),
             self.byte,
         );
-        let r = reqs.slot();
+        let r = reqs.slot(buf.len());
         // SAFETY: buf lives as long as `reqs`, which waits for the request before it ends; r
         // points into reserved capacity of the request vector.
         let rc = unsafe {
@@ -386,7 +455,7 @@ impl File {
             count(buf.len()),
             self.byte,
         );
-        let r = reqs.slot();
+        let r = reqs.slot(buf.len());
         // SAFETY: as in iwrite; buf is borrowed mutably for the life of `reqs`.
         let rc = unsafe {
             match call {
@@ -400,10 +469,13 @@ impl File {
     }
 }
 
-/// Outstanding non-blocking requests over buffers borrowed for `'b`. The capacity is reserved
-/// before timing, so adding a request in a timed loop allocates nothing.
+/// Outstanding non-blocking requests over buffers borrowed for `'b`, with a status and the
+/// bytes asked of each. The capacity is reserved before timing, so adding a request in a timed
+/// loop allocates nothing.
 pub struct Requests<'b> {
     reqs: Vec<ffi::MPI_Request>,
+    asked: Vec<usize>,
+    statuses: Vec<ffi::MPI_Status>,
     _bufs: PhantomData<&'b mut [u8]>,
 }
 
@@ -411,17 +483,20 @@ impl<'b> Requests<'b> {
     pub fn with_capacity(n: usize) -> Self {
         Requests {
             reqs: Vec::with_capacity(n),
+            asked: Vec::with_capacity(n),
+            statuses: vec![status(); n.max(1)],
             _bufs: PhantomData,
         }
     }
 
-    /// Where the next request handle goes.
+    /// Where the next request handle goes; `asked` is its byte count.
     #[inline(always)]
-    fn slot(&mut self) -> *mut ffi::MPI_Request {
+    fn slot(&mut self, asked: usize) -> *mut ffi::MPI_Request {
         if self.reqs.len() == self.reqs.capacity() {
             // Outside the timed path: only a caller that under-reserved gets here.
             self.reqs.reserve(1);
         }
+        self.asked.push(asked);
         self.reqs.spare_capacity_mut()[0].as_mut_ptr()
     }
 
@@ -431,27 +506,57 @@ impl<'b> Requests<'b> {
         unsafe { self.reqs.set_len(self.reqs.len() + 1) }
     }
 
-    /// MPI_Wait (one request) or MPI_Waitall.
+    /// MPI_Waitall, then every request's status: an error or a short transfer of any of them
+    /// ends the run with one line naming `file`.
     #[inline(always)]
-    pub fn wait_all(&mut self) {
+    pub fn wait_all(&mut self, file: &File) {
+        self.finish(Some(file));
+    }
+
+    #[inline(always)]
+    fn finish(&mut self, file: Option<&File>) {
         let n = self.reqs.len();
-        // SAFETY: the vector holds n valid requests; reading MPI_STATUS(ES)_IGNORE.
+        if self.statuses.len() < n {
+            self.statuses.resize(n, status());
+        }
+        // SAFETY: the vector holds n valid requests and `statuses` room for n statuses.
         let rc = unsafe {
-            if n == 1 {
-                ffi::MPI_Wait(self.reqs.as_mut_ptr(), ffi::RSMPI_STATUS_IGNORE)
-            } else {
-                ffi::MPI_Waitall(count(n), self.reqs.as_mut_ptr(), ffi::RSMPI_STATUSES_IGNORE)
-            }
+            ffi::MPI_Waitall(count(n), self.reqs.as_mut_ptr(), self.statuses.as_mut_ptr())
         };
-        check("MPI_Waitall", rc);
+        let path = file.and_then(|f| f.path.as_deref());
+        if rc != ffi::MPI_SUCCESS as c_int {
+            // MPI_ERR_IN_STATUS: the failing request's own code says why.
+            let code = self.statuses[..n]
+                .iter()
+                .map(|st| st.MPI_ERROR)
+                .find(|&e| e != ffi::MPI_SUCCESS as c_int)
+                .unwrap_or(rc);
+            let on = path.map_or_else(String::new, |p| format!(" on {}", p.display()));
+            mpirc::abort(
+                &format!(
+                    "MPI_Waitall{on} failed: {} (MPI error code {code})",
+                    error_string(code)
+                ),
+                code,
+            );
+        }
+        if let Some(f) = file {
+            for (st, &asked) in self.statuses[..n].iter().zip(&self.asked) {
+                let got = moved(st, f.byte);
+                if got != asked {
+                    short("MPI_File_i*", path, asked, got);
+                }
+            }
+        }
         self.reqs.clear();
+        self.asked.clear();
     }
 }
 
 impl Drop for Requests<'_> {
     fn drop(&mut self) {
         if !self.reqs.is_empty() {
-            self.wait_all();
+            self.finish(None);
         }
     }
 }

@@ -117,7 +117,7 @@ impl<'a> Overlap<'a> {
             for _ in 0..n {
                 work.run(passes);
             }
-            reqs.wait_all();
+            reqs.wait_all(&file);
         }
         if g.fam.write {
             file.sync();

@@ -70,6 +70,9 @@ fn fill(f: &Family, p: &Prep, path: &std::path::Path) -> Result<(), String> {
         p.volume
     };
     file.set_size(total, path)?;
+    if f.write {
+        room(path, total)?;
+    }
     if !f.write {
         let mut chunk = vec![0u8; CHUNK.min(total)];
         let mut at = 0;
@@ -85,5 +88,28 @@ fn fill(f: &Family, p: &Prep, path: &std::path::Path) -> Result<(), String> {
         }
     }
     drop(file);
+    Ok(())
+}
+
+/// The file system of `path` must have room for the `total` bytes the step writes. The file is
+/// sparse after MPI_File_set_size (as in 3.0), so its blocks are allocated by the timed writes;
+/// on a full disk OMPIO's collective writes print an error and still report every byte as
+/// written (Open MPI 4.1.4, observed), so the space is checked here, before anything is timed.
+fn room(path: &std::path::Path, total: usize) -> Result<(), String> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    let Ok(v) = nix::sys::statvfs::statvfs(dir) else {
+        return Ok(()); // no answer: the per-access checks remain
+    };
+    let free = v.blocks_available().saturating_mul(v.fragment_size());
+    if (total as u64) > free {
+        return Err(format!(
+            "{}: the benchmark writes up to {total} bytes, but {} has only {free} bytes free",
+            path.display(),
+            dir.display()
+        ));
+    }
     Ok(())
 }

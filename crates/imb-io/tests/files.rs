@@ -201,3 +201,157 @@ fn bad_info_hints() {
         .contains("# Got 1 Info-keys:\n\n# striping_factor = \"1\"\n"));
     assert_clean(&d, "ok hint");
 }
+
+/// A small tmpfs, unmounted on drop; None where mounting is not allowed (not root).
+struct SmallDisk(std::path::PathBuf);
+impl SmallDisk {
+    fn new(name: &str, size: &str) -> Option<SmallDisk> {
+        let d = scratch(name);
+        let ok = std::process::Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(&d)
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        ok.then_some(SmallDisk(d))
+    }
+}
+impl Drop for SmallDisk {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount").arg(&self.0).status();
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[test]
+fn a_full_disk_is_one_clear_error_before_timing() {
+    // 2 MiB cannot hold the 16 MiB the standard IO settings write: every family stops at
+    // preparation (the room check for writes, the checked fill for reads), exit 3, one line,
+    // no file left. Without the checks OMPIO printed write errors and the tables showed
+    // bandwidths of writes that never happened.
+    let Some(disk) = SmallDisk::new("full", "2m") else {
+        eprintln!("skipped: cannot mount a tmpfs here");
+        return;
+    };
+    let dir = disk.0.to_string_lossy().into_owned();
+    // The collective write under mpirun (every rank leaves), the read fill as one process.
+    for (np, bench) in [(2, "C_Write_Indv"), (1, "P_Read_Shared")] {
+        let args = [bench, "-msglog", "20", "-dir", &dir];
+        let o = if np == 1 {
+            imb_testkit::direct_in(BIN, &disk.0, &args, 60)
+        } else {
+            mpirun_in(&disk.0, np, &args, 60)
+        };
+        assert_eq!(o.code, Some(3), "{bench}: exit status\n{}", o.stderr);
+        let l = first_line(&o);
+        assert!(
+            l.starts_with(&format!("imb-io: error: {bench}: ")),
+            "{bench}: no one-line error naming the benchmark: {}",
+            o.stderr
+        );
+        assert!(
+            l.contains("bytes free") || l.contains("is the file system full"),
+            "{bench}: the error does not say the disk is full: {l}"
+        );
+        assert!(!o.stdout.contains("#repetitions"), "{bench}: a table ran");
+        assert_clean(&disk.0, bench);
+    }
+}
+
+#[test]
+fn filename_must_be_a_plain_short_name() {
+    let d = scratch("filename");
+    let std = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../settings/settings_io.toml"
+    ))
+    .unwrap();
+    let long = "n".repeat(201);
+    for (name, value, why) in [
+        ("dot", ".", "must be a plain file name"),
+        ("dotdot", "..", "must be a plain file name"),
+        ("slash", "a/b", "must be a plain file name"),
+        ("nul", "a\\u0000b", "must be a plain file name"),
+        ("long", long.as_str(), "201 bytes: at most 200"),
+    ] {
+        let text = std.replace(
+            "IMB_OPTIONAL = false",
+            &format!("IMB_OPTIONAL = true\nFILENAME = \"{value}\""),
+        );
+        let f = write(&d, &format!("{name}.toml"), &text);
+        // One process: the settings are read by rank 0 alone.
+        let o = imb_testkit::direct_in(BIN, &d, &["S_Write_Indv", "-settings", &f], 60);
+        assert_eq!(o.code, Some(2), "{name}: exit status\n{}", o.stderr);
+        let ours: Vec<&str> = o
+            .stderr
+            .lines()
+            .filter(|l| l.starts_with("imb-io: error: "))
+            .collect();
+        assert_eq!(ours.len(), 1, "{name}: one error line:\n{}", o.stderr);
+        assert!(
+            ours[0].starts_with(&format!("imb-io: error: -settings {f}, line "))
+                && ours[0].contains(why),
+            "{name}: {}",
+            ours[0]
+        );
+        assert!(o.stdout.is_empty(), "{name}: printed before the error");
+    }
+    // The longest name allowed works, shared-pointer files and Multi groups included.
+    let text = std.replace(
+        "IMB_OPTIONAL = false",
+        &format!("IMB_OPTIONAL = true\nFILENAME = \"{}\"", "n".repeat(200)),
+    );
+    let f = write(&d, "200.toml", &text);
+    let o = mpirun_in(
+        &d,
+        3,
+        &[
+            "P_Write_Shared",
+            "C_IWrite_Shared",
+            "-settings",
+            &f,
+            "-msglog",
+            "1",
+            "-multi",
+            "0",
+        ],
+        60,
+    );
+    ok(&o);
+    let left: Vec<_> = std::fs::read_dir(&d)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("nnn"))
+        .collect();
+    assert!(left.is_empty(), "files left: {left:?}");
+}
+
+#[test]
+fn a_nul_in_a_hint_is_an_input_error() {
+    let d = scratch("nulhint");
+    let std = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../settings/settings_io.toml"
+    ))
+    .unwrap();
+    let f = write(
+        &d,
+        "nul.toml",
+        &format!("{std}\n[info]\nstriping_unit = \"1\\u00002\"\n"),
+    );
+    let o = mpirun_in(&d, 2, &["S_Write_Indv", "-settings", &f], 60);
+    assert_eq!(o.code, Some(2), "exit status\n{}", o.stderr);
+    let ours: Vec<&str> = o
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("imb-io: error: "))
+        .collect();
+    assert_eq!(ours.len(), 1, "one line, printed once:\n{}", o.stderr);
+    assert!(ours[0].contains("NUL"), "{}", ours[0]);
+    assert!(
+        o.stdout.is_empty(),
+        "the header was printed before the error"
+    );
+    assert_clean(&d, "nul hint");
+}
