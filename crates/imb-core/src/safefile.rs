@@ -255,59 +255,12 @@ fn parent(p: &Path) -> PathBuf {
     }
 }
 
-/// Standard output that remembers its first failure instead of panicking or carrying on
-/// silently: a closed pipe (`| head`) ends the run quietly, any other failure (a full disk,
-/// `/dev/full`) ends it with an error. Every write is flushed, so a crash keeps what was shown.
-pub struct Stdout {
-    out: io::Stdout,
-    failed: Option<io::Error>,
-}
-
-impl Default for Stdout {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl Stdout {
-    pub fn new() -> Self {
-        Stdout {
-            out: io::stdout(),
-            failed: None,
-        }
-    }
-    /// The first write error, if any.
-    pub fn failure(&self) -> Option<&io::Error> {
-        self.failed.as_ref()
-    }
-}
-
-impl Write for Stdout {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        if self.failed.is_some() {
-            // Already reported; later output is dropped, not retried.
-            return Ok(buf.len());
-        }
-        let mut l = self.out.lock();
-        match l.write_all(buf).and_then(|_| l.flush()) {
-            Ok(()) => Ok(buf.len()),
-            Err(e) => {
-                self.failed = Some(io::Error::new(e.kind(), e.to_string()));
-                Err(e)
-            }
-        }
-    }
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
-
 /// How an output failure ends a program: a closed pipe quietly, anything else with a message.
 pub fn stdout_failure_message(e: &io::Error) -> Option<String> {
     if e.kind() == io::ErrorKind::BrokenPipe {
         None
     } else {
-        Some(format!("cannot write the results to standard output: {e}"))
+        Some(format!("cannot write to standard output: {e}"))
     }
 }
 

@@ -11,13 +11,24 @@ mod native;
 
 use constructs::{Family, Kind, CONSTRUCTS};
 use imb_core::report::{grid_rule, grid_text, suite_head};
-use std::io::Write;
 use std::process::ExitCode;
 
 const VALUE_OPTS: &[&str] = &["threads", "outer_reps", "test_time", "delay_time", "cutoff"];
-const FLAG_OPTS: &[&str] = &["help", "h", "list"];
+const FLAG_OPTS: &[&str] = &["help", "h", "list", "force"];
 const EXIT_USAGE: u8 = 2;
+/// A failure while measuring, or a failed write to stdout.
 const EXIT_RUNTIME: u8 = 3;
+/// stdout closed by its reader (`| head`): 128 + SIGPIPE, no message.
+const EXIT_CLOSED: u8 = 141;
+
+/// Limits of the options (doc/OMP.md, "Limits"): far above any useful value, low enough that a
+/// slip of the keyboard cannot ask for days.
+const MAX_THREADS: i32 = 4096;
+const MAX_OUTER_REPS: usize = 10_000;
+const MAX_TEST_TIME_USEC: f64 = 10e6;
+const MAX_DELAY_TIME_USEC: f64 = 1e6;
+/// A run whose least possible duration exceeds this is refused unless `-force` is given.
+const LONG_RUN_SECS: f64 = 3600.0;
 
 struct Options {
     /// Indices into CONSTRUCTS, in run order.
@@ -26,6 +37,14 @@ struct Options {
     params: method::Params,
     /// Target of the delay loop (seconds); the schedule family uses ~100 cycles instead.
     delay_time: f64,
+    /// `-force`: run even when the run cannot finish within an hour.
+    force: bool,
+}
+
+/// What the command line asks for.
+enum Action {
+    Run(Options),
+    Print(String),
 }
 
 /// Target of the schedule family's loop body: about 100 cycles (EPCC) at 3 GHz.
@@ -36,15 +55,13 @@ fn number<T: std::str::FromStr>(opt: &str, v: &str) -> Result<T, String> {
         .map_err(|_| format!("-{opt} {v}: expected a number"))
 }
 
-fn parse(args: &[String], max_threads: i32) -> Result<Option<Options>, String> {
+fn parse(args: &[String], max_threads: i32) -> Result<Action, String> {
     let m = imb_core::cli::dash_matches("imb-omp", args, VALUE_OPTS, FLAG_OPTS)?;
     if m.get_flag("help") || m.get_flag("h") {
-        print!("{}", help());
-        return Ok(None);
+        return Ok(Action::Print(help()));
     }
     if m.get_flag("list") {
-        print!("{}", list());
-        return Ok(None);
+        return Ok(Action::Print(list()));
     }
     let threads = match m.get_one::<String>("threads") {
         Some(s) => {
@@ -53,9 +70,9 @@ fn parse(args: &[String], max_threads: i32) -> Result<Option<Options>, String> {
                 let (a, b) = part.split_once('-').unwrap_or((part, part));
                 let (a, b): (i32, i32) =
                     (number("threads", a.trim())?, number("threads", b.trim())?);
-                if a < 1 || b < a || b > 4096 {
+                if a < 1 || b < a || b > MAX_THREADS {
                     return Err(format!(
-                        "-threads {s}: thread counts must be 1..4096 (e.g. 1,2,4 or 1-4)"
+                        "-threads {s}: thread counts must be 1..{MAX_THREADS} (e.g. 1,2,4 or 1-4)"
                     ));
                 }
                 v.extend(a..=b);
@@ -79,7 +96,10 @@ fn parse(args: &[String], max_threads: i32) -> Result<Option<Options>, String> {
             "-outer_reps {outer}: at least 2 outer repetitions are needed for a spread"
         ));
     }
-    let usec = |name: &str, d: f64| -> Result<f64, String> {
+    if outer > MAX_OUTER_REPS {
+        return Err(format!("-outer_reps {outer}: at most {MAX_OUTER_REPS}"));
+    }
+    let usec = |name: &str, d: f64, max: f64| -> Result<f64, String> {
         let v: f64 = m
             .get_one::<String>(name)
             .map_or(Ok(d), |v| number(name, v))?;
@@ -88,10 +108,13 @@ fn parse(args: &[String], max_threads: i32) -> Result<Option<Options>, String> {
                 "-{name} {v}: must be a positive number of microseconds"
             ));
         }
+        if v > max {
+            return Err(format!("-{name} {v}: at most {max} microseconds"));
+        }
         Ok(v * 1e-6)
     };
-    let test_time = usec("test_time", 1000.0)?;
-    let delay_time = usec("delay_time", 0.1)?;
+    let test_time = usec("test_time", 1000.0, MAX_TEST_TIME_USEC)?;
+    let delay_time = usec("delay_time", 0.1, MAX_DELAY_TIME_USEC)?;
     let cutoff_pct: f64 = m
         .get_one::<String>("cutoff")
         .map_or(Ok(10.0), |v| number("cutoff", v))?;
@@ -125,7 +148,7 @@ fn parse(args: &[String], max_threads: i32) -> Result<Option<Options>, String> {
     if constructs.is_empty() {
         constructs = (0..CONSTRUCTS.len()).collect();
     }
-    Ok(Some(Options {
+    let o = Options {
         constructs,
         threads,
         params: method::Params {
@@ -134,19 +157,55 @@ fn parse(args: &[String], max_threads: i32) -> Result<Option<Options>, String> {
             cutoff_pct,
         },
         delay_time,
-    }))
+        force: m.get_flag("force"),
+    };
+    let least = least_secs(&o);
+    if least > LONG_RUN_SECS && !o.force {
+        return Err(format!(
+            "this run needs at least {:.0} min ({} data points x {} outer repetitions x a test \
+             and a reference of -test_time each); lower -outer_reps or -test_time, or pass \
+             -force to run it anyway",
+            (least / 60.0).ceil(),
+            points(&o),
+            o.params.outer
+        ));
+    }
+    Ok(Action::Run(o))
+}
+
+/// Data points of a run: every variant (chunk, array size) of every construct, per thread count.
+fn points(o: &Options) -> usize {
+    let variants: usize = o
+        .constructs
+        .iter()
+        .map(|&i| match CONSTRUCTS[i].kind {
+            Kind::Sched(ffi::Sched::Static) => 1,
+            Kind::Sched(_) => constructs::CHUNKS.len(),
+            Kind::Array(_) => constructs::array_sizes().len(),
+            _ => 1,
+        })
+        .sum();
+    variants * o.threads.len()
+}
+
+/// The least time a run can take: each data point times outer_reps tests and references of at
+/// least -test_time each (innerreps grows until they do).
+fn least_secs(o: &Options) -> f64 {
+    points(o) as f64 * o.params.outer as f64 * 2.0 * o.params.test_time
 }
 
 fn help() -> String {
     "\nCalling sequence:\n\n\
 imb-omp [-h{elp}] [-list] [-threads LIST] [-outer_reps N] [-test_time USEC]\n\
-        [-delay_time USEC] [-cutoff PCT] [family | construct ...]\n\n\
+        [-delay_time USEC] [-cutoff PCT] [-force] [family | construct ...]\n\n\
 - -threads LIST: thread counts, e.g. 4, 1,2,4 or 1-4 (default 1, 2, 4, ... up to the runtime's\n  \
-maximum, which always comes last).\n\
-- -outer_reps N: measurements per data point (default 20).\n\
-- -test_time USEC: innerreps doubles until one test lasts this long (default 1000).\n\
-- -delay_time USEC: the calibrated delay in each construct (default 0.1); the schedule family\n  \
-uses a body of about 100 cycles instead.\n\
+maximum, which always comes last; at most 4096).\n\
+- -outer_reps N: measurements per data point (default 20, 2..10000).\n\
+- -test_time USEC: innerreps doubles until one test lasts this long (default 1000, at most\n  \
+10 s).\n\
+- -delay_time USEC: the calibrated delay in each construct (default 0.1, at most 1 s); the\n  \
+schedule family uses a body of about 100 cycles instead.\n\
+- -force: run even when the data points asked for need more than an hour.\n\
 - -cutoff PCT: a data point whose test times spread more than PCT % of their mean, or with more\n  \
 than a quarter outliers, is flagged UNSETTLED (default 10).\n\
 - family: sync, sched or array; construct: a name from -list, any case. Default: all.\n"
@@ -169,16 +228,33 @@ fn list() -> String {
     s
 }
 
-fn out(s: &str) {
-    let mut o = std::io::stdout();
-    let _ = o.write_all(s.as_bytes());
-    let _ = o.flush();
+/// Print and flush at once. Err(None): stdout was closed by its reader; Err(Some(line)): any
+/// other failure (a full disk).
+fn out(s: &str) -> Result<(), Option<String>> {
+    imb_core::safefile::print_all(s)
+}
+
+/// The exit status after the last output: 0, quiet 141 for a closed stdout, 3 with a line.
+fn finish(r: Result<(), Option<String>>) -> ExitCode {
+    match r {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(None) => ExitCode::from(EXIT_CLOSED),
+        Err(Some(line)) => {
+            eprintln!("imb-omp: error: {line}");
+            ExitCode::from(EXIT_RUNTIME)
+        }
+    }
 }
 
 fn header(o: &Options, d: &method::Delay, sd: &method::Delay) -> String {
-    let env: Vec<String> = std::env::vars()
-        .filter(|(k, _)| k.starts_with("OMP_") || k.starts_with("GOMP_") || k.starts_with("KMP_"))
-        .map(|(k, v)| format!("{k}={v}"))
+    // vars_os: an unrelated variable that is not UTF-8 must not end the run (env::vars
+    // panics on one); a listed variable's value is shown with its bytes escaped.
+    let env: Vec<String> = std::env::vars_os()
+        .filter_map(|(k, v)| {
+            let k = k.into_string().ok()?;
+            let ours = k.starts_with("OMP_") || k.starts_with("GOMP_") || k.starts_with("KMP_");
+            ours.then(|| format!("{k}={}", imb_core::safefile::shown(&v)))
+        })
         .collect();
     let threads: Vec<String> = o.threads.iter().map(|t| t.to_string()).collect();
     let mut s = suite_head(env!("CARGO_PKG_VERSION"), "OpenMP part");
@@ -209,6 +285,16 @@ fn header(o: &Options, d: &method::Delay, sd: &method::Delay) -> String {
         o.params.test_time * 1e6,
         o.params.cutoff_pct,
     ));
+    let allowed = imb_core::binding::allowed_cpus().map_or(0, |c| c.len());
+    let most = o.threads.iter().copied().max().unwrap_or(1) as usize;
+    if allowed > 0 && most > allowed {
+        s.push_str(&format!(
+            "# !! teams of more than {allowed} thread{} share {allowed} CPU{} (oversubscribed): \
+             their overheads measure the scheduler, they are not results\n#\n",
+            if allowed == 1 { "" } else { "s" },
+            if allowed == 1 { "" } else { "s" },
+        ));
+    }
     s.push_str("\n# List of constructs to run:\n\n");
     for &i in &o.constructs {
         s.push_str(&format!("# {}\n", CONSTRUCTS[i].name));
@@ -266,10 +352,14 @@ fn table(family: Family, threads: i32, rows: &[(Vec<String>, method::Point)]) ->
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (args, bad_arg) = imb_core::cli::utf8_args(std::env::args_os().skip(1));
+    if let Some(e) = bad_arg {
+        eprintln!("imb-omp: error: {e}");
+        return ExitCode::from(EXIT_USAGE);
+    }
     let o = match parse(&args, ffi::max_threads()) {
-        Ok(Some(o)) => o,
-        Ok(None) => return ExitCode::SUCCESS,
+        Ok(Action::Run(o)) => o,
+        Ok(Action::Print(t)) => return finish(out(&t)),
         Err(e) => {
             eprintln!("imb-omp: error: {e}");
             return ExitCode::from(EXIT_USAGE);
@@ -277,7 +367,9 @@ fn main() -> ExitCode {
     };
     let delay = method::calibrate(o.delay_time);
     let sched_delay = method::calibrate(SCHED_DELAY);
-    out(&header(&o, &delay, &sched_delay));
+    if let Err(e) = out(&header(&o, &delay, &sched_delay)) {
+        return finish(Err(e));
+    }
     for family in [Family::Sync, Family::Sched, Family::Array] {
         let chosen: Vec<usize> = o
             .constructs
@@ -331,9 +423,11 @@ fn main() -> ExitCode {
                     rows.push((v, method::measure(&o.params, &mut *test, &mut *reference)));
                 }
             }
-            out(&table(family, t, &rows));
+            // A closed or full stdout ends the run before the next table is measured.
+            if let Err(e) = out(&table(family, t, &rows)) {
+                return finish(Err(e));
+            }
         }
     }
-    out("\n\n# All constructs measured\n\n");
-    ExitCode::SUCCESS
+    finish(out("\n\n# All constructs measured\n\n"))
 }

@@ -54,7 +54,8 @@ fn every_construct_at_1_and_2_threads() {
         for r in rows {
             let f: Vec<&str> = r.split_whitespace().collect();
             let time: f64 = f[f.len() - 9].parse().unwrap_or(f64::NAN);
-            assert!(time.is_finite() && time > 0.0, "{r}");
+            // No timing is judged: a loaded machine may print anything.
+            assert!(time.is_finite(), "the time column is not a number: {r}");
             assert_eq!(f[f.len() - 4], "3", "{r}");
         }
     }
@@ -90,6 +91,26 @@ fn bad_input_is_one_line_and_exit_2() {
             "imb-omp: error: workshare: WORKSHARE is a Fortran-only directive",
         ),
         (&["-bogus"], "imb-omp: error: -bogus: unknown option"),
+        (
+            &["-outer_reps", "20000"],
+            "imb-omp: error: -outer_reps 20000: at most 10000",
+        ),
+        (
+            &["-test_time", "1e9"],
+            "imb-omp: error: -test_time 1000000000: at most 10000000 microseconds",
+        ),
+        (
+            &["-delay_time", "inf"],
+            "imb-omp: error: -delay_time inf: must be a positive number",
+        ),
+        (
+            &["-threads", "5000"],
+            "imb-omp: error: -threads 5000: thread counts must be 1..4096",
+        ),
+        (
+            &["-outer_reps", "10000", "-test_time", "1000000"],
+            "imb-omp: error: this run needs at least ",
+        ),
     ] {
         let (code, out, err) = run(args);
         assert_eq!(code, Some(2), "{args:?}: {err}");
@@ -97,4 +118,149 @@ fn bad_input_is_one_line_and_exit_2() {
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
         assert!(out.is_empty(), "{args:?}");
     }
+}
+
+/// `imb-omp ARGS` with stdout `out`, killed after 60 s (a hang fails the test).
+fn with_stdout(args: &[std::ffi::OsString], out: std::process::Stdio) -> (i32, String) {
+    use std::os::unix::process::ExitStatusExt;
+    let mut c = Command::new(BIN)
+        .args(args)
+        .stdout(out)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t0 = std::time::Instant::now();
+    let st = loop {
+        if let Some(st) = c.try_wait().unwrap() {
+            break st;
+        }
+        assert!(
+            t0.elapsed().as_secs() < 60,
+            "{args:?}: still running after 60 s"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut c.stderr.take().unwrap(), &mut err).unwrap();
+    (
+        st.code().unwrap_or_else(|| 128 + st.signal().unwrap_or(0)),
+        err,
+    )
+}
+
+fn os(v: &[&str]) -> Vec<std::ffi::OsString> {
+    v.iter().map(std::ffi::OsString::from).collect()
+}
+
+#[test]
+fn failing_stdout_ends_the_run() {
+    let short = [
+        "BARRIER",
+        "-threads",
+        "1",
+        "-outer_reps",
+        "2",
+        "-test_time",
+        "100",
+    ];
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let (code, err) = with_stdout(&os(&short), full.into());
+    assert_eq!(code, 3, "stdout on /dev/full: {err}");
+    assert_eq!(
+        err.trim_end(),
+        "imb-omp: error: cannot write to standard output: No space left on device (os error 28)"
+    );
+    // A reader that goes away after the first line: quiet exit 141 before the whole run.
+    let mut c = Command::new(BIN)
+        .args(["-threads", "1,2", "-outer_reps", "2", "-test_time", "100"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(c.stdout.take().unwrap()),
+        &mut line,
+    )
+    .unwrap();
+    let t0 = std::time::Instant::now();
+    let st = loop {
+        if let Some(st) = c.try_wait().unwrap() {
+            break st;
+        }
+        assert!(t0.elapsed().as_secs() < 60, "closed stdout: still running");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut c.stderr.take().unwrap(), &mut err).unwrap();
+    assert_eq!(st.code(), Some(141), "closed stdout: {err}");
+    assert!(err.is_empty(), "closed stdout is quiet: {err}");
+}
+
+#[test]
+fn non_utf8_never_panics() {
+    use std::os::unix::ffi::OsStringExt;
+    let bad = std::ffi::OsString::from_vec(b"BARR\xffIER".to_vec());
+    let (code, err) = with_stdout(&[bad], std::process::Stdio::null());
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(
+        err.trim_end(),
+        "imb-omp: error: BARR\\xffIER: argument 1 is not valid UTF-8 text"
+    );
+    // An unrelated variable that is not UTF-8 is ignored; a listed one is shown escaped.
+    let o = Command::new(BIN)
+        .args([
+            "BARRIER",
+            "-threads",
+            "1",
+            "-outer_reps",
+            "2",
+            "-test_time",
+            "100",
+        ])
+        .env(
+            "IMB_UNRELATED",
+            std::ffi::OsString::from_vec(b"\xfe".to_vec()),
+        )
+        .env(
+            "OMP_DISPLAY_ENV",
+            std::ffi::OsString::from_vec(b"f\xffalse".to_vec()),
+        )
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(out.contains("OMP_DISPLAY_ENV=f\\xffalse"), "{out}");
+}
+
+#[test]
+fn more_threads_than_cpus_is_in_the_header() {
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let t = (cpus + 1).to_string();
+    let (code, out, err) = run(&[
+        "BARRIER",
+        "-threads",
+        &t,
+        "-outer_reps",
+        "2",
+        "-test_time",
+        "100",
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    let line = format!("# !! teams of more than {cpus} thread");
+    let at = out
+        .find(&line)
+        .unwrap_or_else(|| panic!("no {line:?} in:\n{out}"));
+    assert!(
+        at < out.find("# List of constructs").unwrap(),
+        "not in the header"
+    );
 }

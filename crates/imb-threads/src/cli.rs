@@ -9,7 +9,14 @@ use serde::Deserialize;
 const VALUE_OPTS: &[&str] = &[
     "cutoff", "min_reps", "max_reps", "bind", "threads", "cpus", "settings",
 ];
-const FLAG_OPTS: &[&str] = &["help", "h", "list", "correct"];
+const FLAG_OPTS: &[&str] = &["help", "h", "list", "correct", "force"];
+
+/// Most threads a benchmark may be asked for: far above any CPU count this suite is meant for,
+/// low enough that creating them never meets the system's thread limits.
+pub const MAX_THREADS: usize = 1024;
+
+/// A run whose least possible duration exceeds this is refused unless `-force` is given.
+const LONG_RUN_SECS: f64 = 3600.0;
 
 const DEFAULTS: &str = include_str!("../../../settings/threads.toml");
 
@@ -26,6 +33,8 @@ pub struct Options {
     pub cpus: Option<Vec<usize>>,
     pub correct: bool,
     pub settings: Option<String>,
+    /// `-force`: run even when the run cannot finish within an hour.
+    pub force: bool,
 }
 
 pub enum Action {
@@ -76,7 +85,13 @@ pub fn parse_binds(s: &str) -> Result<Vec<Bind>, String> {
         if w.trim().eq_ignore_ascii_case("all") {
             v.extend([Bind::None, Bind::Same, Bind::Different]);
         } else {
-            v.push(Bind::parse(w.trim()).map_err(|e| format!("-bind {s}: {e}"))?);
+            v.push(Bind::parse(w.trim()).map_err(|_| {
+                format!(
+                    "-bind {s}: unknown value {:?} (valid: same, different, none, all, or a \
+                     comma list such as same,none)",
+                    w.trim()
+                )
+            })?);
         }
     }
     let mut out = Vec::new();
@@ -99,8 +114,13 @@ pub fn parse_list(opt: &str, s: &str, min: usize) -> Result<Vec<usize>, String> 
             None => (part, part),
         };
         let (a, b): (usize, usize) = (a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?);
-        if a < min || b < a || b > 1024 {
+        if a < min || b < a {
             return Err(bad());
+        }
+        if b > MAX_THREADS {
+            return Err(format!(
+                "{opt} {s}: {b} is above the limit of {MAX_THREADS}"
+            ));
         }
         v.extend(a..=b);
     }
@@ -118,9 +138,11 @@ pub fn parse(args: &[String]) -> Result<Action, String> {
     let settings = m.get_one::<String>("settings").cloned();
     let d = match &settings {
         Some(f) => {
-            let text = std::fs::read_to_string(f)
-                .map_err(|e| format!("-settings {f}: cannot read it: {e}"))?;
-            defaults(&text, f)?
+            // A regular file of at most 4 MiB: /dev/zero or a FIFO is an error, not a hang.
+            let text = imb_core::safefile::read_text("-settings", f).map_err(|e| e.to_string())?;
+            let d = defaults(&text, f)?;
+            check_file(&d, &text, f)?;
+            d
         }
         None => defaults(DEFAULTS, "<built-in>")?,
     };
@@ -177,7 +199,98 @@ pub fn parse(args: &[String]) -> Result<Action, String> {
         cpus,
         correct: m.get_flag("correct") || d.correct,
         settings,
+        force: m.get_flag("force"),
     }))
+}
+
+/// The line of `key = …` in a settings file (0 when absent).
+fn key_line(text: &str, key: &str) -> usize {
+    text.lines()
+        .position(|l| {
+            l.trim_start()
+                .strip_prefix(key)
+                .is_some_and(|r| r.trim_start().starts_with('='))
+        })
+        .map_or(0, |i| i + 1)
+}
+
+/// The values of a settings file, checked with the file and line in the error (the same
+/// values from the command line are checked later and name the option).
+fn check_file(d: &Defaults, text: &str, file: &str) -> Result<(), String> {
+    let at = |key: &str, msg: String| -> String {
+        match key_line(text, key) {
+            0 => format!("-settings {file}: {key}: {msg}"),
+            l => format!("-settings {file}, line {l}: {key}: {msg}"),
+        }
+    };
+    if !(d.cutoff_pct.is_finite() && d.cutoff_pct >= 0.0) {
+        return Err(at(
+            "CUTOFF_PCT",
+            format!("{}: must be a percentage >= 0", d.cutoff_pct),
+        ));
+    }
+    if d.min_reps < 2 {
+        return Err(at(
+            "MIN_REPS",
+            format!("{}: must be at least 2", d.min_reps),
+        ));
+    }
+    if d.max_reps < d.min_reps || d.max_reps > imb_core::adaptive::MAX_REPS_LIMIT {
+        return Err(at(
+            "MAX_REPS",
+            format!(
+                "{}: must be between MIN_REPS ({}) and {}",
+                d.max_reps,
+                d.min_reps,
+                imb_core::adaptive::MAX_REPS_LIMIT
+            ),
+        ));
+    }
+    parse_binds(&d.bind).map_err(|e| at("BIND", e))?;
+    parse_list("THREADS", &d.threads, 1).map_err(|e| at("THREADS", e))?;
+    Ok(())
+}
+
+/// Checks that need the CPUs and the harness: duplicate CPUs cannot give `-bind different`
+/// its distinct CPUs, and a run that needs more than an hour at the least is refused unless
+/// `-force` (each benchmark takes at least min_reps timings of min_timing each, Thread_Create's
+/// of CREATE_MIN_TIMING).
+pub fn check_run(
+    o: &Options,
+    cpus: &[usize],
+    p: &imb_core::adaptive::Policy,
+) -> Result<(), String> {
+    if o.binds.contains(&Bind::Different) {
+        let mut seen = std::collections::BTreeSet::new();
+        if let Some(c) = cpus.iter().find(|&&c| !seen.insert(c)) {
+            return Err(format!(
+                "-cpus: CPU {c} is listed twice; -bind different needs distinct CPUs"
+            ));
+        }
+    }
+    let least: f64 = o
+        .benchmarks
+        .iter()
+        .map(|&i| {
+            let floor = if BENCHMARKS[i].name == "Thread_Create" {
+                crate::suite::CREATE_MIN_TIMING
+            } else {
+                0.0
+            };
+            p.min_reps as f64 * p.min_timing.max(floor)
+        })
+        .sum();
+    if least > LONG_RUN_SECS && !o.force {
+        return Err(format!(
+            "this run needs at least {:.0} min ({} benchmarks x {} timings of at least {:.0} \
+             usec each); lower -min_reps, or pass -force to run it anyway",
+            (least / 60.0).ceil(),
+            o.benchmarks.len(),
+            p.min_reps,
+            p.min_timing * 1e6
+        ));
+    }
+    Ok(())
 }
 
 /// The CPUs to bind to: `-cpus` (each must be in the inherited mask) or the whole mask.
@@ -198,18 +311,19 @@ pub fn help() -> String {
         "\nCalling sequence:\n\n\
 imb-threads [-h{elp}] [-list] [-cutoff PCT] [-min_reps N] [-max_reps N]\n\
             [-bind same|different|none|all] [-threads LIST] [-cpus LIST] [-correct]\n\
-            [-settings FILE.toml] [benchmark1 [benchmark2 ...]]\n\n\
+            [-settings FILE.toml] [-force] [benchmark1 [benchmark2 ...]]\n\n\
 - -cutoff PCT: a data point settles when the standard deviation of its timings is at most\n  \
 PCT % of their mean (default 5), after at least -min_reps timings (default 5); after\n  \
 -max_reps timings (default 100) it stops and is flagged UNSETTLED.\n\
 - -bind: where the threads of two-thread benchmarks run: all on one CPU, each on its own,\n  \
 left to the OS, or all three (default). A comma list works (same,none).\n\
 - -threads LIST: thread counts of Cond_Broadcast, Barrier and Std_Barrier (default 2,4),\n  \
-e.g. 4, 1,2,4 or 1-4.\n\
+e.g. 4, 1,2,4 or 1-4; at most 1024.\n\
 - -cpus LIST: bind only to these CPUs (they must be in the process's affinity mask).\n\
 - -correct: subtract the harness's own cost (an empty action) from every mean; a row whose\n  \
 correction is anomalous is flagged UNRELIABLE.\n\
 - -settings FILE: defaults from a file like settings/threads.toml.\n\
+- -force: run even when the repetitions asked for need more than an hour.\n\
 - benchmarki: names in any case; default all, in the order below.\n\nBenchmarks:\n",
     );
     for b in BENCHMARKS {

@@ -12,25 +12,25 @@ mod suite;
 use imb_core::adaptive::{Clock, Policy};
 use imb_core::binding;
 use imb_core::report::{grid_rule, grid_text, suite_head};
-use std::io::Write;
 use std::process::ExitCode;
 
 /// Exit status of a command-line or settings error.
 const EXIT_USAGE: u8 = 2;
-/// Exit status of a failure while measuring (a thread that cannot be created, …).
+/// Exit status of a failure while measuring (a thread that cannot be created, …) or of a
+/// failed write to stdout.
 const EXIT_RUNTIME: u8 = 3;
+/// Exit status when stdout was closed by its reader (`| head`): 128 + SIGPIPE, no message.
+const EXIT_CLOSED: u8 = 141;
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (args, bad_arg) = imb_core::cli::utf8_args(std::env::args_os().skip(1));
+    if let Some(e) = bad_arg {
+        eprintln!("imb-threads: error: {e}");
+        return ExitCode::from(EXIT_USAGE);
+    }
     let opts = match cli::parse(&args) {
-        Ok(cli::Action::Help) => {
-            print!("{}", cli::help());
-            return ExitCode::SUCCESS;
-        }
-        Ok(cli::Action::List) => {
-            print!("{}", cli::list());
-            return ExitCode::SUCCESS;
-        }
+        Ok(cli::Action::Help) => return finish(out(&cli::help())),
+        Ok(cli::Action::List) => return finish(out(&cli::list())),
         Ok(cli::Action::Run(o)) => o,
         Err(e) => {
             eprintln!("imb-threads: error: {e}");
@@ -60,7 +60,13 @@ fn main() -> ExitCode {
         eprintln!("imb-threads: error: {e}");
         return ExitCode::from(EXIT_USAGE);
     }
-    out(&header(&opts, &clock, &policy, &allowed, &cpus));
+    if let Err(e) = cli::check_run(&opts, &cpus, &policy) {
+        eprintln!("imb-threads: error: {e}");
+        return ExitCode::from(EXIT_USAGE);
+    }
+    if let Err(e) = out(&header(&opts, &clock, &policy, &allowed, &cpus)) {
+        return finish(Err(e));
+    }
     let env = suite::Env {
         policy,
         allowed: &cpus,
@@ -71,22 +77,37 @@ fn main() -> ExitCode {
     for &i in &opts.benchmarks {
         let b = &suite::BENCHMARKS[i];
         match (b.run)(&env) {
-            Ok(t) => out(&table(b, &t)),
+            Ok(t) => {
+                // A closed or full stdout ends the run before the next benchmark.
+                if let Err(e) = out(&table(b, &t)) {
+                    return finish(Err(e));
+                }
+            }
             Err(e) => {
                 eprintln!("imb-threads: error: {}: {e}", b.name);
                 return ExitCode::from(EXIT_RUNTIME);
             }
         }
     }
-    out("\n\n# All threads finished\n\n");
-    ExitCode::SUCCESS
+    finish(out("\n\n# All threads finished\n\n"))
 }
 
-/// Print and flush at once, so a crash keeps every finished table.
-fn out(s: &str) {
-    let mut o = std::io::stdout();
-    let _ = o.write_all(s.as_bytes());
-    let _ = o.flush();
+/// Print and flush at once, so a crash keeps every finished table. Err(None): stdout was closed
+/// by its reader; Err(Some(line)): any other failure.
+fn out(s: &str) -> Result<(), Option<String>> {
+    imb_core::safefile::print_all(s)
+}
+
+/// The exit status after the last output: 0, quiet 141 for a closed stdout, 3 with a line.
+fn finish(r: Result<(), Option<String>>) -> ExitCode {
+    match r {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(None) => ExitCode::from(EXIT_CLOSED),
+        Err(Some(line)) => {
+            eprintln!("imb-threads: error: {line}");
+            ExitCode::from(EXIT_RUNTIME)
+        }
+    }
 }
 
 fn header(
@@ -116,6 +137,17 @@ fn header(
     ));
     if let Some(f) = &o.settings {
         s.push_str(&format!("# Settings file         : {f}\n#\n"));
+    }
+    // Two-thread benchmarks need 2 CPUs, the sweeps their largest thread count.
+    let most = o.threads.iter().copied().chain([2]).max().unwrap_or(2);
+    if most > cpus.len() {
+        let n = cpus.len();
+        s.push_str(&format!(
+            "# !! rows with more than {n} thread{} share {n} CPU{} (oversubscribed): their times \
+             measure the scheduler, they are not results\n#\n",
+            if n == 1 { "" } else { "s" },
+            if n == 1 { "" } else { "s" },
+        ));
     }
     s.push_str("\n# List of Benchmarks to run:\n\n");
     for &i in &o.benchmarks {

@@ -50,6 +50,11 @@ pub struct Bench {
     pub run: fn(&Env) -> Result<Table, String>,
 }
 
+/// Shortest timing of benchmarks with client threads (see `paired`).
+pub const PAIRED_MIN_TIMING: f64 = 10e-3;
+/// Shortest timing of Thread_Create: a chain of threads pays its start and end once per timing.
+pub const CREATE_MIN_TIMING: f64 = 50e-3;
+
 /// Every benchmark, in run order.
 pub static BENCHMARKS: &[Bench] = &[
     Bench {
@@ -230,7 +235,7 @@ fn plan_or_note(
 /// hundreds of rounds, as in a long-running loop.
 fn paired(env: &Env) -> Policy {
     Policy {
-        min_timing: env.policy.min_timing.max(10e-3),
+        min_timing: env.policy.min_timing.max(PAIRED_MIN_TIMING),
         ..env.policy
     }
 }
@@ -311,7 +316,7 @@ fn thread_create(env: &Env) -> Result<Table, String> {
         // Chains of at least 50 ms: starting and ending a chain (the first create, the main
         // thread's wake-up) is then a small part of the per-thread time.
         let p = Policy {
-            min_timing: env.policy.min_timing.max(50e-3),
+            min_timing: env.policy.min_timing.max(CREATE_MIN_TIMING),
             max_iterations: env.policy.max_iterations.min(1 << 16),
             ..env.policy
         };

@@ -141,3 +141,167 @@ fn bad_input_is_one_line_and_exit_2() {
         "{err}"
     );
 }
+
+/// `imb-threads ARGS` with stdout `out`, killed after 60 s (a hang fails the test).
+fn with_stdout(args: &[std::ffi::OsString], out: std::process::Stdio) -> (i32, String) {
+    use std::os::unix::process::ExitStatusExt;
+    let mut c = Command::new(BIN)
+        .args(args)
+        .stdout(out)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t0 = std::time::Instant::now();
+    let st = loop {
+        if let Some(st) = c.try_wait().unwrap() {
+            break st;
+        }
+        if t0.elapsed().as_secs() > 60 {
+            let _ = c.kill();
+            panic!("{args:?}: still running after 60 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut c.stderr.take().unwrap(), &mut err).unwrap();
+    (
+        st.code().unwrap_or_else(|| 128 + st.signal().unwrap_or(0)),
+        err,
+    )
+}
+
+fn os(v: &[&str]) -> Vec<std::ffi::OsString> {
+    v.iter().map(std::ffi::OsString::from).collect()
+}
+
+#[test]
+fn failing_stdout_ends_the_run() {
+    let mut args = vec!["Mutex_LockUnlock", "Yield"];
+    args.extend_from_slice(SHORT);
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let (code, err) = with_stdout(&os(&args), full.into());
+    assert_eq!(code, 3, "stdout on /dev/full: {err}");
+    assert_eq!(
+        err.trim_end(),
+        "imb-threads: error: cannot write to standard output: No space left on device (os error 28)"
+    );
+    // A reader that reads one line and goes away: a quiet 141 long before the whole suite.
+    let mut c = Command::new(BIN)
+        .args(SHORT)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(c.stdout.take().unwrap()),
+        &mut line,
+    )
+    .unwrap();
+    let t0 = std::time::Instant::now();
+    let st = loop {
+        if let Some(st) = c.try_wait().unwrap() {
+            break st;
+        }
+        assert!(t0.elapsed().as_secs() < 60, "closed stdout: still running");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut c.stderr.take().unwrap(), &mut err).unwrap();
+    assert_eq!(st.code(), Some(141), "closed stdout: {err}");
+    assert!(err.is_empty(), "closed stdout is quiet: {err}");
+}
+
+#[test]
+fn hostile_input_is_one_line_and_exit_2() {
+    let d = std::env::temp_dir().join(format!("imb-threads-hostile-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    let fifo = d.join("fifo");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: mkfifo(3) on a NUL-terminated path we own.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let fifo = fifo.to_str().unwrap().to_string();
+    let bad_value = d.join("bad.toml");
+    std::fs::write(
+        &bad_value,
+        include_str!("../../../settings/threads.toml").replace("MAX_REPS = 100", "MAX_REPS = 1"),
+    )
+    .unwrap();
+    let bad_value = bad_value.to_str().unwrap().to_string();
+    let line = include_str!("../../../settings/threads.toml")
+        .lines()
+        .position(|l| l.starts_with("MAX_REPS"))
+        .unwrap()
+        + 1;
+    let cases: Vec<(Vec<&str>, String)> = vec![
+        (
+            vec!["-settings", "/dev/zero"],
+            "imb-threads: error: -settings /dev/zero: a character device".into(),
+        ),
+        (
+            vec!["-settings", &fifo],
+            format!("imb-threads: error: -settings {fifo}: a FIFO"),
+        ),
+        (
+            vec!["-settings", &bad_value],
+            format!("imb-threads: error: -settings {bad_value}, line {line}: MAX_REPS: 1: "),
+        ),
+        (
+            vec!["-threads", "2000"],
+            "imb-threads: error: -threads 2000: 2000 is above the limit of 1024".into(),
+        ),
+        (
+            vec!["-bind", "different", "-cpus", "0,0"],
+            "imb-threads: error: -cpus: CPU 0 is listed twice".into(),
+        ),
+        (
+            vec!["-bind", "sideways"],
+            "imb-threads: error: -bind sideways: unknown value \"sideways\" (valid: same, different, none, all".into(),
+        ),
+        (
+            vec!["Thread_Create", "-min_reps", "100000", "-max_reps", "100000"],
+            "imb-threads: error: this run needs at least ".into(),
+        ),
+    ];
+    for (args, want) in &cases {
+        let (code, out, err) = run(args);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(err.starts_with(want.as_str()), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(out.is_empty(), "{args:?}: {out}");
+    }
+    // Not UTF-8: an error naming the argument, never a panic.
+    use std::os::unix::ffi::OsStringExt;
+    let (code, err) = with_stdout(
+        &[std::ffi::OsString::from_vec(b"Yi\xffeld".to_vec())],
+        std::process::Stdio::null(),
+    );
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(
+        err.trim_end(),
+        "imb-threads: error: Yi\\xffeld: argument 1 is not valid UTF-8 text"
+    );
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
+fn more_threads_than_cpus_is_in_the_header() {
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let t = (cpus + 1).to_string();
+    let mut args = vec!["Barrier", "-bind", "none", "-threads", &t];
+    args.extend_from_slice(&SHORT[..6]);
+    let (code, out, err) = run(&args);
+    assert_eq!(code, Some(0), "{err}");
+    let line = format!("# !! rows with more than {cpus} thread");
+    let at = out
+        .find(&line)
+        .unwrap_or_else(|| panic!("no {line:?} in:\n{out}"));
+    assert!(
+        at < out.find("# List of Benchmarks").unwrap(),
+        "not in the header"
+    );
+}
