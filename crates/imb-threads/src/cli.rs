@@ -282,10 +282,10 @@ pub fn check_run(
         .sum();
     if least > LONG_RUN_SECS && !o.force {
         return Err(format!(
-            "this run needs at least {:.0} min ({} benchmarks x {} timings of at least {:.0} \
-             usec each); lower -min_reps, or pass -force to run it anyway",
+            "this run needs at least {:.0} min ({} timings per benchmark, each at least the \
+             harness's minimum timing of {:.0} usec, 50 ms for Thread_Create); lower -min_reps, \
+             or pass -force to run it anyway",
             (least / 60.0).ceil(),
-            o.benchmarks.len(),
             p.min_reps,
             p.min_timing * 1e6
         ));
