@@ -27,6 +27,9 @@ pub const EXIT_DEFECT: u8 = 1;
 pub const EXIT_USAGE: u8 = 2;
 /// Exit status of a run-time failure (e.g. buffers that cannot be allocated, a failed write).
 pub const EXIT_RUNTIME: u8 = 3;
+/// Exit status when standard output was closed by its reader (`| head`).
+pub const EXIT_CLOSED: u8 = crate::safefile::EXIT_CLOSED;
+
 /// A run whose lower-bound estimate exceeds this is refused unless `-force` is given.
 pub const LONG_RUN_SECS: f64 = 3600.0;
 
@@ -39,10 +42,6 @@ fn duration_text(secs: f64) -> String {
         format!("{min} min")
     }
 }
-
-/// Exit status when standard output was closed by its reader (`| head`): the shell's value for
-/// a program ended by SIGPIPE, without a message.
-pub const EXIT_CLOSED: u8 = 141;
 
 fn threading(t: ThreadLevel) -> Threading {
     match t {
@@ -299,14 +298,7 @@ impl Runner<'_> {
                     self.emit(|s| s.note(&note));
                 }
             }
-            let steps = plan::steps(
-                self.np,
-                self.opts.npmin,
-                info.procs,
-                self.opts.map,
-                self.opts.multi.is_some(),
-            );
-            for step in steps {
+            for step in self.steps(info) {
                 match step {
                     Step::Invalid { np } => self.emit(|s| s.invalid(info.name, np)),
                     Step::Run(layout) => self.run_step(bench, &layout, &mut outcome)?,
@@ -402,6 +394,17 @@ impl Runner<'_> {
         v
     }
 
+    /// The plan steps (process counts and layouts) of one benchmark.
+    fn steps(&self, info: &Info) -> Vec<Step> {
+        plan::steps(
+            self.np,
+            self.opts.npmin,
+            info.procs,
+            self.opts.map,
+            self.opts.multi.is_some(),
+        )
+    }
+
     /// A lower bound of the run's time on any machine: every repetition costs at least 0.1 µs
     /// plus its bytes at 50 GB/s, every barrier 0.1 µs; warm-up, idle ranks, set-up and MPI's
     /// own costs are left out. Only a bound this far below reality can refuse a run safely.
@@ -413,16 +416,11 @@ impl Runner<'_> {
         for &b in &self.opts.benchmarks {
             let bench = self.suite.benchmarks[b];
             let info = bench.info();
-            let steps = plan::steps(
-                self.np,
-                self.opts.npmin,
-                info.procs,
-                self.opts.map,
-                self.opts.multi.is_some(),
-            )
-            .iter()
-            .filter(|s| matches!(s, Step::Run(_)))
-            .count() as f64;
+            let steps = self
+                .steps(info)
+                .iter()
+                .filter(|s| matches!(s, Step::Run(_)))
+                .count() as f64;
             let mut one = 0.0;
             for &mode in info
                 .modes

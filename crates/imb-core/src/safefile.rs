@@ -264,6 +264,25 @@ pub fn stdout_failure_message(e: &io::Error) -> Option<String> {
     }
 }
 
+/// Exit status of a failed write (stdout, an output file) in every executable.
+pub const EXIT_WRITE: u8 = 3;
+/// Exit status when stdout was closed by its reader (`| head`): 128 + SIGPIPE, as the shell
+/// reports a program that a closed pipe ended, and no message.
+pub const EXIT_CLOSED: u8 = 141;
+
+/// The exit status of an MPI-free suite after its last output: 0; 141, quietly, for a closed
+/// stdout; 3 with `<exe>: error: <line>` for any other failed write.
+pub fn exit_after(exe: &str, r: std::result::Result<(), Option<String>>) -> std::process::ExitCode {
+    match r {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(None) => std::process::ExitCode::from(EXIT_CLOSED),
+        Err(Some(line)) => {
+            eprintln!("{exe}: error: {line}");
+            std::process::ExitCode::from(EXIT_WRITE)
+        }
+    }
+}
+
 /// Print `text` to stdout for a one-shot output (`-help`, `-list`): Ok, a quiet closed pipe, or
 /// the error line to report.
 pub fn print_all(text: &str) -> std::result::Result<(), Option<String>> {

@@ -202,27 +202,6 @@ fn bad_info_hints() {
     assert_clean(&d, "ok hint");
 }
 
-/// A small tmpfs, unmounted on drop; None where mounting is not allowed (not root).
-struct SmallDisk(std::path::PathBuf);
-impl SmallDisk {
-    fn new(name: &str, size: &str) -> Option<SmallDisk> {
-        let d = scratch(name);
-        let ok = std::process::Command::new("mount")
-            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
-            .arg(&d)
-            .stderr(std::process::Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success());
-        ok.then_some(SmallDisk(d))
-    }
-}
-impl Drop for SmallDisk {
-    fn drop(&mut self) {
-        let _ = std::process::Command::new("umount").arg(&self.0).status();
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 #[test]
 fn a_full_disk_is_one_clear_error_before_timing() {
     // 2 MiB cannot hold the 16 MiB the standard IO settings write: every family stops at

@@ -7,48 +7,10 @@
 mod common;
 use common::*;
 use std::ffi::OsString;
-use std::io::{BufRead, BufReader};
 use std::os::unix::ffi::OsStringExt;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Stdio;
 
 const BIN: &str = env!("CARGO_BIN_EXE_imb-mpi1");
-
-/// Wait for `child` at most `limit`, killing it on timeout (a hang fails the test).
-fn wait(mut child: Child, limit: Duration, what: &str) -> (i32, String) {
-    let t0 = Instant::now();
-    loop {
-        if let Some(st) = child.try_wait().unwrap() {
-            let mut err = String::new();
-            if let Some(mut e) = child.stderr.take() {
-                std::io::Read::read_to_string(&mut e, &mut err).unwrap();
-            }
-            use std::os::unix::process::ExitStatusExt;
-            let code = st.code().unwrap_or_else(|| 128 + st.signal().unwrap_or(0));
-            return (code, err);
-        }
-        if t0.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("{what}: still running after {limit:?} (a hang)");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
-/// A singleton run (no mpirun) with the given stdout, in `dir`.
-fn direct(dir: &std::path::Path, args: &[OsString], stdout: Stdio) -> Child {
-    Command::new(BIN)
-        .args(args)
-        .current_dir(dir)
-        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
-        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
-        .stdin(Stdio::null())
-        .stdout(stdout)
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap()
-}
 
 fn os(args: &[&str]) -> Vec<OsString> {
     args.iter().map(OsString::from).collect()
@@ -150,30 +112,9 @@ fn json_follows_a_symlink_and_spares_its_neighbours() {
     std::fs::remove_dir_all(&d).unwrap();
 }
 
-/// A 64 KiB tmpfs, unmounted on drop; None where mounting is not allowed.
-struct SmallDisk(std::path::PathBuf);
-impl SmallDisk {
-    fn new(name: &str) -> Option<SmallDisk> {
-        let d = scratch(name);
-        let ok = Command::new("mount")
-            .args(["-t", "tmpfs", "-o", "size=64k", "tmpfs"])
-            .arg(&d)
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success());
-        ok.then_some(SmallDisk(d))
-    }
-}
-impl Drop for SmallDisk {
-    fn drop(&mut self) {
-        let _ = Command::new("umount").arg(&self.0).status();
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 #[test]
 fn json_on_a_full_disk_is_an_error_and_leaves_nothing() {
-    let Some(disk) = SmallDisk::new("json-full") else {
+    let Some(disk) = SmallDisk::new("json-full", "64k") else {
         eprintln!("skipped: cannot mount a tmpfs here (not root?)");
         return;
     };
@@ -319,11 +260,7 @@ fn non_utf8_arguments_are_an_error() {
         OsString::from("PingPong"),
         OsString::from_vec(b"-json=r\xff.json".to_vec()),
     ];
-    let (code, err) = wait(
-        direct(&d, &args, Stdio::null()),
-        Duration::from_secs(60),
-        "non-UTF-8 argument",
-    );
+    let (code, err) = run_with_stdout(BIN, &d, &args, Stdio::null(), 60);
     assert_eq!(code, 2, "{err}");
     assert_eq!(
         ours(&err),
@@ -340,14 +277,12 @@ fn a_full_stdout_is_an_error() {
         .write(true)
         .open("/dev/full")
         .unwrap();
-    let (code, err) = wait(
-        direct(
-            &d,
-            &os(&["PingPong", "PingPing", "-iter", "5"]),
-            Stdio::from(full),
-        ),
-        Duration::from_secs(60),
-        "stdout on /dev/full",
+    let (code, err) = run_with_stdout(
+        BIN,
+        &d,
+        &os(&["PingPong", "PingPing", "-iter", "5"]),
+        Stdio::from(full),
+        60,
     );
     assert_eq!(code, 3, "{err}");
     assert_eq!(
@@ -361,22 +296,13 @@ fn a_full_stdout_is_an_error() {
 fn a_closed_stdout_ends_the_run_quietly() {
     let d = scratch("epipe");
     // The whole default ladder of three benchmarks: the run must end long before it finishes.
-    let mut child = direct(
+    let (first, code, err) = run_reader_leaves(
+        BIN,
         &d,
-        &os(&["PingPong", "PingPing", "Sendrecv", "-iter", "5"]),
-        Stdio::piped(),
+        &["PingPong", "PingPing", "Sendrecv", "-iter", "5"],
+        60,
     );
-    let mut first = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut first)
-        .unwrap();
     assert!(first.starts_with("#---"), "{first:?}");
-    // The reader is gone now (dropped above), as with `| head -1`.
-    let (code, err) = wait(
-        child,
-        Duration::from_secs(60),
-        "stdout closed by its reader",
-    );
     assert_eq!(code, 141, "{err}");
     assert!(ours(&err).is_empty() && !err.contains("panicked"), "{err}");
     std::fs::remove_dir_all(&d).unwrap();

@@ -18,8 +18,6 @@ const FLAG_OPTS: &[&str] = &["help", "h", "list", "force"];
 const EXIT_USAGE: u8 = 2;
 /// A failure while measuring, or a failed write to stdout.
 const EXIT_RUNTIME: u8 = 3;
-/// stdout closed by its reader (`| head`): 128 + SIGPIPE, no message.
-const EXIT_CLOSED: u8 = 141;
 
 /// Limits of the options (doc/OMP.md, "Limits"): far above any useful value, low enough that a
 /// slip of the keyboard cannot ask for days.
@@ -234,16 +232,9 @@ fn out(s: &str) -> Result<(), Option<String>> {
     imb_core::safefile::print_all(s)
 }
 
-/// The exit status after the last output: 0, quiet 141 for a closed stdout, 3 with a line.
+/// The exit status after the last output (`imb_core::safefile::exit_after`).
 fn finish(r: Result<(), Option<String>>) -> ExitCode {
-    match r {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(None) => ExitCode::from(EXIT_CLOSED),
-        Err(Some(line)) => {
-            eprintln!("imb-omp: error: {line}");
-            ExitCode::from(EXIT_RUNTIME)
-        }
-    }
+    imb_core::safefile::exit_after("imb-omp", r)
 }
 
 fn header(o: &Options, d: &method::Delay, sd: &method::Delay) -> String {

@@ -120,34 +120,6 @@ fn bad_input_is_one_line_and_exit_2() {
     }
 }
 
-/// `imb-omp ARGS` with stdout `out`, killed after 60 s (a hang fails the test).
-fn with_stdout(args: &[std::ffi::OsString], out: std::process::Stdio) -> (i32, String) {
-    use std::os::unix::process::ExitStatusExt;
-    let mut c = Command::new(BIN)
-        .args(args)
-        .stdout(out)
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let t0 = std::time::Instant::now();
-    let st = loop {
-        if let Some(st) = c.try_wait().unwrap() {
-            break st;
-        }
-        assert!(
-            t0.elapsed().as_secs() < 60,
-            "{args:?}: still running after 60 s"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    };
-    let mut err = String::new();
-    std::io::Read::read_to_string(&mut c.stderr.take().unwrap(), &mut err).unwrap();
-    (
-        st.code().unwrap_or_else(|| 128 + st.signal().unwrap_or(0)),
-        err,
-    )
-}
-
 fn os(v: &[&str]) -> Vec<std::ffi::OsString> {
     v.iter().map(std::ffi::OsString::from).collect()
 }
@@ -167,36 +139,21 @@ fn failing_stdout_ends_the_run() {
         .write(true)
         .open("/dev/full")
         .unwrap();
-    let (code, err) = with_stdout(&os(&short), full.into());
+    let (code, err) =
+        imb_testkit::run_with_stdout(BIN, &std::env::temp_dir(), &os(&short), full.into(), 60);
     assert_eq!(code, 3, "stdout on /dev/full: {err}");
     assert_eq!(
         err.trim_end(),
         "imb-omp: error: cannot write to standard output: No space left on device (os error 28)"
     );
     // A reader that goes away after the first line: quiet exit 141 before the whole run.
-    let mut c = Command::new(BIN)
-        .args(["-threads", "1,2", "-outer_reps", "2", "-test_time", "100"])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    std::io::BufRead::read_line(
-        &mut std::io::BufReader::new(c.stdout.take().unwrap()),
-        &mut line,
-    )
-    .unwrap();
-    let t0 = std::time::Instant::now();
-    let st = loop {
-        if let Some(st) = c.try_wait().unwrap() {
-            break st;
-        }
-        assert!(t0.elapsed().as_secs() < 60, "closed stdout: still running");
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    };
-    let mut err = String::new();
-    std::io::Read::read_to_string(&mut c.stderr.take().unwrap(), &mut err).unwrap();
-    assert_eq!(st.code(), Some(141), "closed stdout: {err}");
+    let (_, code, err) = imb_testkit::run_reader_leaves(
+        BIN,
+        &std::env::temp_dir(),
+        &["-threads", "1,2", "-outer_reps", "2", "-test_time", "100"],
+        60,
+    );
+    assert_eq!(code, 141, "closed stdout: {err}");
     assert!(err.is_empty(), "closed stdout is quiet: {err}");
 }
 
@@ -204,7 +161,13 @@ fn failing_stdout_ends_the_run() {
 fn non_utf8_never_panics() {
     use std::os::unix::ffi::OsStringExt;
     let bad = std::ffi::OsString::from_vec(b"BARR\xffIER".to_vec());
-    let (code, err) = with_stdout(&[bad], std::process::Stdio::null());
+    let (code, err) = imb_testkit::run_with_stdout(
+        BIN,
+        &std::env::temp_dir(),
+        &[bad],
+        std::process::Stdio::null(),
+        60,
+    );
     assert_eq!(code, 2, "{err}");
     assert_eq!(
         err.trim_end(),

@@ -318,3 +318,105 @@ pub fn ok(o: &Out) {
         o.stdout
     );
 }
+
+/// How a process ended: its exit status, or 128 + the signal that ended it (as a shell says).
+fn status_code(st: std::process::ExitStatus) -> i32 {
+    use std::os::unix::process::ExitStatusExt;
+    st.code().unwrap_or_else(|| 128 + st.signal().unwrap_or(0))
+}
+
+/// Wait for `child` at most `limit` seconds (then kill it and fail: a hang); its status and
+/// stderr.
+fn wait_child(mut child: std::process::Child, limit: u64, what: &str) -> (i32, String) {
+    let t0 = Instant::now();
+    let st = loop {
+        if let Some(st) = child.try_wait().unwrap() {
+            break st;
+        }
+        if t0.elapsed() > Duration::from_secs(limit) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{what}: still running after {limit} s (a hang)");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut err = String::new();
+    if let Some(mut e) = child.stderr.take() {
+        let _ = e.read_to_string(&mut err);
+    }
+    (status_code(st), err)
+}
+
+/// `BIN ARGS` without mpirun, in `dir`, with stdout going to `stdout` (e.g. `/dev/full`):
+/// its exit status (128 + signal when killed) and stderr; a hang past `limit` s fails.
+pub fn run_with_stdout(
+    bin: &str,
+    dir: &std::path::Path,
+    args: &[std::ffi::OsString],
+    stdout: Stdio,
+    limit: u64,
+) -> (i32, String) {
+    let child = Command::new(bin)
+        .args(args)
+        .current_dir(dir)
+        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .stdin(Stdio::null())
+        .stdout(stdout)
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    wait_child(child, limit, &format!("{bin} {args:?}"))
+}
+
+/// `BIN ARGS` without mpirun, in `dir`, whose reader takes the first line of stdout and goes
+/// away (as `| head -1`): the first line, the exit status and stderr.
+pub fn run_reader_leaves(
+    bin: &str,
+    dir: &std::path::Path,
+    args: &[&str],
+    limit: u64,
+) -> (String, i32, String) {
+    let mut child = Command::new(bin)
+        .args(args)
+        .current_dir(dir)
+        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let mut first = String::new();
+    {
+        let out = child.stdout.take().unwrap();
+        let _ = std::io::BufRead::read_line(&mut std::io::BufReader::new(out), &mut first);
+    } // the read end closes here
+    let (code, err) = wait_child(child, limit, &format!("{bin} {args:?} | head -1"));
+    (first, code, err)
+}
+
+/// A small tmpfs mounted on a scratch directory (a full disk on demand), unmounted on drop.
+/// None where mounting is not allowed (not root): the caller skips its test then.
+pub struct SmallDisk(pub std::path::PathBuf);
+
+impl SmallDisk {
+    /// `size` as mount(8) takes it: `64k`, `2m`.
+    pub fn new(name: &str, size: &str) -> Option<SmallDisk> {
+        let d = scratch(name);
+        let ok = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(&d)
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        ok.then_some(SmallDisk(d))
+    }
+}
+
+impl Drop for SmallDisk {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(&self.0).status();
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}

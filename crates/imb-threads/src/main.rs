@@ -19,8 +19,6 @@ const EXIT_USAGE: u8 = 2;
 /// Exit status of a failure while measuring (a thread that cannot be created, …) or of a
 /// failed write to stdout.
 const EXIT_RUNTIME: u8 = 3;
-/// Exit status when stdout was closed by its reader (`| head`): 128 + SIGPIPE, no message.
-const EXIT_CLOSED: u8 = 141;
 
 fn main() -> ExitCode {
     let (args, bad_arg) = imb_core::cli::utf8_args(std::env::args_os().skip(1));
@@ -98,16 +96,9 @@ fn out(s: &str) -> Result<(), Option<String>> {
     imb_core::safefile::print_all(s)
 }
 
-/// The exit status after the last output: 0, quiet 141 for a closed stdout, 3 with a line.
+/// The exit status after the last output (`imb_core::safefile::exit_after`).
 fn finish(r: Result<(), Option<String>>) -> ExitCode {
-    match r {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(None) => ExitCode::from(EXIT_CLOSED),
-        Err(Some(line)) => {
-            eprintln!("imb-threads: error: {line}");
-            ExitCode::from(EXIT_RUNTIME)
-        }
-    }
+    imb_core::safefile::exit_after("imb-threads", r)
 }
 
 fn header(

@@ -142,34 +142,6 @@ fn bad_input_is_one_line_and_exit_2() {
     );
 }
 
-/// `imb-threads ARGS` with stdout `out`, killed after 60 s (a hang fails the test).
-fn with_stdout(args: &[std::ffi::OsString], out: std::process::Stdio) -> (i32, String) {
-    use std::os::unix::process::ExitStatusExt;
-    let mut c = Command::new(BIN)
-        .args(args)
-        .stdout(out)
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let t0 = std::time::Instant::now();
-    let st = loop {
-        if let Some(st) = c.try_wait().unwrap() {
-            break st;
-        }
-        if t0.elapsed().as_secs() > 60 {
-            let _ = c.kill();
-            panic!("{args:?}: still running after 60 s");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    };
-    let mut err = String::new();
-    std::io::Read::read_to_string(&mut c.stderr.take().unwrap(), &mut err).unwrap();
-    (
-        st.code().unwrap_or_else(|| 128 + st.signal().unwrap_or(0)),
-        err,
-    )
-}
-
 fn os(v: &[&str]) -> Vec<std::ffi::OsString> {
     v.iter().map(std::ffi::OsString::from).collect()
 }
@@ -182,36 +154,16 @@ fn failing_stdout_ends_the_run() {
         .write(true)
         .open("/dev/full")
         .unwrap();
-    let (code, err) = with_stdout(&os(&args), full.into());
+    let (code, err) =
+        imb_testkit::run_with_stdout(BIN, &std::env::temp_dir(), &os(&args), full.into(), 60);
     assert_eq!(code, 3, "stdout on /dev/full: {err}");
     assert_eq!(
         err.trim_end(),
         "imb-threads: error: cannot write to standard output: No space left on device (os error 28)"
     );
     // A reader that reads one line and goes away: a quiet 141 long before the whole suite.
-    let mut c = Command::new(BIN)
-        .args(SHORT)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    std::io::BufRead::read_line(
-        &mut std::io::BufReader::new(c.stdout.take().unwrap()),
-        &mut line,
-    )
-    .unwrap();
-    let t0 = std::time::Instant::now();
-    let st = loop {
-        if let Some(st) = c.try_wait().unwrap() {
-            break st;
-        }
-        assert!(t0.elapsed().as_secs() < 60, "closed stdout: still running");
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    };
-    let mut err = String::new();
-    std::io::Read::read_to_string(&mut c.stderr.take().unwrap(), &mut err).unwrap();
-    assert_eq!(st.code(), Some(141), "closed stdout: {err}");
+    let (_, code, err) = imb_testkit::run_reader_leaves(BIN, &std::env::temp_dir(), SHORT, 60);
+    assert_eq!(code, 141, "closed stdout: {err}");
     assert!(err.is_empty(), "closed stdout is quiet: {err}");
 }
 
@@ -276,9 +228,12 @@ fn hostile_input_is_one_line_and_exit_2() {
     }
     // Not UTF-8: an error naming the argument, never a panic.
     use std::os::unix::ffi::OsStringExt;
-    let (code, err) = with_stdout(
+    let (code, err) = imb_testkit::run_with_stdout(
+        BIN,
+        &std::env::temp_dir(),
         &[std::ffi::OsString::from_vec(b"Yi\xffeld".to_vec())],
         std::process::Stdio::null(),
+        60,
     );
     assert_eq!(code, 2, "{err}");
     assert_eq!(
