@@ -40,6 +40,7 @@ const char *imb_omp_runtime(void) { return IMB_OMP_RUNTIME; }
 const char *imb_omp_compiler(void) { return __VERSION__; }
 int imb_omp_proc_bind(void) { return (int)omp_get_proc_bind(); }
 int imb_omp_num_places(void) { return omp_get_num_places(); }
+int imb_omp_thread_limit(void) { return omp_get_thread_limit(); }
 
 /* ---- delay and dummy -------------------------------------------------- */
 

@@ -4,7 +4,8 @@
 //! construct: `#pragma omp parallel`, `for`, `barrier`, `critical`, `copyin`, ... Rust has
 //! no OpenMP, and the same pattern rebuilt on Rust threads would time a different
 //! implementation, so the timed kernels must be real OpenMP and are therefore C, built by
-//! `build.rs` with `-fopenmp`. The `unsafe` of calling them is confined to this module.
+//! `build.rs` with `-fopenmp`. The `unsafe` of calling them is confined to this module (the
+//! crate's only other `unsafe` is the poll(2) of stdout in `output.rs`).
 //!
 //! The wrappers keep the C types (`i32` for `int`, `i64` for `long`) so that the numbers
 //! given are the numbers the kernels run with. Every timed function returns the seconds
@@ -26,6 +27,7 @@ mod sys {
         pub fn imb_omp_compiler() -> *const c_char;
         pub fn imb_omp_proc_bind() -> c_int;
         pub fn imb_omp_num_places() -> c_int;
+        pub fn imb_omp_thread_limit() -> c_int;
         pub fn imb_omp_team_ok(nthreads: c_int) -> c_int;
         pub fn imb_omp_delay(delaylength: c_int);
         pub fn imb_omp_time_delay(delaylength: c_int, reps: c_long) -> c_double;
@@ -168,9 +170,16 @@ pub fn num_places() -> i32 {
     unsafe { sys::imb_omp_num_places() }
 }
 
+/// `omp_get_thread_limit()`: the most threads the runtime gives a contention group
+/// (`OMP_THREAD_LIMIT`; `INT_MAX` when unset in libgomp and libomp).
+pub fn thread_limit() -> i32 {
+    // SAFETY: see above.
+    unsafe { sys::imb_omp_thread_limit() }
+}
+
 /// True if the runtime forms a team of exactly `nthreads` (dynamic adjustment is turned
-/// off; OMP_THREAD_LIMIT can still prevent it). Every timed kernel checks this too.
-#[allow(dead_code)] // an optional up-front check: the kernels check it themselves
+/// off; OMP_THREAD_LIMIT can still prevent it). Every timed kernel checks this too; the run
+/// asks it for every thread count before measuring anything.
 pub fn team_ok(nthreads: i32) -> bool {
     // SAFETY: see above.
     unsafe { sys::imb_omp_team_ok(nthreads) == 1 }
@@ -408,7 +417,7 @@ mod tests {
             openmp_version()
         );
         assert!(["false", "true", "master", "close", "spread"].contains(&proc_bind()));
-        assert!(max_threads() >= 1 && num_places() >= 0);
+        assert!(max_threads() >= 1 && num_places() >= 0 && thread_limit() >= 1);
         assert!(wtick() > 0.0 && wtime() > 0.0);
     }
 }

@@ -8,9 +8,11 @@ mod constructs;
 mod ffi;
 mod method;
 mod native;
+mod output;
 
 use constructs::{Family, Kind, CONSTRUCTS};
 use imb_core::report::{grid_rule, grid_text, suite_head};
+use output::{finish, out};
 use std::process::ExitCode;
 
 const VALUE_OPTS: &[&str] = &["threads", "outer_reps", "test_time", "delay_time", "cutoff"];
@@ -19,12 +21,16 @@ const EXIT_USAGE: u8 = 2;
 /// A failure while measuring, or a failed write to stdout.
 const EXIT_RUNTIME: u8 = 3;
 
-/// Limits of the options (doc/OMP.md, "Limits"): far above any useful value, low enough that a
-/// slip of the keyboard cannot ask for days.
+/// Limits of the options (doc/OMP.md, "Output"): far above any useful value, low enough that a
+/// slip of the keyboard cannot ask for days. The runtime's own `omp_get_thread_limit()` may
+/// lower the thread count further.
 const MAX_THREADS: i32 = 4096;
 const MAX_OUTER_REPS: usize = 10_000;
+/// 10 s: ten thousand times the default test.
 const MAX_TEST_TIME_USEC: f64 = 10e6;
-const MAX_DELAY_TIME_USEC: f64 = 1e6;
+/// 1 ms: ten thousand times the default delay. A longer delay buries a construct's overhead
+/// (0.1 to a few usec) in the delay's own jitter, and calibrating it would take minutes.
+const MAX_DELAY_TIME_USEC: f64 = 1e3;
 /// A run whose least possible duration exceeds this is refused unless `-force` is given.
 const LONG_RUN_SECS: f64 = 3600.0;
 
@@ -53,7 +59,59 @@ fn number<T: std::str::FromStr>(opt: &str, v: &str) -> Result<T, String> {
         .map_err(|_| format!("-{opt} {v}: expected a number"))
 }
 
-fn parse(args: &[String], max_threads: i32) -> Result<Action, String> {
+/// `4`, `1,2,4`, `1-4`: thread counts of 1..=`limit`; `runtime_limit` is the OpenMP runtime's
+/// (named in the error when it is the lower one).
+fn parse_threads(s: &str, runtime_limit: i32) -> Result<Vec<i32>, String> {
+    let limit = MAX_THREADS.min(runtime_limit.max(1));
+    let why = if limit < MAX_THREADS {
+        format!("the OpenMP runtime's thread limit (omp_get_thread_limit(), OMP_THREAD_LIMIT) is {limit}")
+    } else {
+        format!("imb-omp takes at most {MAX_THREADS}")
+    };
+    let mut v = Vec::new();
+    for part in s.split(',') {
+        let (a, b) = part.split_once('-').unwrap_or((part, part));
+        let num = |x: &str| -> Result<i32, String> {
+            let x = x.trim();
+            match x.parse::<i64>() {
+                Ok(n) if (1..=i64::from(limit)).contains(&n) => Ok(n as i32),
+                Ok(n) if n < 1 => Err(format!("-threads {s}: thread counts start at 1")),
+                _ if !x.is_empty() && x.bytes().all(|b| b.is_ascii_digit()) => {
+                    Err(format!("-threads {s}: {x} threads: {why}"))
+                }
+                _ => Err(format!(
+                    "-threads {s}: expected thread counts like 4, 1,2,4 or 1-4"
+                )),
+            }
+        };
+        let (a, b) = (num(a)?, num(b)?);
+        if b < a {
+            return Err(format!(
+                "-threads {s}: range {} goes downwards (write it low-high)",
+                part.trim()
+            ));
+        }
+        v.extend(a..=b);
+    }
+    Ok(v)
+}
+
+/// A whole number `min..=max` for option `opt`.
+fn count(opt: &str, v: &str, min: usize, max: usize) -> Result<usize, String> {
+    let t = v.trim();
+    let n = match t.parse::<usize>() {
+        Ok(n) => n,
+        // All digits but too long for a number: above any limit.
+        Err(_) if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) => usize::MAX,
+        Err(_) => return Err(format!("-{opt} {v}: expected a whole number")),
+    };
+    if n < min || n > max {
+        return Err(format!("-{opt} {v}: must be {min}..{max}"));
+    }
+    Ok(n)
+}
+
+fn parse(args: &[String], max_threads: i32, thread_limit: i32) -> Result<Action, String> {
     let m = imb_core::cli::dash_matches("imb-omp", args, VALUE_OPTS, FLAG_OPTS)?;
     if m.get_flag("help") || m.get_flag("h") {
         return Ok(Action::Print(help()));
@@ -62,41 +120,22 @@ fn parse(args: &[String], max_threads: i32) -> Result<Action, String> {
         return Ok(Action::Print(list()));
     }
     let threads = match m.get_one::<String>("threads") {
-        Some(s) => {
-            let mut v = Vec::new();
-            for part in s.split(',') {
-                let (a, b) = part.split_once('-').unwrap_or((part, part));
-                let (a, b): (i32, i32) =
-                    (number("threads", a.trim())?, number("threads", b.trim())?);
-                if a < 1 || b < a || b > MAX_THREADS {
-                    return Err(format!(
-                        "-threads {s}: thread counts must be 1..{MAX_THREADS} (e.g. 1,2,4 or 1-4)"
-                    ));
-                }
-                v.extend(a..=b);
-            }
-            v
-        }
-        // 1, 2, 4, … up to the runtime's maximum, which always comes last.
+        Some(s) => parse_threads(s, thread_limit)?,
+        // 1, 2, 4, … up to the runtime's maximum (within its thread limit), which always
+        // comes last.
         None => {
+            let top = max_threads.min(thread_limit).clamp(1, MAX_THREADS);
             let mut v: Vec<i32> = std::iter::successors(Some(1), |&t| Some(t * 2))
-                .take_while(|&t| t < max_threads)
+                .take_while(|&t| t < top)
                 .collect();
-            v.push(max_threads.max(1));
+            v.push(top);
             v
         }
     };
-    let outer: usize = m
+    // At least 2: one outer repetition has no spread.
+    let outer = m
         .get_one::<String>("outer_reps")
-        .map_or(Ok(20), |v| number("outer_reps", v))?;
-    if outer < 2 {
-        return Err(format!(
-            "-outer_reps {outer}: at least 2 outer repetitions are needed for a spread"
-        ));
-    }
-    if outer > MAX_OUTER_REPS {
-        return Err(format!("-outer_reps {outer}: at most {MAX_OUTER_REPS}"));
-    }
+        .map_or(Ok(20), |v| count("outer_reps", v, 2, MAX_OUTER_REPS))?;
     let usec = |name: &str, d: f64, max: f64| -> Result<f64, String> {
         let v: f64 = m
             .get_one::<String>(name)
@@ -107,7 +146,10 @@ fn parse(args: &[String], max_threads: i32) -> Result<Action, String> {
             ));
         }
         if v > max {
-            return Err(format!("-{name} {v}: at most {max} microseconds"));
+            return Err(format!(
+                "-{name} {v}: at most {max} microseconds ({} s)",
+                max / 1e6
+            ));
         }
         Ok(v * 1e-6)
     };
@@ -161,8 +203,8 @@ fn parse(args: &[String], max_threads: i32) -> Result<Action, String> {
     if least > LONG_RUN_SECS && !o.force {
         return Err(format!(
             "this run needs at least {:.0} min ({} data points x {} outer repetitions x a test \
-             and a reference of -test_time each); lower -outer_reps or -test_time, or pass \
-             -force to run it anyway",
+             of at least -test_time); lower -outer_reps, -test_time or -threads, or pass -force \
+             to run it anyway",
             (least / 60.0).ceil(),
             points(&o),
             o.params.outer
@@ -186,10 +228,11 @@ fn points(o: &Options) -> usize {
     variants * o.threads.len()
 }
 
-/// The least time a run can take: each data point times outer_reps tests and references of at
-/// least -test_time each (innerreps grows until they do).
+/// The least time a run can take: each data point times outer_reps tests of at least
+/// -test_time each (innerreps grows until they last that long); the references, the tuning of
+/// innerreps and the delay's calibration come on top.
 fn least_secs(o: &Options) -> f64 {
-    points(o) as f64 * o.params.outer as f64 * 2.0 * o.params.test_time
+    points(o) as f64 * o.params.outer as f64 * o.params.test_time
 }
 
 fn help() -> String {
@@ -197,13 +240,13 @@ fn help() -> String {
 imb-omp [-h{elp}] [-list] [-threads LIST] [-outer_reps N] [-test_time USEC]\n\
         [-delay_time USEC] [-cutoff PCT] [-force] [family | construct ...]\n\n\
 - -threads LIST: thread counts, e.g. 4, 1,2,4 or 1-4 (default 1, 2, 4, ... up to the runtime's\n  \
-maximum, which always comes last; at most 4096).\n\
+maximum, which always comes last; at most 4096 and the runtime's thread limit).\n\
 - -outer_reps N: measurements per data point (default 20, 2..10000).\n\
 - -test_time USEC: innerreps doubles until one test lasts this long (default 1000, at most\n  \
 10 s).\n\
-- -delay_time USEC: the calibrated delay in each construct (default 0.1, at most 1 s); the\n  \
+- -delay_time USEC: the calibrated delay in each construct (default 0.1, at most 1000); the\n  \
 schedule family uses a body of about 100 cycles instead.\n\
-- -force: run even when the data points asked for need more than an hour.\n\
+- -force: run even when the data points asked for need more than an hour at the least.\n\
 - -cutoff PCT: a data point whose test times spread more than PCT % of their mean, or with more\n  \
 than a quarter outliers, is flagged UNSETTLED (default 10).\n\
 - family: sync, sched or array; construct: a name from -list, any case. Default: all.\n"
@@ -226,17 +269,6 @@ fn list() -> String {
     s
 }
 
-/// Print and flush at once. Err(None): stdout was closed by its reader; Err(Some(line)): any
-/// other failure (a full disk).
-fn out(s: &str) -> Result<(), Option<String>> {
-    imb_core::safefile::print_all(s)
-}
-
-/// The exit status after the last output (`imb_core::safefile::exit_after`).
-fn finish(r: Result<(), Option<String>>) -> ExitCode {
-    imb_core::safefile::exit_after("imb-omp", r)
-}
-
 fn header(o: &Options, d: &method::Delay, sd: &method::Delay) -> String {
     // vars_os: an unrelated variable that is not UTF-8 must not end the run (env::vars
     // panics on one); a listed variable's value is shown with its bytes escaped.
@@ -251,7 +283,7 @@ fn header(o: &Options, d: &method::Delay, sd: &method::Delay) -> String {
     let mut s = suite_head(env!("CARGO_PKG_VERSION"), "OpenMP part");
     s.push_str(&format!(
         "# OpenMP runtime        : {} (OpenMP {}), compiled by {}\n\
-# Threads               : {} (runtime maximum {}), proc_bind {}, {} places\n\
+# Threads               : {} (runtime maximum {}, {}), proc_bind {}, {} places\n\
 # OMP environment       : {}\n\
 # Clock                 : omp_get_wtime, tick {:.2} nsec\n\
 # Delay                 : delaylength {} = {:.4} usec (target {:.4}); schedule body {} = {:.4} usec\n\
@@ -263,6 +295,10 @@ fn header(o: &Options, d: &method::Delay, sd: &method::Delay) -> String {
         ffi::compiler(),
         threads.join(","),
         ffi::max_threads(),
+        match ffi::thread_limit() {
+            i32::MAX => "no thread limit".to_string(),
+            l => format!("thread limit {l}"),
+        },
         ffi::proc_bind(),
         ffi::num_places(),
         if env.is_empty() { "(none set)".to_string() } else { env.join(" ") },
@@ -277,20 +313,28 @@ fn header(o: &Options, d: &method::Delay, sd: &method::Delay) -> String {
         o.params.cutoff_pct,
     ));
     let allowed = imb_core::binding::allowed_cpus().map_or(0, |c| c.len());
-    let most = o.threads.iter().copied().max().unwrap_or(1) as usize;
-    if allowed > 0 && most > allowed {
-        s.push_str(&format!(
-            "# !! teams of more than {allowed} thread{} share {allowed} CPU{} (oversubscribed): \
-             their overheads measure the scheduler, they are not results\n#\n",
-            if allowed == 1 { "" } else { "s" },
-            if allowed == 1 { "" } else { "s" },
-        ));
-    }
+    s.push_str(&oversubscribed(&o.threads, allowed));
     s.push_str("\n# List of constructs to run:\n\n");
     for &i in &o.constructs {
         s.push_str(&format!("# {}\n", CONSTRUCTS[i].name));
     }
     s
+}
+
+/// The header's `# !!` line when a team has more threads than the CPUs the process may use
+/// (`allowed`; 0 when unknown), else nothing.
+fn oversubscribed(threads: &[i32], allowed: usize) -> String {
+    let most = threads.iter().copied().max().unwrap_or(1).max(1) as usize;
+    if allowed == 0 || most <= allowed {
+        return String::new();
+    }
+    let s_ = |k: usize| if k == 1 { "" } else { "s" };
+    format!(
+        "# !! up to {most} threads on {allowed} CPU{}: teams of more than {allowed} thread{} share \
+         CPUs (oversubscribed), their overheads measure the scheduler, they are not results\n#\n",
+        s_(allowed),
+        s_(allowed),
+    )
 }
 
 const COLUMNS: &[&str] = &[
@@ -348,7 +392,7 @@ fn main() -> ExitCode {
         eprintln!("imb-omp: error: {e}");
         return ExitCode::from(EXIT_USAGE);
     }
-    let o = match parse(&args, ffi::max_threads()) {
+    let o = match parse(&args, ffi::max_threads(), ffi::thread_limit()) {
         Ok(Action::Run(o)) => o,
         Ok(Action::Print(t)) => return finish(out(&t)),
         Err(e) => {
@@ -356,6 +400,16 @@ fn main() -> ExitCode {
             return ExitCode::from(EXIT_USAGE);
         }
     };
+    // Every team forms before anything is measured (a count the runtime refuses is named).
+    if let Some(&t) = o.threads.iter().find(|&&t| !ffi::team_ok(t)) {
+        eprintln!(
+            "imb-omp: error: -threads {t}: the OpenMP runtime will not form a team of {t} \
+             threads (its maximum is {}, its thread limit {})",
+            ffi::max_threads(),
+            ffi::thread_limit()
+        );
+        return ExitCode::from(EXIT_RUNTIME);
+    }
     let delay = method::calibrate(o.delay_time);
     let sched_delay = method::calibrate(SCHED_DELAY);
     if let Err(e) = out(&header(&o, &delay, &sched_delay)) {
@@ -372,14 +426,6 @@ fn main() -> ExitCode {
             continue;
         }
         for &t in &o.threads {
-            if !ffi::team_ok(t) {
-                eprintln!(
-                    "imb-omp: error: -threads {t}: the OpenMP runtime will not form a team of {t} \
-                     threads (see OMP_THREAD_LIMIT and the runtime maximum, {})",
-                    ffi::max_threads()
-                );
-                return ExitCode::from(EXIT_RUNTIME);
-            }
             let mut rows = Vec::new();
             for &i in &chosen {
                 let c = &CONSTRUCTS[i];
@@ -409,16 +455,171 @@ fn main() -> ExitCode {
                     _ => vec![(vec![c.name.into()], 0)],
                 };
                 for (v, var) in vars {
+                    // A reader that went away (`| head`): stop before the next row, quietly.
+                    if output::reader_gone() {
+                        return finish(Err(None));
+                    }
                     let (mut test, mut reference) =
                         constructs::run(c.kind, t, delay.len, sched_delay.len, var);
                     rows.push((v, method::measure(&o.params, &mut *test, &mut *reference)));
                 }
             }
-            // A closed or full stdout ends the run before the next table is measured.
+            // A full stdout ends the run before the next table is measured.
             if let Err(e) = out(&table(family, t, &rows)) {
                 return finish(Err(e));
             }
         }
     }
     finish(out("\n\n# All constructs measured\n\n"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `parse` as main calls it, with a runtime of `max` threads and thread limit `limit`.
+    fn run(s: &str, max: i32, limit: i32) -> Result<Options, String> {
+        let args: Vec<String> = s.split_whitespace().map(String::from).collect();
+        match parse(&args, max, limit)? {
+            Action::Run(o) => Ok(o),
+            Action::Print(_) => Err("printed".into()),
+        }
+    }
+    fn err(s: &str) -> String {
+        run(s, 2, i32::MAX).err().unwrap_or_default()
+    }
+
+    #[test]
+    fn thread_counts_and_their_limits() {
+        assert_eq!(run("", 6, i32::MAX).unwrap().threads, [1, 2, 4, 6]);
+        assert_eq!(
+            run("", 8, 3).unwrap().threads,
+            [1, 2, 3],
+            "the default stops at the runtime's thread limit"
+        );
+        assert_eq!(
+            run("-threads 1-3,8", 2, i32::MAX).unwrap().threads,
+            [1, 2, 3, 8]
+        );
+        for (cmd, limit, want) in [
+            ("-threads 0", i32::MAX, "-threads 0: thread counts start at 1"),
+            (
+                "-threads 4097",
+                i32::MAX,
+                "-threads 4097: 4097 threads: imb-omp takes at most 4096",
+            ),
+            (
+                "-threads 1-99999999999999999999",
+                i32::MAX,
+                "-threads 1-99999999999999999999: 99999999999999999999 threads: imb-omp takes at most 4096",
+            ),
+            (
+                "-threads 3",
+                2,
+                "-threads 3: 3 threads: the OpenMP runtime's thread limit (omp_get_thread_limit(), OMP_THREAD_LIMIT) is 2",
+            ),
+            ("-threads 4-2", i32::MAX, "-threads 4-2: range 4-2 goes downwards"),
+            ("-threads 2,", i32::MAX, "-threads 2,: expected thread counts like"),
+            ("-threads x", i32::MAX, "-threads x: expected thread counts like"),
+        ] {
+            let e = run(cmd, 2, limit).err().unwrap_or_default();
+            assert!(e.starts_with(want), "{cmd}: wanted {want:?}, got {e:?}");
+        }
+    }
+
+    #[test]
+    fn counts_and_times_have_limits() {
+        for (cmd, want) in [
+            ("-outer_reps 1", "-outer_reps 1: must be 2..10000"),
+            ("-outer_reps 10001", "-outer_reps 10001: must be 2..10000"),
+            (
+                "-outer_reps 99999999999999999999",
+                "-outer_reps 99999999999999999999: must be 2..10000",
+            ),
+            (
+                "-outer_reps 2.5",
+                "-outer_reps 2.5: expected a whole number",
+            ),
+            ("-test_time 0", "-test_time 0: must be a positive number"),
+            (
+                "-test_time nan",
+                "-test_time NaN: must be a positive number",
+            ),
+            (
+                "-test_time 10000001",
+                "-test_time 10000001: at most 10000000 microseconds (10 s)",
+            ),
+            (
+                "-delay_time -1",
+                "-delay_time -1: must be a positive number",
+            ),
+            (
+                "-delay_time 1000.5",
+                "-delay_time 1000.5: at most 1000 microseconds (0.001 s)",
+            ),
+            ("-cutoff inf", "-cutoff inf: must be a percentage >= 0"),
+        ] {
+            let e = err(cmd);
+            assert!(e.starts_with(want), "{cmd}: wanted {want:?}, got {e:?}");
+        }
+        let o = run(
+            "-outer_reps 10000 -test_time 10000000 -delay_time 1000",
+            2,
+            i32::MAX,
+        );
+        let e = o.err().unwrap_or_default();
+        assert!(
+            e.starts_with("this run needs at least ") && e.contains("-force"),
+            "the limits together are far more than an hour: {e:?}"
+        );
+    }
+
+    #[test]
+    fn the_least_run_time_counts_every_data_point() {
+        // sync: 15 constructs; STATIC 1 + 3 x 8 chunks; 5 clauses x 11 sizes; per thread count.
+        let o = run("-threads 1,2", 2, i32::MAX).unwrap();
+        assert_eq!(points(&o), (15 + 1 + 3 * 8 + 5 * 11) * 2);
+        let o = run(
+            "BARRIER -threads 1 -outer_reps 10 -test_time 1000",
+            2,
+            i32::MAX,
+        )
+        .unwrap();
+        assert!(
+            (least_secs(&o) - 10.0 * 1e-3).abs() < 1e-12,
+            "{}",
+            least_secs(&o)
+        );
+        // Just above an hour is refused, unless -force.
+        let e = err("BARRIER -threads 1 -outer_reps 400 -test_time 9001000");
+        assert!(
+            e.starts_with("this run needs at least 61 min (1 data points x 400 outer repetitions"),
+            "{e}"
+        );
+        assert!(run(
+            "BARRIER -threads 1 -outer_reps 400 -test_time 9001000 -force",
+            2,
+            i32::MAX
+        )
+        .is_ok());
+        assert!(run(
+            "BARRIER -threads 1 -outer_reps 400 -test_time 9000000",
+            2,
+            i32::MAX
+        )
+        .is_ok());
+    }
+
+    #[test]
+    fn the_oversubscription_line_only_when_it_happens() {
+        assert_eq!(
+            oversubscribed(&[1, 2, 4], 2),
+            "# !! up to 4 threads on 2 CPUs: teams of more than 2 threads share CPUs \
+             (oversubscribed), their overheads measure the scheduler, they are not results\n#\n"
+        );
+        assert!(oversubscribed(&[2], 1)
+            .starts_with("# !! up to 2 threads on 1 CPU: teams of more than 1 thread share"));
+        assert_eq!(oversubscribed(&[1, 2], 2), "", "2 threads on 2 CPUs");
+        assert_eq!(oversubscribed(&[8], 0), "", "CPUs unknown: no claim");
+    }
 }

@@ -67,19 +67,19 @@ fn bad_input_is_one_line_and_exit_2() {
         (&["NOPE"][..], "imb-omp: error: NOPE: unknown construct"),
         (
             &["-threads", "0"],
-            "imb-omp: error: -threads 0: thread counts must be 1..4096",
+            "imb-omp: error: -threads 0: thread counts start at 1",
         ),
         (
             &["-threads", "two"],
-            "imb-omp: error: -threads two: expected a number",
+            "imb-omp: error: -threads two: expected thread counts like 4, 1,2,4 or 1-4",
         ),
         (
             &["-outer_reps", "x"],
-            "imb-omp: error: -outer_reps x: expected a number",
+            "imb-omp: error: -outer_reps x: expected a whole number",
         ),
         (
             &["-outer_reps", "1"],
-            "imb-omp: error: -outer_reps 1: at least 2",
+            "imb-omp: error: -outer_reps 1: must be 2..10000",
         ),
         (
             &["-test_time", "-5"],
@@ -93,11 +93,15 @@ fn bad_input_is_one_line_and_exit_2() {
         (&["-bogus"], "imb-omp: error: -bogus: unknown option"),
         (
             &["-outer_reps", "20000"],
-            "imb-omp: error: -outer_reps 20000: at most 10000",
+            "imb-omp: error: -outer_reps 20000: must be 2..10000",
         ),
         (
             &["-test_time", "1e9"],
-            "imb-omp: error: -test_time 1000000000: at most 10000000 microseconds",
+            "imb-omp: error: -test_time 1000000000: at most 10000000 microseconds (10 s)",
+        ),
+        (
+            &["-delay_time", "2000"],
+            "imb-omp: error: -delay_time 2000: at most 1000 microseconds (0.001 s)",
         ),
         (
             &["-delay_time", "inf"],
@@ -105,7 +109,7 @@ fn bad_input_is_one_line_and_exit_2() {
         ),
         (
             &["-threads", "5000"],
-            "imb-omp: error: -threads 5000: thread counts must be 1..4096",
+            "imb-omp: error: -threads 5000: 5000 threads: imb-omp takes at most 4096",
         ),
         (
             &["-outer_reps", "10000", "-test_time", "1000000"],
@@ -113,11 +117,35 @@ fn bad_input_is_one_line_and_exit_2() {
         ),
     ] {
         let (code, out, err) = run(args);
-        assert_eq!(code, Some(2), "{args:?}: {err}");
-        assert!(err.starts_with(want), "{args:?}: {err}");
-        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
-        assert!(out.is_empty(), "{args:?}");
+        assert_eq!(code, Some(2), "{args:?}: exit 2 wanted; stderr: {err}");
+        assert!(
+            err.starts_with(want),
+            "{args:?}: wanted {want:?}, got {err:?}"
+        );
+        assert_eq!(err.lines().count(), 1, "{args:?}: one line wanted: {err}");
+        assert!(out.is_empty(), "{args:?}: nothing on stdout wanted");
     }
+    // The runtime's thread limit is the real limit, named before anything runs.
+    let o = Command::new(BIN)
+        .args(["BARRIER", "-threads", "1,3"])
+        .env("OMP_THREAD_LIMIT", "2")
+        .output()
+        .expect("imb-omp runs");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "OMP_THREAD_LIMIT=2 -threads 1,3: exit 2 wanted: {err}"
+    );
+    assert_eq!(
+        err.trim_end(),
+        "imb-omp: error: -threads 1,3: 3 threads: the OpenMP runtime's thread limit \
+         (omp_get_thread_limit(), OMP_THREAD_LIMIT) is 2"
+    );
+    assert!(
+        o.stdout.is_empty(),
+        "OMP_THREAD_LIMIT=2 -threads 1,3: nothing on stdout wanted"
+    );
 }
 
 fn os(v: &[&str]) -> Vec<std::ffi::OsString> {
@@ -135,26 +163,48 @@ fn failing_stdout_ends_the_run() {
         "-test_time",
         "100",
     ];
-    let full = std::fs::OpenOptions::new()
-        .write(true)
-        .open("/dev/full")
-        .unwrap();
-    let (code, err) =
-        imb_testkit::run_with_stdout(BIN, &std::env::temp_dir(), &os(&short), full.into(), 60);
-    assert_eq!(code, 3, "stdout on /dev/full: {err}");
-    assert_eq!(
-        err.trim_end(),
-        "imb-omp: error: cannot write to standard output: No space left on device (os error 28)"
+    for args in [&short[..], &["-help"], &["-list"]] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full opens for writing");
+        let (code, err) =
+            imb_testkit::run_with_stdout(BIN, &std::env::temp_dir(), &os(args), full.into(), 60);
+        assert_eq!(
+            code, 3,
+            "{args:?} on /dev/full: exit 3 wanted; stderr: {err}"
+        );
+        assert_eq!(
+            err.trim_end(),
+            "imb-omp: error: cannot write to standard output: No space left on device (os error 28)",
+            "{args:?} on /dev/full: one line on stderr"
+        );
+    }
+}
+
+#[test]
+fn a_reader_that_leaves_ends_the_run_quietly_at_the_next_row() {
+    // 2000 rows of BARRIER at one thread with tests of 10 ms: minutes if every row were
+    // measured. The reader takes the first line and goes away; the run must stop at the next
+    // row (the watchdog of 60 s catches a run that measures on for nobody), with 141 and
+    // nothing on stderr.
+    let mut args = vec!["BARRIER"; 2000];
+    args.extend(["-threads", "1", "-outer_reps", "2", "-test_time", "10000"]);
+    let (first, code, err) = imb_testkit::run_reader_leaves(BIN, &std::env::temp_dir(), &args, 60);
+    assert!(
+        first.starts_with("#---"),
+        "the header came first: {first:?}"
     );
-    // A reader that goes away after the first line: quiet exit 141 before the whole run.
-    let (_, code, err) = imb_testkit::run_reader_leaves(
-        BIN,
-        &std::env::temp_dir(),
-        &["-threads", "1,2", "-outer_reps", "2", "-test_time", "100"],
-        60,
-    );
-    assert_eq!(code, 141, "closed stdout: {err}");
-    assert!(err.is_empty(), "closed stdout is quiet: {err}");
+    assert_eq!(code, 141, "closed stdout: exit 141 wanted; stderr: {err}");
+    assert!(err.is_empty(), "closed stdout is quiet, no panic: {err}");
+    for a in ["-help", "-list"] {
+        let (_, code, err) = imb_testkit::run_reader_leaves(BIN, &std::env::temp_dir(), &[a], 60);
+        assert!(
+            code == 0 || code == 141,
+            "{a} | head -1: exit 0 or 141 wanted, got {code}: {err}"
+        );
+        assert!(err.is_empty(), "{a} | head -1 is quiet: {err}");
+    }
 }
 
 #[test]
@@ -202,28 +252,77 @@ fn non_utf8_never_panics() {
         String::from_utf8_lossy(&o.stderr)
     );
     assert!(out.contains("OMP_DISPLAY_ENV=f\\xffalse"), "{out}");
+    // `env -i PATH=... FOO=$'\xff'`: nothing else in the environment, one variable not UTF-8
+    // (in its value) and one in its name.
+    let o = Command::new(BIN)
+        .args([
+            "BARRIER",
+            "-threads",
+            "1",
+            "-outer_reps",
+            "2",
+            "-test_time",
+            "100",
+        ])
+        .env_clear()
+        .env("PATH", "/usr/bin:/bin")
+        .env("FOO", std::ffi::OsString::from_vec(b"\xff".to_vec()))
+        .env(std::ffi::OsString::from_vec(b"OMP_\xff".to_vec()), "1")
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "env -i with non-UTF-8 variables: exit 0 wanted; stderr: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(
+        out.contains("# OMP environment       : (none set)\n"),
+        "a variable whose name is not UTF-8 is not listed:\n{out}"
+    );
+}
+
+/// The CPUs this process may use, from /proc/self/status (`Cpus_allowed_list: 0-1,4`).
+fn allowed_cpus() -> usize {
+    let status = std::fs::read_to_string("/proc/self/status").expect("/proc/self/status");
+    let list = status
+        .lines()
+        .find_map(|l| l.strip_prefix("Cpus_allowed_list:"))
+        .expect("Cpus_allowed_list in /proc/self/status")
+        .trim();
+    list.split(',')
+        .map(|part| {
+            let (a, b) = part.split_once('-').unwrap_or((part, part));
+            b.parse::<usize>().unwrap() - a.parse::<usize>().unwrap() + 1
+        })
+        .sum()
 }
 
 #[test]
 fn more_threads_than_cpus_is_in_the_header() {
-    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cpus = allowed_cpus();
     let t = (cpus + 1).to_string();
-    let (code, out, err) = run(&[
-        "BARRIER",
-        "-threads",
-        &t,
-        "-outer_reps",
-        "2",
-        "-test_time",
-        "100",
-    ]);
+    let short = ["BARRIER", "-outer_reps", "2", "-test_time", "100"];
+    let (code, out, err) = run(&[&short[..], &["-threads", &t]].concat());
     assert_eq!(code, Some(0), "{err}");
-    let line = format!("# !! teams of more than {cpus} thread");
+    let line = format!(
+        "# !! up to {} threads on {cpus} CPU{}: teams of more than {cpus} thread",
+        cpus + 1,
+        if cpus == 1 { "" } else { "s" }
+    );
     let at = out
         .find(&line)
         .unwrap_or_else(|| panic!("no {line:?} in:\n{out}"));
     assert!(
         at < out.find("# List of constructs").unwrap(),
-        "not in the header"
+        "the # !! line is in the header"
+    );
+    // Only when it happens.
+    let (code, out, err) = run(&[&short[..], &["-threads", "1"]].concat());
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        !out.contains("# !!"),
+        "one thread is never oversubscribed:\n{out}"
     );
 }

@@ -5,15 +5,24 @@
 use crate::suite::BENCHMARKS;
 use imb_core::binding::{self, Bind};
 use serde::Deserialize;
+use toml::Spanned;
 
 const VALUE_OPTS: &[&str] = &[
     "cutoff", "min_reps", "max_reps", "bind", "threads", "cpus", "settings",
 ];
 const FLAG_OPTS: &[&str] = &["help", "h", "list", "correct", "force"];
 
-/// Most threads a benchmark may be asked for: far above any CPU count this suite is meant for,
-/// low enough that creating them never meets the system's thread limits.
+/// Most threads a row may be asked for (`-threads`): far above any CPU count this suite is meant
+/// for, low enough that creating them stays within the default thread limits of Linux
+/// (`ulimit -u`, kernel.threads-max); a thread the system still refuses ends the run with exit
+/// status 3 naming the benchmark.
 pub const MAX_THREADS: usize = 1024;
+
+/// Highest CPU number `-cpus` takes: an affinity mask (`cpu_set_t`) holds CPUs 0..1023.
+pub const MAX_CPU: usize = 1023;
+
+/// Most timings per data point (`-min_reps`, `-max_reps`): the harness's own limit.
+pub const MAX_REPS: usize = imb_core::adaptive::MAX_REPS_LIMIT;
 
 /// A run whose least possible duration exceeds this is refused unless `-force` is given.
 const LONG_RUN_SECS: f64 = 3600.0;
@@ -29,8 +38,8 @@ pub struct Options {
     pub max_reps: usize,
     pub binds: Vec<Bind>,
     pub threads: Vec<usize>,
-    /// CPUs to bind to (a subset of the inherited mask), or None for the whole mask.
-    pub cpus: Option<Vec<usize>>,
+    /// CPUs to bind to (a subset of the inherited mask) as written, or None for the whole mask.
+    pub cpus: Option<(String, Vec<usize>)>,
     pub correct: bool,
     pub settings: Option<String>,
     /// `-force`: run even when the run cannot finish within an hour.
@@ -49,36 +58,53 @@ struct File {
     defaults: Defaults,
 }
 
+/// The `[defaults]` of a settings file; each value keeps where it stands, so an error names
+/// its line.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Defaults {
     #[serde(rename = "CUTOFF_PCT")]
-    cutoff_pct: f64,
+    cutoff_pct: Spanned<f64>,
     #[serde(rename = "MIN_REPS")]
-    min_reps: usize,
+    min_reps: Spanned<usize>,
     #[serde(rename = "MAX_REPS")]
-    max_reps: usize,
+    max_reps: Spanned<usize>,
     #[serde(rename = "BIND")]
-    bind: String,
+    bind: Spanned<String>,
     #[serde(rename = "THREADS")]
-    threads: String,
+    threads: Spanned<String>,
     #[serde(rename = "CORRECT")]
-    correct: bool,
+    correct: Spanned<bool>,
+}
+
+/// The line (from 1) of byte `at` of `text`.
+fn line_of(text: &str, at: usize) -> usize {
+    text.as_bytes()[..at.min(text.len())]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1
+}
+
+/// `-settings FILE, line N: MSG` (or without the line when none is known).
+fn file_error(file: &str, line: Option<usize>, msg: &str) -> String {
+    match line {
+        Some(l) => format!("-settings {file}, line {l}: {msg}"),
+        None => format!("-settings {file}: {msg}"),
+    }
 }
 
 fn defaults(text: &str, file: &str) -> Result<Defaults, String> {
     toml::from_str::<File>(text)
         .map(|f| f.defaults)
         .map_err(|e| {
-            let line = e
-                .span()
-                .map(|s| text[..s.start].lines().count().max(1))
-                .map_or(String::new(), |l| format!(", line {l}"));
-            format!("-settings {file}{line}: {}", e.message())
+            let line = e.span().map(|s| line_of(text, s.start));
+            file_error(file, line, e.message())
         })
 }
 
-/// `same`, `all`, `same,none`, … in a fixed order without repeats.
+/// `same`, `all`, `same,none`, … in a fixed order without repeats. The error says what is
+/// wrong and lists every valid value; the caller names the option or the file.
 pub fn parse_binds(s: &str) -> Result<Vec<Bind>, String> {
     let mut v = Vec::new();
     for w in s.split(',') {
@@ -87,8 +113,8 @@ pub fn parse_binds(s: &str) -> Result<Vec<Bind>, String> {
         } else {
             v.push(Bind::parse(w.trim()).map_err(|_| {
                 format!(
-                    "-bind {s}: unknown value {:?} (valid: same, different, none, all, or a \
-                     comma list such as same,none)",
+                    "unknown value {:?} (valid: same, different, none, all, or a comma list \
+                     of them such as same,none)",
                     w.trim()
                 )
             })?);
@@ -103,23 +129,40 @@ pub fn parse_binds(s: &str) -> Result<Vec<Bind>, String> {
     Ok(out)
 }
 
-/// `4`, `1,2,4`, `1-4` (each at least 1, at most 1024).
-pub fn parse_list(opt: &str, s: &str, min: usize) -> Result<Vec<usize>, String> {
-    let bad = || format!("{opt} {s}: expected numbers like 4, 1,2,4 or 1-4 (each >= {min})");
+/// A whole number `min..=max`; the error says why (the caller names the option or the file).
+fn whole(s: &str, min: usize, max: usize) -> Result<usize, String> {
+    let s = s.trim();
+    let v: usize = match s.parse() {
+        Ok(v) => v,
+        // All digits but too long for a number: above any limit.
+        Err(_) if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) => usize::MAX,
+        Err(_) => return Err(format!("expected a whole number ({min}..{max})")),
+    };
+    if v < min || v > max {
+        return Err(format!("must be {min}..{max}"));
+    }
+    Ok(v)
+}
+
+/// `4`, `1,2,4`, `1-4`: numbers `min..=max`; the error says why (the caller names the option
+/// or the file).
+pub fn parse_list(s: &str, min: usize, max: usize) -> Result<Vec<usize>, String> {
+    let shape = || format!("expected numbers like 4, 1,2,4 or 1-4 (each {min}..{max})");
     let mut v = Vec::new();
     for part in s.split(',') {
-        let part = part.trim();
-        let (a, b) = match part.split_once('-') {
-            Some((a, b)) => (a.trim(), b.trim()),
-            None => (part, part),
+        let (a, b) = part.split_once('-').unwrap_or((part, part));
+        let num = |x: &str| match whole(x, min, max) {
+            Ok(n) => Ok(n),
+            Err(_) if x.trim().bytes().all(|b| b.is_ascii_digit()) && !x.trim().is_empty() => {
+                Err(format!("{} is outside {min}..{max}", x.trim()))
+            }
+            Err(_) => Err(shape()),
         };
-        let (a, b): (usize, usize) = (a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?);
-        if a < min || b < a {
-            return Err(bad());
-        }
-        if b > MAX_THREADS {
+        let (a, b) = (num(a)?, num(b)?);
+        if b < a {
             return Err(format!(
-                "{opt} {s}: {b} is above the limit of {MAX_THREADS}"
+                "range {} goes downwards (write it low-high)",
+                part.trim()
             ));
         }
         v.extend(a..=b);
@@ -146,29 +189,42 @@ pub fn parse(args: &[String]) -> Result<Action, String> {
         }
         None => defaults(DEFAULTS, "<built-in>")?,
     };
-    let num = |name: &str, v: Option<&String>, d: usize| -> Result<usize, String> {
-        v.map_or(Ok(d), |s| {
-            s.parse()
-                .map_err(|_| format!("-{name} {s}: expected a whole number"))
+    let opt = |name: &str| m.get_one::<String>(name);
+    let cutoff_pct = match opt("cutoff") {
+        Some(s) => {
+            let v = s
+                .parse::<f64>()
+                .map_err(|_| format!("-cutoff {s}: expected a percentage"))?;
+            check_cutoff(v).map_err(|e| format!("-cutoff {s}: {e}"))?
+        }
+        None => *d.cutoff_pct.get_ref(),
+    };
+    let reps = |name: &str, d: usize| -> Result<usize, String> {
+        opt(name).map_or(Ok(d), |s| {
+            whole(s, 2, MAX_REPS).map_err(|e| format!("-{name} {s}: {e}"))
         })
     };
-    let cutoff_pct = match m.get_one::<String>("cutoff") {
-        Some(s) => s
-            .parse::<f64>()
-            .map_err(|_| format!("-cutoff {s}: expected a percentage"))?,
-        None => d.cutoff_pct,
+    let min_reps = reps("min_reps", *d.min_reps.get_ref())?;
+    let max_reps = reps("max_reps", *d.max_reps.get_ref())?;
+    if max_reps < min_reps {
+        return Err(format!(
+            "-max_reps {max_reps}: must be at least -min_reps ({min_reps})"
+        ));
+    }
+    let binds = match opt("bind") {
+        Some(s) => parse_binds(s).map_err(|e| format!("-bind {s}: {e}"))?,
+        None => parse_binds(d.bind.get_ref())?,
     };
-    let min_reps = num("min_reps", m.get_one("min_reps"), d.min_reps)?;
-    let max_reps = num("max_reps", m.get_one("max_reps"), d.max_reps)?;
-    let binds = parse_binds(m.get_one::<String>("bind").unwrap_or(&d.bind))?;
-    let threads = parse_list(
-        "-threads",
-        m.get_one::<String>("threads").unwrap_or(&d.threads),
-        1,
-    )?;
-    let cpus = m
-        .get_one::<String>("cpus")
-        .map(|s| parse_list("-cpus", s, 0))
+    let threads = match opt("threads") {
+        Some(s) => parse_list(s, 1, MAX_THREADS).map_err(|e| format!("-threads {s}: {e}"))?,
+        None => parse_list(d.threads.get_ref(), 1, MAX_THREADS)?,
+    };
+    let cpus = opt("cpus")
+        .map(|s| {
+            parse_list(s, 0, MAX_CPU)
+                .map(|v| (s.clone(), v))
+                .map_err(|e| format!("-cpus {s}: {e}"))
+        })
         .transpose()?;
     let mut benchmarks = Vec::new();
     for n in m.get_many::<String>("names").into_iter().flatten() {
@@ -197,107 +253,120 @@ pub fn parse(args: &[String]) -> Result<Action, String> {
         binds,
         threads,
         cpus,
-        correct: m.get_flag("correct") || d.correct,
+        correct: m.get_flag("correct") || *d.correct.get_ref(),
         settings,
         force: m.get_flag("force"),
     }))
 }
 
-/// The line of `key = …` in a settings file (0 when absent).
-fn key_line(text: &str, key: &str) -> usize {
-    text.lines()
-        .position(|l| {
-            l.trim_start()
-                .strip_prefix(key)
-                .is_some_and(|r| r.trim_start().starts_with('='))
-        })
-        .map_or(0, |i| i + 1)
+/// A cut-off is a finite percentage >= 0 (0: every timing must agree exactly).
+fn check_cutoff(v: f64) -> Result<f64, String> {
+    if v.is_finite() && v >= 0.0 {
+        Ok(v)
+    } else {
+        Err("must be a percentage >= 0".into())
+    }
 }
 
-/// The values of a settings file, checked with the file and line in the error (the same
-/// values from the command line are checked later and name the option).
+/// The values of a settings file, checked with the file and the line of the value in the
+/// error (the same values from the command line name the option instead).
 fn check_file(d: &Defaults, text: &str, file: &str) -> Result<(), String> {
-    let at = |key: &str, msg: String| -> String {
-        match key_line(text, key) {
-            0 => format!("-settings {file}: {key}: {msg}"),
-            l => format!("-settings {file}, line {l}: {key}: {msg}"),
-        }
+    let at = |span: std::ops::Range<usize>, msg: String| {
+        Err(file_error(file, Some(line_of(text, span.start)), &msg))
     };
-    if !(d.cutoff_pct.is_finite() && d.cutoff_pct >= 0.0) {
-        return Err(at(
-            "CUTOFF_PCT",
-            format!("{}: must be a percentage >= 0", d.cutoff_pct),
-        ));
+    if let Err(e) = check_cutoff(*d.cutoff_pct.get_ref()) {
+        return at(
+            d.cutoff_pct.span(),
+            format!("CUTOFF_PCT = {}: {e}", d.cutoff_pct.get_ref()),
+        );
     }
-    if d.min_reps < 2 {
-        return Err(at(
-            "MIN_REPS",
-            format!("{}: must be at least 2", d.min_reps),
-        ));
+    for (key, v) in [("MIN_REPS", &d.min_reps), ("MAX_REPS", &d.max_reps)] {
+        if let Err(e) = whole(&v.get_ref().to_string(), 2, MAX_REPS) {
+            return at(v.span(), format!("{key} = {}: {e}", v.get_ref()));
+        }
     }
-    if d.max_reps < d.min_reps || d.max_reps > imb_core::adaptive::MAX_REPS_LIMIT {
-        return Err(at(
-            "MAX_REPS",
+    if d.max_reps.get_ref() < d.min_reps.get_ref() {
+        return at(
+            d.max_reps.span(),
             format!(
-                "{}: must be between MIN_REPS ({}) and {}",
-                d.max_reps,
-                d.min_reps,
-                imb_core::adaptive::MAX_REPS_LIMIT
+                "MAX_REPS = {}: must be at least MIN_REPS ({})",
+                d.max_reps.get_ref(),
+                d.min_reps.get_ref()
             ),
-        ));
+        );
     }
-    parse_binds(&d.bind).map_err(|e| at("BIND", e))?;
-    parse_list("THREADS", &d.threads, 1).map_err(|e| at("THREADS", e))?;
+    if let Err(e) = parse_binds(d.bind.get_ref()) {
+        return at(d.bind.span(), format!("BIND = {:?}: {e}", d.bind.get_ref()));
+    }
+    if let Err(e) = parse_list(d.threads.get_ref(), 1, MAX_THREADS) {
+        return at(
+            d.threads.span(),
+            format!("THREADS = {:?}: {e}", d.threads.get_ref()),
+        );
+    }
     Ok(())
 }
 
-/// Checks that need the CPUs and the harness: duplicate CPUs cannot give `-bind different`
-/// its distinct CPUs, and a run that needs more than an hour at the least is refused unless
-/// `-force` (each benchmark takes at least min_reps timings of min_timing each, Thread_Create's
-/// of CREATE_MIN_TIMING).
+/// Checks that need the CPUs and the harness, before anything is measured: duplicate CPUs
+/// cannot give `-bind different` its distinct CPUs, and a run that needs more than an hour at
+/// the least is refused unless `-force`.
 pub fn check_run(
     o: &Options,
     cpus: &[usize],
     p: &imb_core::adaptive::Policy,
 ) -> Result<(), String> {
-    if o.binds.contains(&Bind::Different) {
-        let mut seen = std::collections::BTreeSet::new();
-        if let Some(c) = cpus.iter().find(|&&c| !seen.insert(c)) {
-            return Err(format!(
-                "-cpus: CPU {c} is listed twice; -bind different needs distinct CPUs"
-            ));
+    if let Some((written, list)) = &o.cpus {
+        if o.binds.contains(&Bind::Different) {
+            let mut seen = std::collections::BTreeSet::new();
+            if let Some(c) = list.iter().find(|&&c| !seen.insert(c)) {
+                return Err(format!(
+                    "-cpus {written}: CPU {c} is listed twice; -bind different needs distinct \
+                     CPUs (list each once, or use -bind same or none)"
+                ));
+            }
         }
     }
-    let least: f64 = o
-        .benchmarks
-        .iter()
-        .map(|&i| {
-            let floor = if BENCHMARKS[i].name == "Thread_Create" {
-                crate::suite::CREATE_MIN_TIMING
-            } else {
-                0.0
-            };
-            p.min_reps as f64 * p.min_timing.max(floor)
-        })
-        .sum();
+    let (rows, least) = least_secs(o, cpus, p);
     if least > LONG_RUN_SECS && !o.force {
         return Err(format!(
-            "this run needs at least {:.0} min ({} timings per benchmark, each at least the \
-             harness's minimum timing of {:.0} usec, 50 ms for Thread_Create); lower -min_reps, \
-             or pass -force to run it anyway",
+            "this run needs at least {:.0} min ({rows} rows of {} timings, each timing at least \
+             the harness's minimum: {:.0} usec, 10 ms with client threads, 50 ms for \
+             Thread_Create); lower -min_reps or -threads, or pass -force to run it anyway",
             (least / 60.0).ceil(),
             p.min_reps,
-            p.min_timing * 1e6
+            p.min_timing * 1e6,
         ));
     }
     Ok(())
+}
+
+/// The rows of the run and the least time they can take: every row takes at least min_reps
+/// timings of at least its minimum timing (the tuning and the overhead correction add more).
+pub fn least_secs(o: &Options, cpus: &[usize], p: &imb_core::adaptive::Policy) -> (usize, f64) {
+    let rows: Vec<_> = o
+        .benchmarks
+        .iter()
+        .flat_map(|&i| BENCHMARKS[i].planned_rows(&o.binds, &o.threads, cpus, p.min_timing))
+        .collect();
+    let secs = rows.iter().map(|r| p.min_reps as f64 * r.min_timing).sum();
+    (rows.len(), secs)
+}
+
+/// The most threads any row of the run has (for the oversubscription line of the header).
+pub fn most_threads(o: &Options, cpus: &[usize], p: &imb_core::adaptive::Policy) -> usize {
+    o.benchmarks
+        .iter()
+        .flat_map(|&i| BENCHMARKS[i].planned_rows(&o.binds, &o.threads, cpus, p.min_timing))
+        .map(|r| r.threads)
+        .max()
+        .unwrap_or(1)
 }
 
 /// The CPUs to bind to: `-cpus` (each must be in the inherited mask) or the whole mask.
 pub fn cpus(o: &Options, allowed: &[usize]) -> Result<Vec<usize>, String> {
     match &o.cpus {
         None => Ok(allowed.to_vec()),
-        Some(v) => {
+        Some((_, v)) => {
             for &c in v {
                 binding::check_allowed(c, allowed)?;
             }
@@ -313,17 +382,20 @@ imb-threads [-h{elp}] [-list] [-cutoff PCT] [-min_reps N] [-max_reps N]\n\
             [-bind same|different|none|all] [-threads LIST] [-cpus LIST] [-correct]\n\
             [-settings FILE.toml] [-force] [benchmark1 [benchmark2 ...]]\n\n\
 - -cutoff PCT: a data point settles when the standard deviation of its timings is at most\n  \
-PCT % of their mean (default 5), after at least -min_reps timings (default 5); after\n  \
--max_reps timings (default 100) it stops and is flagged UNSETTLED.\n\
-- -bind: where the threads of two-thread benchmarks run: all on one CPU, each on its own,\n  \
-left to the OS, or all three (default). A comma list works (same,none).\n\
+PCT % of their mean (default 5, any finite PCT >= 0), after at least -min_reps timings\n  \
+(default 5); after -max_reps timings (default 100) it stops and is flagged UNSETTLED.\n  \
+Both are 2..1000000.\n\
+- -bind same|different|none|all: where the threads of multi-thread benchmarks run: all on\n  \
+one CPU, each on its own, left to the OS, or all three (default). A comma list works\n  \
+(same,none).\n\
 - -threads LIST: thread counts of Cond_Broadcast, Barrier and Std_Barrier (default 2,4),\n  \
-e.g. 4, 1,2,4 or 1-4; at most 1024.\n\
-- -cpus LIST: bind only to these CPUs (they must be in the process's affinity mask).\n\
+e.g. 4, 1,2,4 or 1-4; each 1..1024.\n\
+- -cpus LIST: bind only to these CPUs (they must be in the process's affinity mask; none\n  \
+twice with -bind different).\n\
 - -correct: subtract the harness's own cost (an empty action) from every mean; a row whose\n  \
 correction is anomalous is flagged UNRELIABLE.\n\
-- -settings FILE: defaults from a file like settings/threads.toml.\n\
-- -force: run even when the repetitions asked for need more than an hour.\n\
+- -settings FILE: defaults from a file like settings/threads.toml (a regular file).\n\
+- -force: run even when the rows asked for need more than an hour at the least.\n\
 - benchmarki: names in any case; default all, in the order below.\n\nBenchmarks:\n",
     );
     for b in BENCHMARKS {
@@ -376,30 +448,234 @@ mod tests {
                 "Nope: unknown benchmark; valid names: Thread_Create",
             ),
             ("-cutoff x", "-cutoff x: expected a percentage"),
-            ("-bind both", "-bind both: "),
-            ("-threads 0", "-threads 0: expected numbers"),
-            ("-threads a", "-threads a: expected numbers"),
-            ("-min_reps -3", "-min_reps -3: expected a whole number"),
+            ("-cutoff -1", "-cutoff -1: must be a percentage >= 0"),
+            ("-cutoff inf", "-cutoff inf: must be a percentage >= 0"),
+            (
+                "-bind both",
+                "-bind both: unknown value \"both\" (valid: same, different, none, all,",
+            ),
+            ("-threads 0", "-threads 0: 0 is outside 1..1024"),
+            ("-threads 1025", "-threads 1025: 1025 is outside 1..1024"),
+            (
+                "-threads 1-99999999999999999999999",
+                "-threads 1-99999999999999999999999: 99999999999999999999999 is outside 1..1024",
+            ),
+            (
+                "-threads a",
+                "-threads a: expected numbers like 4, 1,2,4 or 1-4",
+            ),
+            ("-threads 4-2", "-threads 4-2: range 4-2 goes downwards"),
+            ("-cpus 1024", "-cpus 1024: 1024 is outside 0..1023"),
+            (
+                "-min_reps -3",
+                "-min_reps -3: expected a whole number (2..1000000)",
+            ),
+            ("-min_reps 1", "-min_reps 1: must be 2..1000000"),
+            ("-min_reps 1000001", "-min_reps 1000001: must be 2..1000000"),
+            (
+                "-max_reps 99999999999999999999",
+                "-max_reps 99999999999999999999: must be 2..1000000",
+            ),
+            (
+                "-min_reps 10 -max_reps 5",
+                "-max_reps 5: must be at least -min_reps (10)",
+            ),
             ("-foo", "-foo: unknown option"),
             ("-cutoff", "-cutoff: needs a value"),
             ("-settings /no/such", "-settings /no/such: cannot read it"),
+            (
+                "-settings /dev/zero",
+                "-settings /dev/zero: a character device",
+            ),
+            ("-settings /tmp", "-settings /tmp: a directory"),
         ] {
             let e = run(cmd).err().unwrap_or_default();
-            assert!(e.starts_with(want), "{cmd}: {e}");
-            assert!(!e.contains('\n'), "{cmd}: {e}");
+            assert!(e.starts_with(want), "{cmd}: wanted {want:?}, got {e:?}");
+            assert!(!e.contains('\n'), "{cmd}: not one line: {e}");
         }
+    }
+
+    fn settings_error(name: &str, text: &str) -> String {
+        let f = std::env::temp_dir().join(format!(
+            "imb-threads-set-{}-{name}.toml",
+            std::process::id()
+        ));
+        std::fs::write(&f, text).unwrap();
+        let e = run(&format!("-settings {}", f.display()))
+            .err()
+            .unwrap_or_default()
+            .replace(&f.display().to_string(), "F");
+        std::fs::remove_file(&f).unwrap();
+        e
     }
 
     #[test]
     fn settings_file_errors_have_lines() {
-        let f = std::env::temp_dir().join(format!("imb-threads-set-{}.toml", std::process::id()));
-        std::fs::write(&f, "[defaults]\nCUTOFF_PCT = \"x\"\n").unwrap();
-        let e = run(&format!("-settings {}", f.display())).err().unwrap();
+        let with = |key: &str, value: &str| {
+            DEFAULTS
+                .lines()
+                .map(|l| {
+                    if l.starts_with(key) {
+                        format!("{key} = {value}")
+                    } else {
+                        l.to_string()
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        let line = |key: &str| DEFAULTS.lines().position(|l| l.starts_with(key)).unwrap() + 1;
+        for (key, value, want) in [
+            (
+                "CUTOFF_PCT",
+                "\"x\"",
+                "invalid type: string \"x\", expected f64",
+            ),
+            (
+                "CUTOFF_PCT",
+                "-1.0",
+                "CUTOFF_PCT = -1: must be a percentage >= 0",
+            ),
+            (
+                "CUTOFF_PCT",
+                "nan",
+                "CUTOFF_PCT = NaN: must be a percentage >= 0",
+            ),
+            ("MIN_REPS", "1", "MIN_REPS = 1: must be 2..1000000"),
+            (
+                "MIN_REPS",
+                "-5",
+                "invalid value: integer `-5`, expected usize",
+            ),
+            (
+                "MAX_REPS",
+                "3000000",
+                "MAX_REPS = 3000000: must be 2..1000000",
+            ),
+            (
+                "MAX_REPS",
+                "3",
+                "MAX_REPS = 3: must be at least MIN_REPS (5)",
+            ),
+            (
+                "BIND",
+                "\"sideways\"",
+                "BIND = \"sideways\": unknown value \"sideways\" (valid: ",
+            ),
+            ("THREADS", "\"0\"", "THREADS = \"0\": 0 is outside 1..1024"),
+            (
+                "THREADS",
+                "\"1-5000\"",
+                "THREADS = \"1-5000\": 5000 is outside 1..1024",
+            ),
+        ] {
+            let e = settings_error(key, &with(key, value));
+            let want = format!("-settings F, line {}: {want}", line(key));
+            assert!(
+                e.starts_with(&want),
+                "{key} = {value}: wanted {want:?}, got {e:?}"
+            );
+        }
+        // A quoted key and an unknown key are found on their lines too.
+        let e = settings_error(
+            "quoted",
+            &with("MIN_REPS", "1").replace("MIN_REPS =", "\"MIN_REPS\" ="),
+        );
+        let want = format!("-settings F, line {}: MIN_REPS = 1: ", line("MIN_REPS"));
         assert!(
-            e.starts_with(&format!("-settings {}, line 2: ", f.display())),
+            e.starts_with(&want),
+            "quoted key: wanted {want:?}, got {e:?}"
+        );
+        let e = settings_error("unknown", &format!("{DEFAULTS}FOO = 1\n"));
+        let want = format!(
+            "-settings F, line {}: unknown field `FOO`",
+            DEFAULTS.lines().count() + 1
+        );
+        assert!(e.starts_with(&want), "wanted {want:?}, got {e:?}");
+        assert!(
+            defaults(DEFAULTS, "x").is_ok(),
+            "the built-in settings parse"
+        );
+    }
+
+    fn policy(min_reps: usize) -> imb_core::adaptive::Policy {
+        imb_core::adaptive::Policy {
+            min_reps,
+            max_reps: min_reps.max(100),
+            ..imb_core::adaptive::Policy::new(&imb_core::adaptive::Clock {
+                resolution: 1e-9,
+                read_cost: 2e-8,
+            })
+        }
+    }
+
+    #[test]
+    fn rows_and_threads_are_known_before_the_run() {
+        let two = [0, 1];
+        let p = policy(5);
+        // Single-thread benchmarks never have more than one thread, whatever -threads says.
+        let o = run("Mutex_LockUnlock RWLock -threads 2,64").unwrap();
+        assert_eq!(
+            most_threads(&o, &two, &p),
+            1,
+            "solo benchmarks run one thread"
+        );
+        assert_eq!(
+            least_secs(&o, &two, &p).0,
+            3,
+            "Mutex_LockUnlock 1 row + RWLock 2 rows"
+        );
+        // Cond_Broadcast runs its waiters and the main thread.
+        let o = run("Cond_Broadcast -threads 4 -bind none").unwrap();
+        assert_eq!(most_threads(&o, &two, &p), 5, "4 waiters + the broadcaster");
+        // -bind different rows that these CPUs cannot place are notes, not rows.
+        let o = run("Barrier -threads 2,3 -bind different").unwrap();
+        assert_eq!(least_secs(&o, &two, &p).0, 1, "only 2 threads fit 2 CPUs");
+        assert_eq!(most_threads(&o, &two, &p), 2);
+        let o = run("Time_Slice Cond_Wakeup").unwrap();
+        assert_eq!(
+            least_secs(&o, &two, &p).0,
+            3,
+            "Time_Slice: same only; Cond_Wakeup: different and none"
+        );
+        // The least time: rows x min_reps x each row's shortest timing.
+        let o = run("Thread_Create Yield -bind none").unwrap();
+        let (rows, secs) = least_secs(&o, &two, &p);
+        assert_eq!(rows, 3);
+        let want = 5.0 * (2.0 * crate::suite::CREATE_MIN_TIMING + crate::suite::PAIRED_MIN_TIMING);
+        assert!(
+            (secs - want).abs() < 1e-9,
+            "least {secs} s, wanted {want} s"
+        );
+    }
+
+    #[test]
+    fn long_runs_and_duplicate_cpus_are_refused_up_front() {
+        let two = [0, 1];
+        let o = run("Thread_Create -min_reps 100000 -max_reps 100000").unwrap();
+        let e = check_run(&o, &two, &policy(100_000)).unwrap_err();
+        assert!(
+            e.starts_with("this run needs at least 167 min (2 rows of 100000 timings")
+                && e.contains("-force"),
             "{e}"
         );
-        std::fs::remove_file(&f).unwrap();
-        assert!(defaults(DEFAULTS, "x").is_ok());
+        let o = run("Thread_Create -min_reps 100000 -max_reps 100000 -force").unwrap();
+        assert_eq!(
+            check_run(&o, &two, &policy(100_000)),
+            Ok(()),
+            "-force runs it"
+        );
+        let o = run("Yield -cpus 1,0,1").unwrap();
+        assert_eq!(
+            check_run(&o, &two, &policy(5)).unwrap_err(),
+            "-cpus 1,0,1: CPU 1 is listed twice; -bind different needs distinct CPUs (list each \
+             once, or use -bind same or none)"
+        );
+        let o = run("Yield -cpus 1,0,1 -bind same,none").unwrap();
+        assert_eq!(
+            check_run(&o, &two, &policy(5)),
+            Ok(()),
+            "duplicates are fine without different"
+        );
     }
 }

@@ -5,6 +5,7 @@
 //! header and one table per benchmark; `-help` lists the options.
 
 mod cli;
+mod output;
 mod pair;
 mod pt;
 mod suite;
@@ -12,12 +13,13 @@ mod suite;
 use imb_core::adaptive::{Clock, Policy};
 use imb_core::binding;
 use imb_core::report::{grid_rule, grid_text, suite_head};
+use output::{finish, out};
 use std::process::ExitCode;
 
 /// Exit status of a command-line or settings error.
 const EXIT_USAGE: u8 = 2;
-/// Exit status of a failure while measuring (a thread that cannot be created, …) or of a
-/// failed write to stdout.
+/// Exit status of a failure while measuring (a thread that cannot be created, …); a failed
+/// write to stdout ends with the same status (`imb_core::safefile::EXIT_WRITE`).
 const EXIT_RUNTIME: u8 = 3;
 
 fn main() -> ExitCode {
@@ -62,7 +64,8 @@ fn main() -> ExitCode {
         eprintln!("imb-threads: error: {e}");
         return ExitCode::from(EXIT_USAGE);
     }
-    if let Err(e) = out(&header(&opts, &clock, &policy, &allowed, &cpus)) {
+    let most = cli::most_threads(&opts, &cpus, &policy);
+    if let Err(e) = out(&header(&opts, &clock, &policy, &allowed, &cpus, most)) {
         return finish(Err(e));
     }
     let env = suite::Env {
@@ -71,12 +74,21 @@ fn main() -> ExitCode {
         binds: &opts.binds,
         threads: &opts.threads,
         correct: opts.correct,
+        stop: output::reader_gone,
     };
     for &i in &opts.benchmarks {
         let b = &suite::BENCHMARKS[i];
+        // A reader that went away (`| head`) ends the run quietly before the next benchmark;
+        // the benchmarks also ask before each row, and a row cut short is not printed.
+        if output::reader_gone() {
+            return finish(Err(None));
+        }
         match (b.run)(&env) {
             Ok(t) => {
-                // A closed or full stdout ends the run before the next benchmark.
+                if output::reader_gone() {
+                    return finish(Err(None));
+                }
+                // A full stdout ends the run before the next benchmark.
                 if let Err(e) = out(&table(b, &t)) {
                     return finish(Err(e));
                 }
@@ -90,23 +102,13 @@ fn main() -> ExitCode {
     finish(out("\n\n# All threads finished\n\n"))
 }
 
-/// Print and flush at once, so a crash keeps every finished table. Err(None): stdout was closed
-/// by its reader; Err(Some(line)): any other failure.
-fn out(s: &str) -> Result<(), Option<String>> {
-    imb_core::safefile::print_all(s)
-}
-
-/// The exit status after the last output (`imb_core::safefile::exit_after`).
-fn finish(r: Result<(), Option<String>>) -> ExitCode {
-    imb_core::safefile::exit_after("imb-threads", r)
-}
-
 fn header(
     o: &cli::Options,
     clock: &Clock,
     p: &Policy,
     allowed: &[usize],
     cpus: &[usize],
+    most: usize,
 ) -> String {
     let mut s = suite_head(env!("CARGO_PKG_VERSION"), "Pthreads part");
     s.push_str(&format!(
@@ -129,15 +131,15 @@ fn header(
     if let Some(f) = &o.settings {
         s.push_str(&format!("# Settings file         : {f}\n#\n"));
     }
-    // Two-thread benchmarks need 2 CPUs, the sweeps their largest thread count.
-    let most = o.threads.iter().copied().chain([2]).max().unwrap_or(2);
+    // Only when a row of this run has more threads than the CPUs it may use.
     if most > cpus.len() {
         let n = cpus.len();
+        let s_ = |k: usize| if k == 1 { "" } else { "s" };
         s.push_str(&format!(
-            "# !! rows with more than {n} thread{} share {n} CPU{} (oversubscribed): their times \
-             measure the scheduler, they are not results\n#\n",
-            if n == 1 { "" } else { "s" },
-            if n == 1 { "" } else { "s" },
+            "# !! up to {most} threads on {n} CPU{}: rows with more than {n} thread{} share \
+             CPUs (oversubscribed), their times measure the scheduler, they are not results\n#\n",
+            s_(n),
+            s_(n),
         ));
     }
     s.push_str("\n# List of Benchmarks to run:\n\n");
@@ -209,4 +211,88 @@ fn table(b: &suite::Bench, t: &suite::Table) -> String {
         }
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use imb_core::adaptive::{Flags, Measurement};
+
+    fn measurement(flags: Flags) -> Measurement {
+        Measurement {
+            mean: 1e-6,
+            raw_mean: 1e-6,
+            stddev: 0.0,
+            median: 1e-6,
+            min: 1e-6,
+            max: 1e-6,
+            timings: 2,
+            iterations: 8,
+            overhead: None,
+            flags,
+        }
+    }
+
+    #[test]
+    fn flags_are_rendered() {
+        let b = &suite::BENCHMARKS[suite::BENCHMARKS
+            .iter()
+            .position(|b| b.name == "Yield")
+            .unwrap()];
+        let row = |flags, honoured| suite::Row {
+            vars: vec!["same".into()],
+            m: measurement(flags),
+            placements: "cpu0,cpu0".into(),
+            honoured,
+        };
+        let unsettled = Flags {
+            unsettled: true,
+            unreliable: false,
+        };
+        let t = suite::Table {
+            rows: vec![
+                row(Flags::default(), true),
+                row(unsettled, false),
+                row(Flags::default(), false),
+            ],
+            notes: vec!["binding different: a note".into()],
+        };
+        let s = table(b, &t);
+        let flags: Vec<&str> = s
+            .lines()
+            .filter(|l| l.contains("cpu0,cpu0"))
+            .map(|l| l.split_whitespace().last().unwrap())
+            .collect();
+        assert_eq!(flags, ["-", "UNSETTLED,NOT_BOUND", "NOT_BOUND"], "{s}");
+        assert!(s.contains("# Benchmarking Yield \n"), "{s}");
+        assert!(s.ends_with("\n# binding different: a note\n"), "{s}");
+    }
+
+    #[test]
+    fn the_oversubscription_line_only_when_it_happens() {
+        let clock = Clock {
+            resolution: 1e-9,
+            read_cost: 2e-8,
+        };
+        let p = Policy::new(&clock);
+        let o = match cli::parse(&[]).unwrap() {
+            cli::Action::Run(o) => o,
+            _ => unreachable!("no arguments is a run"),
+        };
+        let h = header(&o, &clock, &p, &[0, 1], &[0, 1], 3);
+        assert!(
+            h.contains(
+                "\n# !! up to 3 threads on 2 CPUs: rows with more than 2 threads share CPUs \
+                 (oversubscribed), their times measure the scheduler, they are not results\n"
+            ),
+            "{h}"
+        );
+        let h = header(&o, &clock, &p, &[0, 1], &[0], 2);
+        assert!(
+            h.contains("# !! up to 2 threads on 1 CPU: rows with more than 1 thread share CPUs"),
+            "{h}"
+        );
+        let h = header(&o, &clock, &p, &[0, 1], &[0, 1], 2);
+        assert!(!h.contains("# !!"), "2 threads on 2 CPUs: {h}");
+    }
 }

@@ -23,6 +23,9 @@ pub struct Env<'a> {
     pub threads: &'a [usize],
     /// Subtract the harness's own cost (an empty action) from every mean.
     pub correct: bool,
+    /// Asked before each row: true ends the benchmark early (the reader of stdout went away,
+    /// so nobody would see the rest).
+    pub stop: fn() -> bool,
 }
 
 /// One row of a table.
@@ -47,8 +50,78 @@ pub struct Bench {
     /// Titles of the independent-variable columns.
     pub vars: &'static [&'static str],
     pub what: &'static str,
+    /// Its rows and their threads, known before it runs.
+    pub team: Team,
     pub run: fn(&Env) -> Result<Table, String>,
 }
+
+/// The rows of a benchmark and how many threads each runs: the run-time estimate and the
+/// oversubscription line of the header come from it before anything is measured.
+#[derive(Debug, Clone, Copy)]
+pub enum Team {
+    /// This many rows on the main thread alone.
+    Solo(usize),
+    /// Thread_Create: two chains (detached, joinable), one new thread running at a time while
+    /// the main thread waits.
+    Create,
+    /// Two threads, one row per binding scenario (only these scenarios when given).
+    Pair(Option<&'static [Bind]>),
+    /// One row per binding scenario and `-threads` count N, each with N + this many threads.
+    Sweep(usize),
+}
+
+/// One row the benchmark will measure.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PlannedRow {
+    pub threads: usize,
+    /// The shortest timing the harness accepts for it (seconds), at least the policy's.
+    pub min_timing: f64,
+}
+
+impl Bench {
+    /// The rows this benchmark measures with these options on these CPUs (a scenario the CPUs
+    /// cannot place becomes a note, not a row).
+    pub fn planned_rows(
+        &self,
+        binds: &[Bind],
+        threads: &[usize],
+        cpus: &[usize],
+        policy_min_timing: f64,
+    ) -> Vec<PlannedRow> {
+        let paired = policy_min_timing.max(PAIRED_MIN_TIMING);
+        let row = |threads, min_timing| PlannedRow {
+            threads,
+            min_timing,
+        };
+        let placeable = |b: Bind, n: usize| binding::plan(b, n, cpus).is_ok();
+        match self.team {
+            Team::Solo(n) => vec![row(1, policy_min_timing); n],
+            Team::Create => vec![row(1, policy_min_timing.max(CREATE_MIN_TIMING)); 2],
+            Team::Pair(only) => binds
+                .iter()
+                .filter(|&&b| {
+                    let meaningful = match only {
+                        Some(o) => o.contains(&b),
+                        None => true,
+                    };
+                    meaningful && placeable(b, 2)
+                })
+                .map(|_| row(2, paired))
+                .collect(),
+            Team::Sweep(extra) => binds
+                .iter()
+                .flat_map(|&b| threads.iter().map(move |&n| (b, n + extra)))
+                .filter(|&(b, total)| placeable(b, total))
+                .map(|(_, total)| row(total, paired))
+                .collect(),
+        }
+    }
+}
+
+/// Time_Slice needs both threads on one CPU.
+const TIME_SLICE_BINDS: &[Bind] = &[Bind::Same];
+/// Cond_Wakeup: the signaller must run on another CPU, or this measures a time slice (paper).
+const WAKEUP_BINDS: &[Bind] = &[Bind::Different, Bind::None];
 
 /// Shortest timing of benchmarks with client threads (see `paired`).
 pub const PAIRED_MIN_TIMING: f64 = 10e-3;
@@ -61,120 +134,140 @@ pub static BENCHMARKS: &[Bench] = &[
         name: "Thread_Create",
         vars: &["detach", "scope"],
         what: "recursive pthread_create of M threads, per thread",
+        team: Team::Create,
         run: thread_create,
     },
     Bench {
         name: "Yield",
         vars: &["binding"],
         what: "two threads calling sched_yield; same CPU approximates a context switch",
+        team: Team::Pair(None),
         run: yield_,
     },
     Bench {
         name: "Time_Slice",
         vars: &["binding"],
         what: "two threads on one CPU spinning on a shared flag: half a round is one time slice",
+        team: Team::Pair(Some(TIME_SLICE_BINDS)),
         run: time_slice,
     },
     Bench {
         name: "Cond_PingPong",
         vars: &["binding"],
         what: "condition-variable ping-pong (wait/signal), per round trip",
+        team: Team::Pair(None),
         run: cond_pingpong,
     },
     Bench {
         name: "Cond_Signal",
         vars: &[],
         what: "pthread_cond_signal with no waiter (the send overhead)",
+        team: Team::Solo(1),
         run: cond_signal,
     },
     Bench {
         name: "Cond_Wakeup",
         vars: &["binding"],
         what: "wait on a condition another CPU signals continually (the receive overhead)",
+        team: Team::Pair(Some(WAKEUP_BINDS)),
         run: cond_wakeup,
     },
     Bench {
         name: "Mutex_PingPong",
         vars: &["binding"],
         what: "four-mutex ping-pong (Figure 1), per ping-pong",
+        team: Team::Pair(None),
         run: mutex_pingpong,
     },
     Bench {
         name: "Mutex_NoContention",
         vars: &[],
         what: "the ping-pong's lock/unlock operations in the main thread alone, per ping-pong",
+        team: Team::Solo(1),
         run: mutex_nocontention,
     },
     Bench {
         name: "Mutex_LockUnlock",
         vars: &[],
         what: "pthread_mutex_lock + unlock of one mutex",
+        team: Team::Solo(1),
         run: mutex_lockunlock,
     },
     Bench {
         name: "Mutex_Lock",
         vars: &[],
         what: "pthread_mutex_lock over a mutex array",
+        team: Team::Solo(1),
         run: mutex_lock_array,
     },
     Bench {
         name: "Mutex_Unlock",
         vars: &[],
         what: "pthread_mutex_unlock over a mutex array",
+        team: Team::Solo(1),
         run: mutex_unlock_array,
     },
     Bench {
         name: "Mutex_Protocol",
         vars: &["protocol"],
         what: "lock + unlock under PTHREAD_PRIO_NONE / INHERIT / PROTECT",
+        team: Team::Solo(3),
         run: mutex_protocol,
     },
     Bench {
         name: "Cond_Broadcast",
         vars: &["binding", "waiters"],
         what: "pthread_cond_broadcast until every waiter has woken, per broadcast",
+        team: Team::Sweep(1),
         run: cond_broadcast,
     },
     Bench {
         name: "Sem_PingPong",
         vars: &["binding"],
         what: "POSIX semaphore ping-pong (sem_post/sem_wait), per round trip",
+        team: Team::Pair(None),
         run: sem_pingpong,
     },
     Bench {
         name: "Barrier",
         vars: &["binding", "threads"],
         what: "pthread_barrier_wait with N threads, per barrier",
+        team: Team::Sweep(0),
         run: barrier,
     },
     Bench {
         name: "RWLock",
         vars: &["access"],
         what: "pthread_rwlock rdlock + unlock, wrlock + unlock",
+        team: Team::Solo(2),
         run: rwlock,
     },
     Bench {
         name: "Spin_LockUnlock",
         vars: &[],
         what: "pthread_spin_lock + unlock",
+        team: Team::Solo(1),
         run: spin,
     },
     Bench {
         name: "Std_Mutex",
         vars: &[],
         what: "Rust std::sync::Mutex lock + unlock",
+        team: Team::Solo(1),
         run: std_mutex,
     },
     Bench {
         name: "Std_Condvar_PingPong",
         vars: &["binding"],
         what: "Rust std::sync::Condvar ping-pong, per round trip",
+        team: Team::Pair(None),
         run: std_condvar,
     },
     Bench {
         name: "Std_Barrier",
         vars: &["binding", "threads"],
         what: "Rust std::sync::Barrier with N threads, per barrier",
+        team: Team::Sweep(0),
         run: std_barrier,
     },
 ];
@@ -284,6 +377,9 @@ fn per_binding(
 ) -> Result<Table, String> {
     let mut t = Table::default();
     for &b in env.binds {
+        if (env.stop)() {
+            break;
+        }
         if only.is_some_and(|o| !o.contains(&b)) {
             t.notes.push(format!(
                 "binding {}: not meaningful for this benchmark",
@@ -305,6 +401,9 @@ fn thread_create(env: &Env) -> Result<Table, String> {
         (Detach::Detached, "detached"),
         (Detach::Joinable, "joinable"),
     ] {
+        if (env.stop)() {
+            break;
+        }
         let mut failure = None;
         let mut timing = |k: u64| match pt::create_chain(k, d) {
             Ok(s) => s,
@@ -355,7 +454,7 @@ fn time_slice(env: &Env) -> Result<Table, String> {
     // scheduler switches threads, so a round is two time slices, and both threads end a
     // timing after exactly k rounds with the flag back at 1.
     let flag = AtomicU64::new(1);
-    per_binding(env, 2, Some(&[Bind::Same]), |p| {
+    per_binding(env, 2, Some(TIME_SLICE_BINDS), |p| {
         let mut main = |k: u64| {
             for _ in 0..k {
                 flag.store(0, Ordering::Release);
@@ -442,8 +541,7 @@ fn cond_wakeup(env: &Env) -> Result<Table, String> {
     let m = Mutex::new();
     let c = Cond::new();
     let generation = AtomicU64::new(0);
-    // The signaller must run on another CPU, or this measures a time slice (paper).
-    per_binding(env, 2, Some(&[Bind::Different, Bind::None]), |p| {
+    per_binding(env, 2, Some(WAKEUP_BINDS), |p| {
         let mut main = |k: u64| {
             for _ in 0..k {
                 m.lock();
@@ -617,6 +715,9 @@ struct Bcast {
 fn cond_broadcast(env: &Env) -> Result<Table, String> {
     let mut t = Table::default();
     for (bind, n) in sweep(env) {
+        if (env.stop)() {
+            break;
+        }
         let Some(p) = plan_or_note(&mut t, bind, n, n + 1, env) else {
             continue;
         };
@@ -685,6 +786,9 @@ fn sem_pingpong(env: &Env) -> Result<Table, String> {
 fn barrier(env: &Env) -> Result<Table, String> {
     let mut t = Table::default();
     for (bind, n) in sweep(env) {
+        if (env.stop)() {
+            break;
+        }
         let Some(p) = plan_or_note(&mut t, bind, n, n, env) else {
             continue;
         };
@@ -765,6 +869,9 @@ fn std_condvar(env: &Env) -> Result<Table, String> {
 fn std_barrier(env: &Env) -> Result<Table, String> {
     let mut t = Table::default();
     for (bind, n) in sweep(env) {
+        if (env.stop)() {
+            break;
+        }
         let Some(p) = plan_or_note(&mut t, bind, n, n, env) else {
             continue;
         };
