@@ -7,16 +7,15 @@
 //! the timer; NON-AGGREGATE writes sync after every access; reads never sync. Reads land at
 //! offset 0 of the receive buffer; writes send bytes [0, len) of the IO pattern.
 
-use crate::file::{Call, File, On, Op, Open};
+use crate::file::{Call, File, On, Open};
 use crate::layout::{self, Family, Pos, Scope};
 use crate::prep::Prepared;
 use imb_core::bench::Mode;
 use imb_core::buffers::{check_io, io_byte, Defect};
 use imb_core::hints::Info;
-use imb_core::kernel::{Comm, Ctx, Kernel, Sample, Timed};
+use imb_core::kernel::{Comm, Ctx, Kernel};
 use imb_core::mpirc;
 use mpi::traits::*;
-use std::os::fd::AsRawFd;
 use std::os::unix::fs::FileExt;
 use std::path::Path;
 
@@ -82,39 +81,6 @@ impl Geometry {
         }
         f
     }
-    /// After n timed writes (and their syncs), untimed: the bytes they wrote must be in the
-    /// file. Open MPI 4.1's collective writes report every byte written when the file system
-    /// is full (observed: two -multi groups filling one tmpfs, exit 0 and a table of writes
-    /// that never happened), so the status count cannot settle it alone. A write that did not
-    /// happen leaves a hole in the sparse file (it is created by MPI_File_set_size), which
-    /// lseek(SEEK_HOLE) finds without reading the data; the IO pattern has no all-zero block, so
-    /// a file system that stores zeros as holes cannot make one up. A file system that cannot
-    /// tell reports no hole. Shared files: one barrier, then the file's rank 0 checks the
-    /// whole range; private files: every process its own.
-    pub fn landed(&self, comm: &Comm, path: &Path, n: usize, call: &dyn Fn() -> String) {
-        if !self.fam.write {
-            return;
-        }
-        if !self.fam.private() {
-            // Every writer (and collective aggregator) has finished and synced.
-            comm.barrier();
-            if self.rank != 0 {
-                return;
-            }
-        }
-        let end = n * if self.fam.private() { self.len } else { self.x };
-        if let Some(at) = hole_below(path, end) {
-            mpirc::abort(
-                &format!(
-                    "{} on {}: MPI reported {end} bytes written, but the file has no data at \
-                     byte {at} (is the file system full, or a quota reached?)",
-                    call(),
-                    path.display()
-                ),
-                1,
-            );
-        }
-    }
     /// Check mode, reads: `got` is what access i read; a shared-pointer read lies somewhere
     /// below `extent`.
     pub fn check_read(&self, got: &[u8], i: usize, extent: usize) -> Defect {
@@ -157,17 +123,6 @@ impl Geometry {
             })
         })
     }
-}
-
-/// The first byte below `end` that `path` holds no data for, if the file system can tell.
-fn hole_below(path: &Path, end: usize) -> Option<u64> {
-    if end == 0 {
-        return None;
-    }
-    let f = std::fs::File::open(path).ok()?;
-    let at = nix::unistd::lseek(f.as_raw_fd(), 0, nix::unistd::Whence::SeekHole).ok()?;
-    let at = u64::try_from(at).ok()?;
-    (at < end as u64).then_some(at)
 }
 
 /// Check a shared-pointer read whose file offset MPI chose: the bytes must be rank 0's pattern
@@ -230,26 +185,6 @@ impl<'a> Access<'a> {
             recv: &mut c.recv[..g.len],
             g,
         }
-    }
-}
-
-/// The blocking kernel as the driver times it: the loop, then (untimed) `Geometry::landed`.
-pub struct Checked<'a>(pub Access<'a>);
-
-impl Timed for Checked<'_> {
-    fn run(&mut self, comm: &Comm, n_barr: usize, n: usize, check: bool) -> Sample {
-        let s = self.0.run(comm, n_barr, n, check);
-        self.0.landed(n);
-        s
-    }
-}
-
-impl Access<'_> {
-    /// See `Geometry::landed` (n as the loop ran it: at least 1).
-    pub fn landed(&self, n: usize) {
-        let call = self.g.call;
-        self.g
-            .landed(self.comm, self.path, n.max(1), &|| call.name(Op::Write));
     }
 }
 

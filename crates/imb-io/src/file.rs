@@ -1,18 +1,16 @@
 //! Thin, checked wrappers over the MPI-IO calls rsmpi does not wrap: MPI_File_open/close
 //! (`File`, closed in `Drop`), views, set_size, sync, delete, every blocking access of the
 //! guide's Table 1, the non-blocking ones (`Requests`, waited for in `Drop`) and the split
-//! collectives. Set-up calls (open, set_size, delete, the prefill's writes, close) return MPI's
-//! error text, so the prepare step can end every rank with one line; a failure inside a
-//! measurement prints one line naming the exact call, the file and the bytes asked, and aborts
-//! every rank (files default to MPI_ERRORS_RETURN, so codes do come back). All `unsafe` of
-//! imb-io is in this file.
+//! collectives. Set-up calls (open, set_size, delete) return MPI's error text, so the prepare
+//! step can end every rank with one line; a failure inside a measurement prints one line naming
+//! the call and aborts every rank (files default to MPI_ERRORS_RETURN, so codes do come back).
+//! All `unsafe` of imb-io is in this file.
 //!
 //! No transfer is trusted: every access reads its MPI_Status and compares the bytes moved with
 //! the bytes asked. On a full disk Open MPI 4.1's OMPIO prints `error in (p)write(v)` and still
 //! returns MPI_SUCCESS with a short count (observed), so a return code alone would turn a full
 //! disk into a table of wrong numbers. A short transfer aborts with one line naming the call,
-//! the file and both counts. The check costs a compare per access; the messages are built only
-//! on the cold failure paths.
+//! the file and both counts.
 //!
 //! Memory contract: a blocking call borrows its buffer for the call; a non-blocking one borrows
 //! it for the life of the `Requests` it was added to (which waits before it is dropped); a split
@@ -78,51 +76,26 @@ fn moved(st: &ffi::MPI_Status, byte: ffi::MPI_Datatype) -> usize {
     usize::try_from(n).unwrap_or(0)
 }
 
-/// ` on PATH`, or nothing when the path is unknown.
-fn on(path: Option<&Path>) -> String {
-    path.map_or_else(String::new, |p| format!(" on {}", p.display()))
-}
-
 /// A transfer moved fewer bytes than asked: one line, then every rank ends.
 #[cold]
 #[inline(never)]
-fn short(call: Call, op: Op, path: Option<&Path>, asked: usize, got: usize) -> ! {
+fn short(call: &str, path: Option<&Path>, asked: usize, got: usize) -> ! {
+    let file = path.map_or_else(String::new, |p| format!(" on {}", p.display()));
     mpirc::abort(
         &format!(
-            "{}{} moved {got} of {asked} bytes (is the file system full, or a file-size limit \
-             reached?)",
-            call.name(op),
-            on(path)
+            "{call}{file} moved {got} of {asked} bytes (is the file system full, or a file-size \
+             limit reached?)"
         ),
         1,
     )
 }
 
-/// An access returned an error code: one line naming the call, the file and the bytes asked.
-#[cold]
-#[inline(never)]
-fn io_failed(call: Call, op: Op, path: Option<&Path>, asked: usize, rc: c_int) -> ! {
-    mpirc::abort(
-        &format!(
-            "{}{} failed ({asked} bytes asked): {} (MPI error code {rc})",
-            call.name(op),
-            on(path),
-            error_string(rc)
-        ),
-        rc,
-    )
-}
-
-/// Abort unless the access returned MPI_SUCCESS and its status `st` says it moved `asked`
-/// bytes.
+/// Abort unless the access described by `st` moved `asked` bytes.
 #[inline(always)]
-fn expect(call: Call, op: Op, rc: c_int, st: &ffi::MPI_Status, f: &File, asked: usize) {
-    if rc != ffi::MPI_SUCCESS as c_int {
-        io_failed(call, op, f.path.as_deref(), asked, rc)
-    }
+fn expect(call: &str, st: &ffi::MPI_Status, f: &File, asked: usize) {
     let got = moved(st, f.byte);
     if got != asked {
-        short(call, op, f.path.as_deref(), asked, got)
+        short(call, f.path.as_deref(), asked, got)
     }
 }
 
@@ -283,59 +256,23 @@ impl File {
         Ok(())
     }
 
-    /// MPI_File_sync (collective over the file's communicator). A full disk or an I/O error can
-    /// surface only here (delayed allocation, network file systems), so it names the file.
+    /// MPI_File_sync (collective over the file's communicator).
     #[inline(always)]
     pub fn sync(&self) {
         // SAFETY: raw is open.
-        let rc = unsafe { ffi::MPI_File_sync(self.raw) };
-        if rc != ffi::MPI_SUCCESS as c_int {
-            failed_on("MPI_File_sync", self.path.as_deref(), rc)
-        }
+        check("MPI_File_sync", unsafe { ffi::MPI_File_sync(self.raw) });
     }
-
-    /// MPI_File_close, once; the handle is MPI_FILE_NULL afterwards even if the close failed,
-    /// so `Drop` does not try again.
-    fn close_raw(&mut self) -> c_int {
-        // SAFETY: reading rsmpi's extern static.
-        let null = unsafe { ffi::RSMPI_FILE_NULL };
-        if self.raw == null {
-            return ffi::MPI_SUCCESS as c_int;
-        }
-        // SAFETY: raw was opened once and is closed once; the filetype was committed by
-        // view_tiled and is freed once, after the view that uses it is gone.
-        unsafe {
-            let rc = ffi::MPI_File_close(&mut self.raw);
-            self.raw = null;
-            if let Some(mut t) = self.filetype.take() {
-                check("MPI_Type_free", ffi::MPI_Type_free(&mut t));
-            }
-            rc
-        }
-    }
-
-    /// MPI_File_close of a set-up file: its error (the last buffered bytes could not be
-    /// written) comes back as text for the prepare step.
-    pub fn close(mut self, path: &Path) -> Result<(), String> {
-        match self.close_raw() {
-            rc if rc == ffi::MPI_SUCCESS as c_int => Ok(()),
-            rc => Err(mpi_err("MPI_File_close", path, rc)),
-        }
-    }
-}
-
-/// A call on a file failed inside a measurement: one line naming it and the file.
-#[cold]
-#[inline(never)]
-fn failed_on(call: &str, path: Option<&Path>, rc: c_int) -> ! {
-    mpirc::failed(&format!("{call}{}", on(path)), rc)
 }
 
 impl Drop for File {
     fn drop(&mut self) {
-        let rc = self.close_raw();
-        if rc != ffi::MPI_SUCCESS as c_int {
-            failed_on("MPI_File_close", self.path.as_deref(), rc)
+        // SAFETY: raw was opened once and is closed once; the filetype was committed by
+        // view_tiled and is freed once, after the view that uses it is gone.
+        unsafe {
+            check("MPI_File_close", ffi::MPI_File_close(&mut self.raw));
+            if let Some(mut t) = self.filetype.take() {
+                check("MPI_Type_free", ffi::MPI_Type_free(&mut t));
+            }
         }
     }
 }
@@ -357,47 +294,8 @@ pub enum Call {
     Ordered,
 }
 
-/// What an access does with its `Call`, for messages.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Op {
-    Write,
-    Read,
-    IWrite,
-    IRead,
-    WriteBegin,
-    WriteEnd,
-    ReadBegin,
-    ReadEnd,
-}
-
-impl Call {
-    /// The MPI function `op` calls, e.g. `MPI_File_write_at_all` or `MPI_File_iread_shared`.
-    pub fn name(self, op: Op) -> String {
-        let verb = match op {
-            Op::Write | Op::WriteBegin | Op::WriteEnd => "write",
-            Op::Read | Op::ReadBegin | Op::ReadEnd => "read",
-            Op::IWrite => "iwrite",
-            Op::IRead => "iread",
-        };
-        let how = match self {
-            Call::Pointer => "",
-            Call::At => "_at",
-            Call::SharedPointer => "_shared",
-            Call::All => "_all",
-            Call::AtAll => "_at_all",
-            Call::Ordered => "_ordered",
-        };
-        let phase = match op {
-            Op::WriteBegin | Op::ReadBegin => "_begin",
-            Op::WriteEnd | Op::ReadEnd => "_end",
-            _ => "",
-        };
-        format!("MPI_File_{verb}{how}{phase}")
-    }
-}
-
 macro_rules! blocking {
-    ($self:ident, $call:ident, $at:ident, $buf:expr, $len:expr, $op:expr,
+    ($self:ident, $call:ident, $at:ident, $buf:expr, $len:expr, $name:literal,
      $ptr:ident, $at_f:ident, $shared:ident, $all:ident, $at_all:ident, $ordered:ident) => {{
         let (f, b, n, t) = ($self.raw, $buf, count($len), $self.byte);
         let mut status = status();
@@ -414,7 +312,8 @@ macro_rules! blocking {
                 Call::Ordered => ffi::$ordered(f, b, n, t, st),
             }
         };
-        expect($call, $op, rc, &status, $self, $len);
+        check($name, rc);
+        expect($name, &status, $self, $len);
     }};
 }
 
@@ -428,7 +327,7 @@ impl File {
             at,
             buf.as_ptr() as *const c_void,
             buf.len(),
-            Op::Write,
+            "MPI_File_write",
             MPI_File_write,
             MPI_File_write_at,
             MPI_File_write_shared,
@@ -447,7 +346,7 @@ impl File {
             at,
             buf.as_mut_ptr() as *mut c_void,
             buf.len(),
-            Op::Read,
+            "MPI_File_read",
             MPI_File_read,
             MPI_File_read_at,
             MPI_File_read_shared,
@@ -475,9 +374,7 @@ impl File {
                 _ => ffi::MPI_File_write_ordered_begin(f, b, n, t),
             }
         };
-        if rc != ffi::MPI_SUCCESS as c_int {
-            io_failed(call, Op::WriteBegin, self.path.as_deref(), buf.len(), rc)
-        }
+        check("MPI_File_write_*_begin", rc);
         during();
         let mut status = status();
         // SAFETY: as above; st points to a status on this stack frame.
@@ -489,7 +386,8 @@ impl File {
                 _ => ffi::MPI_File_write_ordered_end(f, b, st),
             }
         };
-        expect(call, Op::WriteEnd, rc, &status, self, buf.len());
+        check("MPI_File_write_*_end", rc);
+        expect("MPI_File_write_*_end", &status, self, buf.len());
     }
 
     /// A split-collective read into `buf`, with `during` between `_begin` and `_end`.
@@ -509,9 +407,7 @@ impl File {
                 _ => ffi::MPI_File_read_ordered_begin(f, b, n, t),
             }
         };
-        if rc != ffi::MPI_SUCCESS as c_int {
-            io_failed(call, Op::ReadBegin, self.path.as_deref(), n as usize, rc)
-        }
+        check("MPI_File_read_*_begin", rc);
         during();
         let mut status = status();
         // SAFETY: as above; st points to a status on this stack frame.
@@ -523,7 +419,8 @@ impl File {
                 _ => ffi::MPI_File_read_ordered_end(f, b, st),
             }
         };
-        expect(call, Op::ReadEnd, rc, &status, self, n as usize);
+        check("MPI_File_read_*_end", rc);
+        expect("MPI_File_read_*_end", &status, self, n as usize);
     }
 
     /// Start a non-blocking write of `buf` (`Pointer`, `At`, `SharedPointer`).
@@ -535,7 +432,7 @@ impl File {
             count(buf.len()),
             self.byte,
         );
-        let r = reqs.slot(call, Op::IWrite, buf.len());
+        let r = reqs.slot(buf.len());
         // SAFETY: buf lives as long as `reqs`, which waits for the request before it ends; r
         // points into reserved capacity of the request vector.
         let rc = unsafe {
@@ -545,11 +442,7 @@ impl File {
                 _ => ffi::MPI_File_iwrite_shared(f, b, n, t, r),
             }
         };
-        if rc != ffi::MPI_SUCCESS as c_int {
-            // The request was not started: the ones before it are waited for by MPI_Abort's
-            // end of every process, not by `reqs` (abort does not unwind).
-            io_failed(call, Op::IWrite, self.path.as_deref(), buf.len(), rc)
-        }
+        check("MPI_File_iwrite*", rc);
         reqs.filled();
     }
 
@@ -562,7 +455,7 @@ impl File {
             count(buf.len()),
             self.byte,
         );
-        let r = reqs.slot(call, Op::IRead, buf.len());
+        let r = reqs.slot(buf.len());
         // SAFETY: as in iwrite; buf is borrowed mutably for the life of `reqs`.
         let rc = unsafe {
             match call {
@@ -571,9 +464,7 @@ impl File {
                 _ => ffi::MPI_File_iread_shared(f, b, n, t, r),
             }
         };
-        if rc != ffi::MPI_SUCCESS as c_int {
-            io_failed(call, Op::IRead, self.path.as_deref(), buf.len(), rc)
-        }
+        check("MPI_File_iread*", rc);
         reqs.filled();
     }
 }
@@ -585,9 +476,6 @@ pub struct Requests<'b> {
     reqs: Vec<ffi::MPI_Request>,
     asked: Vec<usize>,
     statuses: Vec<ffi::MPI_Status>,
-    /// The call that started them (one loop starts them all with the same call), for messages.
-    call: Call,
-    op: Op,
     _bufs: PhantomData<&'b mut [u8]>,
 }
 
@@ -597,20 +485,17 @@ impl<'b> Requests<'b> {
             reqs: Vec::with_capacity(n),
             asked: Vec::with_capacity(n),
             statuses: vec![status(); n.max(1)],
-            call: Call::Pointer,
-            op: Op::IWrite,
             _bufs: PhantomData,
         }
     }
 
     /// Where the next request handle goes; `asked` is its byte count.
     #[inline(always)]
-    fn slot(&mut self, call: Call, op: Op, asked: usize) -> *mut ffi::MPI_Request {
+    fn slot(&mut self, asked: usize) -> *mut ffi::MPI_Request {
         if self.reqs.len() == self.reqs.capacity() {
             // Outside the timed path: only a caller that under-reserved gets here.
             self.reqs.reserve(1);
         }
-        (self.call, self.op) = (call, op);
         self.asked.push(asked);
         self.reqs.spare_capacity_mut()[0].as_mut_ptr()
     }
@@ -622,7 +507,7 @@ impl<'b> Requests<'b> {
     }
 
     /// MPI_Waitall, then every request's status: an error or a short transfer of any of them
-    /// ends the run with one line naming the call, `file` and the bytes.
+    /// ends the run with one line naming `file`.
     #[inline(always)]
     pub fn wait_all(&mut self, file: &File) {
         self.finish(Some(file));
@@ -640,54 +525,36 @@ impl<'b> Requests<'b> {
         };
         let path = file.and_then(|f| f.path.as_deref());
         if rc != ffi::MPI_SUCCESS as c_int {
-            self.failed(path, rc);
+            // MPI_ERR_IN_STATUS: the failing request's own code says why.
+            let code = self.statuses[..n]
+                .iter()
+                .map(|st| st.MPI_ERROR)
+                .find(|&e| e != ffi::MPI_SUCCESS as c_int)
+                .unwrap_or(rc);
+            let on = path.map_or_else(String::new, |p| format!(" on {}", p.display()));
+            mpirc::abort(
+                &format!(
+                    "MPI_Waitall{on} failed: {} (MPI error code {code})",
+                    error_string(code)
+                ),
+                code,
+            );
         }
         if let Some(f) = file {
             for (st, &asked) in self.statuses[..n].iter().zip(&self.asked) {
                 let got = moved(st, f.byte);
                 if got != asked {
-                    short(self.call, self.op, path, asked, got);
+                    short("MPI_File_i*", path, asked, got);
                 }
             }
         }
         self.reqs.clear();
         self.asked.clear();
     }
-
-    /// MPI_Waitall failed. Nothing is waited for again: the process ends here, and MPI has
-    /// already freed the requests that completed, so no handle is freed twice.
-    #[cold]
-    #[inline(never)]
-    fn failed(&self, path: Option<&Path>, rc: c_int) -> ! {
-        let n = self.reqs.len();
-        let ok = |e: c_int| e == ffi::MPI_SUCCESS as c_int || e == ffi::MPI_ERR_PENDING as c_int;
-        // MPI_ERR_IN_STATUS: the failing request's own status says why, and how much it asked.
-        let first = self.statuses[..n]
-            .iter()
-            .zip(&self.asked)
-            .find(|(st, _)| !ok(st.MPI_ERROR));
-        match first {
-            Some((st, &asked)) if rc == ffi::MPI_ERR_IN_STATUS as c_int => {
-                io_failed(self.call, self.op, path, asked, st.MPI_ERROR)
-            }
-            _ => mpirc::abort(
-                &format!(
-                    "MPI_Waitall for {n} {}{} failed ({} bytes asked): {} (MPI error code {rc})",
-                    self.call.name(self.op),
-                    on(path),
-                    self.asked.iter().sum::<usize>(),
-                    error_string(rc)
-                ),
-                rc,
-            ),
-        }
-    }
 }
 
 impl Drop for Requests<'_> {
     fn drop(&mut self) {
-        // Only an unwinding caller gets here with requests left: MPI must be done with the
-        // borrowed buffers before they go.
         if !self.reqs.is_empty() {
             self.finish(None);
         }

@@ -67,7 +67,7 @@ impl Benchmark for Io {
         match self.fam {
             None => Box::new(open_close::OpenClose::new(c)),
             Some(f) if f.nonblocking => Box::new(overlap::Overlap::new(c, f)),
-            Some(f) => Box::new(access::Checked(access::Access::new(c, f))),
+            Some(f) => Box::new(access::Access::new(c, f)),
         }
     }
     fn prepare(&self, p: &Prep) -> Result<Option<Box<dyn Any>>, String> {

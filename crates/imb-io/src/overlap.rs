@@ -16,7 +16,7 @@
 //! the same bytes at once, which MPI does not allow, and which defeats check mode).
 
 use crate::access::{prepared, Access, Geometry};
-use crate::file::{Op, Requests};
+use crate::file::Requests;
 use crate::layout::{Family, Scope};
 use imb_core::bench::Mode;
 use imb_core::buffers::Defect;
@@ -73,10 +73,9 @@ impl<'a> Overlap<'a> {
             prep: None,
             cpu: None,
         };
-        let mut pure = Access::with_path(ctx, self.g.fam, self.path);
-        let secs = pure.run(self.comm, n_barr, n, false).secs;
-        pure.landed(n);
-        secs
+        Access::with_path(ctx, self.g.fam, self.path)
+            .run(self.comm, n_barr, n, false)
+            .secs
     }
 
     /// t_ovrl: n non-blocking accesses overlapped with n CPU_Exploit calls of `passes`.
@@ -125,12 +124,6 @@ impl<'a> Overlap<'a> {
         }
         let t = (mpi::time() - t0) / n as f64;
         drop(reqs);
-        let op = if g.fam.scope == Scope::C {
-            Op::WriteEnd
-        } else {
-            Op::IWrite
-        };
-        g.landed(self.comm, self.path, n, &|| g.call.name(op));
         let defect = if !check {
             Defect::NONE
         } else if g.fam.write {

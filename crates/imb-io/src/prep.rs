@@ -11,7 +11,7 @@ use imb_core::files::Created;
 use imb_core::hints::Info;
 use imb_core::kernel::Prep;
 use std::any::Any;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// The prepared file of a step, as the kernels see it (`Ctx::prep`).
 pub struct Prepared {
@@ -27,9 +27,6 @@ const CHUNK: usize = 1 << 20;
 pub fn prepare(fam: Option<&Family>, p: &Prep) -> Result<Option<Box<dyn Any>>, String> {
     let private = fam.is_some_and(|f| f.private());
     let path = layout::file_name(p.base, p.group, private.then_some(p.world_rank));
-    // Every process opens this name (private: on MPI_COMM_SELF, rank 0; shared: on the step's
-    // communicator), so every process checks it before any open.
-    fits_the_library(&path, if private { 0 } else { p.size.saturating_sub(1) })?;
     let creator = private || p.rank == 0;
     let mut created = None;
     if creator {
@@ -56,7 +53,7 @@ pub fn prepare(fam: Option<&Family>, p: &Prep) -> Result<Option<Box<dyn Any>>, S
 }
 
 /// Create the file at the size the step's accesses need; reads get rank 0's pattern.
-fn fill(f: &Family, p: &Prep, path: &Path) -> Result<(), String> {
+fn fill(f: &Family, p: &Prep, path: &std::path::Path) -> Result<(), String> {
     let hints = Info::new(p.info);
     let how = if f.private() {
         Open::Unique
@@ -90,17 +87,18 @@ fn fill(f: &Family, p: &Prep, path: &Path) -> Result<(), String> {
             at += len;
         }
     }
-    file.close(path)
+    drop(file);
+    Ok(())
 }
 
 /// The file system of `path` must have room for the `total` bytes the step writes. The file is
 /// sparse after MPI_File_set_size (as in 3.0), so its blocks are allocated by the timed writes;
 /// on a full disk OMPIO's collective writes print an error and still report every byte as
 /// written (Open MPI 4.1.4, observed), so the space is checked here, before anything is timed.
-fn room(path: &Path, total: usize) -> Result<(), String> {
+fn room(path: &std::path::Path, total: usize) -> Result<(), String> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
+        _ => std::path::Path::new("."),
     };
     let Ok(v) = nix::sys::statvfs::statvfs(dir) else {
         return Ok(()); // no answer: the per-access checks remain
@@ -114,44 +112,4 @@ fn room(path: &Path, total: usize) -> Result<(), String> {
         ));
     }
     Ok(())
-}
-
-/// Open MPI's MPI-IO (OMPIO, 4.1) copies the name given to MPI_File_open, `.locktest.` and the
-/// opening process's rank into a 256-byte buffer when it chooses a shared-file-pointer
-/// component, on every open, private files included; a longer name ends the process with
-/// `*** buffer overflow detected ***` and a stack trace instead of an error code. Measured with
-/// Open MPI 4.1.4: a 244-byte name opens on ranks 0..9 and a 245-byte one aborts; 243 and 244
-/// bytes on a communicator with rank 10. So the name, -dir included, is refused here first.
-/// MPICH's ROMIO takes names up to PATH_MAX, and FILENAME's own limit (settings) keeps every
-/// component within NAME_MAX for both.
-fn fits_the_library(path: &Path, highest_rank: usize) -> Result<(), String> {
-    let len = path.as_os_str().len();
-    let max = ompio_name_max(highest_rank);
-    if len > max && imb_core::sysinfo::mpi_library().starts_with("Open MPI") {
-        return Err(format!(
-            "{}: the name is {len} bytes, and Open MPI's MPI-IO takes at most {max} here (it \
-             aborts on longer ones): choose a shorter -dir or FILENAME",
-            path.display()
-        ));
-    }
-    Ok(())
-}
-
-/// The longest name OMPIO can open on a communicator whose highest rank is `highest_rank`:
-/// 256 bytes less `.locktest.`, the rank's digits and the terminating NUL.
-fn ompio_name_max(highest_rank: usize) -> usize {
-    256 - ".locktest.".len() - highest_rank.to_string().len() - 1
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ompio_name_limit_as_measured() {
-        assert_eq!(ompio_name_max(0), 244);
-        assert_eq!(ompio_name_max(9), 244);
-        assert_eq!(ompio_name_max(10), 243);
-        assert_eq!(ompio_name_max(123_456), 239);
-    }
 }
