@@ -1,0 +1,14 @@
+//! imb-compare: reads results in IMB's text layout (imb-rs, IMB 3.0, IMB 2021) and OSU's, and
+//! compares programs or runs. It needs no MPI.
+//!
+//! `agreement` sets several launches of one program against several launches of others (the
+//! side-by-side check of doc/METHODOLOGY.md, "Agreement with IMB 3.0"): per benchmark and size
+//! the median of each side, their ratio, each side's launch-to-launch spread and whether the
+//! launches of the two sides overlap at all.
+
+pub mod agree;
+pub mod error;
+pub mod imbtext;
+pub mod sides;
+
+pub use error::Error;

@@ -1,0 +1,121 @@
+//! A side of a comparison: one program's launches, read from a directory of output files (one
+//! file a launch) or from a single file.
+
+use crate::error::Error;
+use crate::imbtext::{self, Run};
+use std::path::Path;
+
+/// One program's launches.
+#[derive(Debug, Clone)]
+pub struct Side {
+    /// The directory's (or file's) name.
+    pub label: String,
+    pub runs: Vec<Run>,
+    /// Each run's file, for messages.
+    pub files: Vec<String>,
+}
+
+/// The file's error in our terms: the engine's reader names an option we do not have.
+fn from_core(path: &str, e: imb_core::Error) -> Error {
+    match e {
+        imb_core::Error::File { file, msg, .. } => Error::File { file, msg },
+        imb_core::Error::Line {
+            file, line, msg, ..
+        } => Error::Line { file, line, msg },
+        other => Error::File {
+            file: path.to_string(),
+            msg: other.to_string(),
+        },
+    }
+}
+
+/// Launch files sort by the number in their name when they have one (2.txt before 10.txt).
+fn launch_order(name: &str) -> (u64, String) {
+    let digits: String = name.chars().take_while(char::is_ascii_digit).collect();
+    (digits.parse().unwrap_or(u64::MAX), name.to_string())
+}
+
+/// Read a side from `path`: a directory's regular files in launch order, or one file.
+pub fn load(path: &str) -> Result<Side, Error> {
+    let p = Path::new(path);
+    let meta = std::fs::metadata(p).map_err(|e| Error::File {
+        file: path.to_string(),
+        msg: e.to_string(),
+    })?;
+    let label = p
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| path.to_string());
+    let files: Vec<String> = if meta.is_dir() {
+        let entries = std::fs::read_dir(p).map_err(|e| Error::File {
+            file: path.to_string(),
+            msg: e.to_string(),
+        })?;
+        let mut names: Vec<String> = entries
+            .filter_map(|e| e.ok())
+            .filter(|e| e.file_type().map(|t| t.is_file()).unwrap_or(false))
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| !n.starts_with('.'))
+            .collect();
+        names.sort_by_key(|n| launch_order(n));
+        names
+            .into_iter()
+            .map(|n| p.join(n).to_string_lossy().into_owned())
+            .collect()
+    } else {
+        vec![path.to_string()]
+    };
+    if files.is_empty() {
+        return Err(Error::File {
+            file: path.to_string(),
+            msg: "no launch files in this directory".to_string(),
+        });
+    }
+    let mut runs = Vec::with_capacity(files.len());
+    for f in &files {
+        let text = imb_core::safefile::read_text("", f).map_err(|e| from_core(f, e))?;
+        runs.push(imbtext::parse(f, &text)?);
+    }
+    Ok(Side { label, runs, files })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn launches_sort_by_number() {
+        let mut v = vec!["10.txt", "2.txt", "1.txt", "notes"];
+        v.sort_by_key(|n| launch_order(n));
+        assert_eq!(v, ["1.txt", "2.txt", "10.txt", "notes"]);
+    }
+
+    #[test]
+    fn a_directory_of_launches_and_its_errors() {
+        let dir = std::env::temp_dir().join(format!("imb-compare-sides-{}", std::process::id()));
+        let side = dir.join("imb-3.0");
+        std::fs::create_dir_all(&side).unwrap();
+        let table = "# Benchmarking PingPong \n# #processes = 2 \n       #bytes #repetitions      t[usec]   Mbytes/sec\n            0         1000         0.27         0.00\n";
+        std::fs::write(side.join("2.txt"), table).unwrap();
+        std::fs::write(side.join("1.txt"), table).unwrap();
+        let s = load(side.to_str().unwrap()).unwrap();
+        assert_eq!(s.label, "imb-3.0");
+        assert_eq!(s.runs.len(), 2);
+        assert!(s.files[0].ends_with("1.txt"));
+
+        std::fs::write(side.join("3.txt"), "nothing\n").unwrap();
+        let e = load(side.to_str().unwrap()).unwrap_err().to_string();
+        assert!(e.ends_with("3.txt: no IMB or OSU table in it"), "{e}");
+
+        let empty = dir.join("empty");
+        std::fs::create_dir_all(&empty).unwrap();
+        let e = load(empty.to_str().unwrap()).unwrap_err().to_string();
+        assert!(
+            e.ends_with("empty: no launch files in this directory"),
+            "{e}"
+        );
+        let e = load("/dev/zero").unwrap_err().to_string();
+        assert!(e.starts_with("/dev/zero: "), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
