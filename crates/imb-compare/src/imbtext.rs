@@ -18,6 +18,11 @@ pub struct Run {
     pub tables: Vec<Table>,
     /// "# All processes entering MPI_Finalize" was seen: the launch ran to its end.
     pub finished: bool,
+    /// Core-to-core latency in ns before and after the launch, from the line scripts/bench-vs-imb
+    /// appends (`# core-to-core latency: 36 ns before, 170 ns after`).
+    pub core_to_core: Option<(f64, f64)>,
+    /// The launch's wall time in seconds (`# launch wall time: 1.29 s`, also from the script).
+    pub wall_secs: Option<f64>,
 }
 
 /// One table: one benchmark at one process count (and mode).
@@ -130,6 +135,13 @@ fn level_from_command(command: &str) -> String {
     format!("MPI_THREAD_{}", asked.to_uppercase())
 }
 
+/// "36 ns before, 170 ns after" (a "?" where the probe could not run gives None).
+fn core_to_core(v: &str) -> Option<(f64, f64)> {
+    let (before, after) = v.split_once(',')?;
+    let ns = |s: &str| s.split_whitespace().next()?.parse::<f64>().ok();
+    Some((ns(before)?, ns(after)?))
+}
+
 struct Pending {
     benchmark: String,
     processes: Option<usize>,
@@ -144,6 +156,8 @@ pub fn parse(name: &str, text: &str) -> Result<Run, Error> {
         thread_level: None,
         tables: Vec::new(),
         finished: false,
+        core_to_core: None,
+        wall_secs: None,
     };
     let mut pending: Option<Pending> = None;
     let mut current: Option<Table> = None;
@@ -215,6 +229,14 @@ pub fn parse(name: &str, text: &str) -> Result<Run, Error> {
         }
         if trimmed.starts_with("# Calling sequence was") {
             want_command = true;
+            continue;
+        }
+        if let Some(v) = trimmed.strip_prefix("# launch wall time:") {
+            run.wall_secs = v.split_whitespace().next().and_then(|w| w.parse().ok());
+            continue;
+        }
+        if let Some(v) = trimmed.strip_prefix("# core-to-core latency:") {
+            run.core_to_core = core_to_core(v);
             continue;
         }
         if trimmed.starts_with("# All processes entering MPI_Finalize") {
@@ -382,6 +404,16 @@ mod tests {
         let r = parse("b", text).unwrap();
         assert_eq!(r.thread_level.as_deref(), Some("MPI_THREAD_MULTIPLE"));
         assert!(r.finished);
+        assert_eq!(r.core_to_core, None);
+        let probed = format!("{text}# core-to-core latency: 36 ns before, 170 ns after\n");
+        assert_eq!(
+            parse("b", &probed).unwrap().core_to_core,
+            Some((36.0, 170.0))
+        );
+        let timed = format!("{text}# launch wall time: 1.29 s\n");
+        assert_eq!(parse("b", &timed).unwrap().wall_secs, Some(1.29));
+        let failed = format!("{text}# core-to-core latency: ? ns before, 170 ns after\n");
+        assert_eq!(parse("b", &failed).unwrap().core_to_core, None);
         let plain = text.replace(" -thread_level multiple", "");
         let r = parse("b", &plain).unwrap();
         assert_eq!(r.thread_level.as_deref(), Some("MPI_THREAD_SINGLE"));

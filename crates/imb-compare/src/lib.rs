@@ -9,6 +9,8 @@
 pub mod agree;
 pub mod error;
 pub mod imbtext;
+pub mod report;
 pub mod sides;
+pub mod stats;
 
 pub use error::Error;

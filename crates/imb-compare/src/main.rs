@@ -4,7 +4,8 @@
 //! output files, one per launch, or a single file); A is set against each of the others.
 
 use clap::{Arg, ArgAction, Command};
-use imb_compare::agree::{self, Metric};
+use imb_compare::agree::Metric;
+use imb_compare::report;
 use imb_compare::sides;
 use std::process::ExitCode;
 
@@ -64,7 +65,7 @@ fn main() -> ExitCode {
             }
         }
     }
-    let text = agree::report(&loaded, metric, m.get_flag("brief"));
+    let text = report::report(&loaded, metric, m.get_flag("brief"));
     match imb_core::safefile::print_all(&text) {
         Ok(()) => ExitCode::SUCCESS,
         Err(None) => ExitCode::from(imb_core::safefile::EXIT_CLOSED),

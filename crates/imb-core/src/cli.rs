@@ -174,7 +174,8 @@ pub struct Options {
     pub force: bool,
 }
 
-/// The settling rule of `-adaptive` (the Sphinx harness of `imb_core::adaptive`).
+/// The stopping rule of `-adaptive` (`imb_core::settle`): timings per size at least and at
+/// most, and the largest half-width of the median's confidence interval, in % of the median.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Adaptive {
     pub cutoff_pct: f64,
@@ -590,8 +591,9 @@ pub fn parse(spec: &Spec, args: &[String], np: usize) -> Result<Action> {
     })))
 }
 
-/// `-adaptive` and its `-cutoff`, `-min_reps`, `-max_reps` (defaults 5 %, 5, 100, as
-/// imb-threads). The three are errors without `-adaptive`, so a forgotten flag is noticed.
+/// `-adaptive` and its `-cutoff`, `-min_reps`, `-max_reps` (defaults 10 %, 5, 10: the n_sample
+/// loop split in 5, at most twice the standard run's repetitions). The three are errors without
+/// `-adaptive`, so a forgotten flag is noticed.
 fn adaptive_options(m: &clap::ArgMatches) -> Result<Option<Adaptive>> {
     let cutoff = m.get_one::<f64>("cutoff").copied();
     let min = m.get_one::<usize>("min_reps").copied();
@@ -609,14 +611,23 @@ fn adaptive_options(m: &clap::ArgMatches) -> Result<Option<Adaptive>> {
         return Ok(None);
     }
     let a = Adaptive {
-        cutoff_pct: cutoff.unwrap_or(5.0),
+        cutoff_pct: cutoff.unwrap_or(10.0),
         min_reps: min.unwrap_or(5),
-        max_reps: max.unwrap_or(100),
+        max_reps: max.unwrap_or_else(|| {
+            let min = min.unwrap_or(5);
+            (2 * min).clamp(min, crate::settle::MAX_TIMINGS.max(min))
+        }),
     };
     if a.min_reps < 2 {
         return Err(Error::arg(
             "-min_reps",
             format!("{}: at least 2 timings are needed for a spread", a.min_reps),
+        ));
+    }
+    if a.min_reps > crate::settle::MAX_TIMINGS {
+        return Err(Error::arg(
+            "-min_reps",
+            format!("{}: at most {}", a.min_reps, crate::settle::MAX_TIMINGS),
         ));
     }
     if a.max_reps < a.min_reps {
@@ -628,10 +639,10 @@ fn adaptive_options(m: &clap::ArgMatches) -> Result<Option<Adaptive>> {
             ),
         ));
     }
-    if a.max_reps > 1_000_000 {
+    if a.max_reps > crate::settle::MAX_TIMINGS {
         return Err(Error::arg(
             "-max_reps",
-            format!("{}: at most 1000000", a.max_reps),
+            format!("{}: at most {}", a.max_reps, crate::settle::MAX_TIMINGS),
         ));
     }
     Ok(Some(a))
@@ -835,10 +846,11 @@ lets imb-io replace it (and then remove it).\n",
         );
     }
     s.push_str(&format!(
-        "- -adaptive: repeat the n_sample loop of every size until the spread of the timings is at\n  \
-most -cutoff % of their mean (default 5) after -min_reps timings (default 5), at most\n  \
--max_reps timings (default 100); rows show the means, and sizes that did not settle get an\n  \
-UNSETTLED note after their table.\n\
+        "- -adaptive: split the n_sample loop of every size into -min_reps timings (default 5)\n  \
+and add timings until the 95 % confidence interval of their median is within +-cutoff %\n  \
+(default 10) of it, at most -max_reps timings (default 2 x -min_reps, so at most twice the\n  \
+standard run's repetitions). Rows show each rank's median; a note after each table gives\n  \
+every size's median, interval and timings, and UNSETTLED where the budget ran out.\n\
 - -json F: also write every table as JSON to F (rewritten after each table).\n\
 - -check: verify every received buffer; adds the defects column and fails the run on any\n  \
 defect (check-mode timings are not benchmark results).\n\
@@ -952,6 +964,19 @@ mod tests {
     }
     fn err(s: &str, np: usize) -> String {
         parse(&spec(), &args(s), np).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn adaptive_defaults_and_budget() {
+        let a = |s: &str| run(s, 2).adaptive.unwrap();
+        let d = a("-adaptive");
+        assert_eq!((d.cutoff_pct, d.min_reps, d.max_reps), (10.0, 5, 10));
+        assert_eq!(a("-adaptive -min_reps 3").max_reps, 6);
+        assert_eq!(a("-adaptive -min_reps 700").max_reps, 1000);
+        assert_eq!(a("-adaptive -min_reps 1000").max_reps, 1000);
+        assert!(err("-adaptive -min_reps 1001", 2).starts_with("-min_reps: 1001: at most 1000"));
+        assert!(err("-adaptive -max_reps 1001", 2).starts_with("-max_reps: 1001: at most 1000"));
+        assert!(run("", 2).adaptive.is_none());
     }
 
     #[test]

@@ -368,9 +368,10 @@ impl Runner<'_> {
         }
         if let Some(a) = self.opts.adaptive {
             diffs.push(format!(
-                "  -adaptive: each size's loop repeats until the timings' stddev is <= {} % of \
-                 their mean ({}..{} timings); rows show the means",
-                a.cutoff_pct, a.min_reps, a.max_reps
+                "  -adaptive: each size's n_sample loop is split into {} timings, and timings are \
+                 added (at most {}) until the 95 % confidence interval of their median is within \
+                 +-{} %; rows show each rank's median",
+                a.min_reps, a.max_reps, a.cutoff_pct
             ));
         }
         if diffs.is_empty() {
@@ -411,7 +412,8 @@ impl Runner<'_> {
     fn least_secs(&self) -> f64 {
         let p = &self.opts.params;
         let per = |x: usize| 1e-7 + x as f64 / 5e10;
-        let rounds = self.opts.adaptive.map_or(1, |a| a.min_reps) as f64;
+        // -adaptive splits the n_sample loop, so its least cost is the standard run's.
+        let rounds = 1.0;
         let mut total = 0.0;
         for &b in &self.opts.benchmarks {
             let bench = self.suite.benchmarks[b];
@@ -576,20 +578,19 @@ impl Runner<'_> {
                         rank_result(&[a.time(x, mode, n, check)], info.scale_time)
                     }),
                     Some(ad) => {
-                        let (r, note) = adaptive_size(
+                        let (r, note, reps) = adaptive_size(
                             self.world,
                             &mut active,
                             ad,
                             (x, mode, n, check),
                             info.scale_time,
                         );
-                        if let Some(note) = note {
-                            table_out.adaptive.push(if info.class == Class::Sync {
-                                format!("adaptive: {note}")
-                            } else {
-                                format!("adaptive: {} bytes: {note}", len.x)
-                            });
-                        }
+                        table_out.adaptive.push(if info.class == Class::Sync {
+                            format!("adaptive: {note}")
+                        } else {
+                            format!("adaptive: {} bytes: {note}", len.x)
+                        });
+                        n = reps;
                         r
                     }
                 };
@@ -916,11 +917,19 @@ impl Active<'_> {
     }
 }
 
-/// One rank's result from its samples of one size: the mean time per repetition (a single
-/// sample outside `-adaptive`), the worst check.
+/// One rank's result from its samples of one size: the time per repetition of the single
+/// sample outside `-adaptive`, the median sample's under it (`imb_core::settle` says why the
+/// median), the worst check.
 fn rank_result(samples: &[Sample], scale_time: f64) -> RankResult {
     let n = samples.len().max(1) as f64;
     let mean = |f: fn(&Sample) -> f64| samples.iter().map(f).sum::<f64>() / n;
+    let secs = if samples.len() > 1 {
+        let mut v: Vec<f64> = samples.iter().map(|s| s.secs).collect();
+        v.sort_by(f64::total_cmp);
+        (v[(v.len() - 1) / 2] + v[v.len() / 2]) / 2.0
+    } else {
+        mean(|s| s.secs)
+    };
     let defect = samples
         .iter()
         .fold(crate::buffers::Defect::NONE, |d, s| d.max(s.defect));
@@ -929,7 +938,7 @@ fn rank_result(samples: &[Sample], scale_time: f64) -> RankResult {
         *p = samples.iter().map(|s| s.parts[k]).sum::<f64>() / n * 1e6;
     }
     RankResult {
-        t: Usec::from_secs(mean(|s| s.secs) * scale_time),
+        t: Usec::from_secs(secs * scale_time),
         defect: defect.value,
         pos: defect.pos,
         pure: Usec::from_secs(mean(|s| s.pure)),
@@ -939,30 +948,31 @@ fn rank_result(samples: &[Sample], scale_time: f64) -> RankResult {
     }
 }
 
-/// `-adaptive`: the n_sample loop repeated under the Sphinx rule. Every world rank takes part
-/// in every repetition (idle ranks with 0), and the rule is applied to the slowest rank's time,
-/// which all ranks share, so all ranks stop together. Returns this rank's mean result, and the
-/// note for a size that did not settle.
+/// `-adaptive`: the n_sample loop split into `min_reps` timings of `ceil(n / min_reps)`
+/// repetitions, more added under `imb_core::settle`'s rule. Every world rank takes part in
+/// every timing (idle ranks with 0), and the rule is applied to the slowest rank's time, which
+/// all ranks share, so all ranks stop together. Returns this rank's median result, the note
+/// for the size (median of the slowest rank's timings, interval, count) and the repetitions
+/// timed in all.
 fn adaptive_size(
     world: &Comm,
     active: &mut Option<Active>,
     ad: cli::Adaptive,
     (x, mode, n, check): (usize, Mode, usize, bool),
     scale_time: f64,
-) -> (RankResult, Option<String>) {
-    let policy = crate::adaptive::Policy {
+) -> (RankResult, String, usize) {
+    let rule = crate::settle::Rule {
         cutoff_pct: ad.cutoff_pct,
-        min_reps: ad.min_reps,
-        max_reps: ad.max_reps,
-        // The repetition count is IMB's n_sample: no tuning, one loop per timing.
-        min_timing: f64::MIN_POSITIVE,
-        max_iterations: 1,
+        min_timings: ad.min_reps,
+        max_timings: ad.max_reps,
     };
+    let per = n.div_ceil(ad.min_reps.max(1)).max(1);
     let mut own = Vec::with_capacity(ad.max_reps);
-    let mut timing = |_: u64| {
+    let mut scratch = Vec::with_capacity(ad.max_reps);
+    let mut timing = || {
         let secs = match active.as_mut() {
             Some(a) => {
-                let s = a.time(x, mode, n, check);
+                let s = a.time(x, mode, per, check);
                 own.push(s);
                 s.secs
             }
@@ -970,21 +980,29 @@ fn adaptive_size(
         };
         comm::max_all(world, secs)
     };
-    let m = crate::adaptive::measure(&policy, &mut timing, None);
-    let note = m.flags.unsettled.then(|| {
-        format!(
-            "UNSETTLED after {} timings (stddev {:.1} % of the mean, cut-off {} %)",
-            m.timings,
-            100.0 * m.stddev / m.mean,
+    let e = crate::settle::run(&rule, &mut timing, &mut scratch);
+    let us = |s: f64| s * scale_time * 1e6;
+    let mut note = format!(
+        "median {:.2} usec, {:.0} % interval {:.2}..{:.2}, {} timings of {per} (slowest rank)",
+        us(e.median),
+        100.0 * e.coverage,
+        us(e.lo),
+        us(e.hi),
+        e.timings
+    );
+    if !e.settled {
+        note.push_str(&format!(
+            ": UNSETTLED (half-width {:.1} % of the median, cut-off {} %)",
+            50.0 * (e.hi - e.lo) / e.median,
             ad.cutoff_pct
-        )
-    });
+        ));
+    }
     let r = if own.is_empty() {
         RankResult::default()
     } else {
         rank_result(&own, scale_time)
     };
-    (r, note)
+    (r, note, e.timings * per)
 }
 
 /// What one table collected besides its rows.
@@ -993,7 +1011,7 @@ struct TableOut {
     skipped: Vec<usize>,
     defects: Vec<String>,
     unsuccessful: bool,
-    /// `-adaptive`: one line per size that did not settle.
+    /// `-adaptive`: one line per size (its median, interval and timings).
     adaptive: Vec<String>,
     /// Sphinx latencies: the slowest rank of each size, and UNRELIABLE corrections.
     latency: Vec<String>,

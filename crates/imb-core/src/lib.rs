@@ -23,6 +23,7 @@ pub mod report;
 pub mod robust;
 pub mod safefile;
 pub mod settings;
+pub mod settle;
 pub mod stats;
 pub mod sysinfo;
 pub mod whitebox;

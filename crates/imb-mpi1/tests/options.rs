@@ -239,35 +239,48 @@ fn adaptive_flags_unsettled_sizes_after_the_table() {
         ],
     );
     ok(&o);
-    assert!(o
-        .stdout
-        .contains("# !!   -adaptive: each size's loop repeats until"));
+    assert!(
+        o.stdout
+            .contains("# !!   -adaptive: each size's n_sample loop is split into 2 timings"),
+        "{}",
+        o.stdout
+    );
     let t = tables(&o.stdout);
-    // The columns and repetition counts stay IMB's.
+    // The columns stay IMB's; #repetitions counts every repetition timed (2 x 500).
     assert_eq!(
         t[0].header,
         "       #bytes #repetitions      t[usec]   Mbytes/sec"
     );
     assert_eq!(t[0].ints("#repetitions"), [1000, 1000, 1000, 1000]);
     for x in [0, 1, 2, 4] {
+        let line = o
+            .stdout
+            .lines()
+            .find(|l| l.starts_with(&format!("# adaptive: {x} bytes: median ")))
+            .unwrap_or_else(|| panic!("no note for {x} bytes: {}", o.stdout));
         assert!(
-            o.stdout.contains(&format!(
-                "\n# adaptive: {x} bytes: UNSETTLED after 2 timings (stddev "
-            )),
-            "{}",
-            o.stdout
+            line.contains(" % interval ")
+                && line.contains(", 2 timings of 500 (slowest rank): UNSETTLED (half-width "),
+            "{line}"
         );
     }
-    assert!(o.stdout.contains("\n# adaptive: UNSETTLED after 2 timings"));
-    // A cut-off of 1000 % always settles at min_reps (5 positive timings have a stddev of at
-    // most sqrt(5) = 224 % of their mean), so this judges no timing: no flag lines.
+    assert!(o.stdout.contains("\n# adaptive: median "), "{}", o.stdout);
+    // A cut-off of 1e12 % settles at min_reps whatever the timings are (a half-width beyond
+    // 1e10 medians would need a timing 1e10 times the median), so this judges no timing: every
+    // size has its note, none UNSETTLED.
     let o = mpirun(
         2,
-        &["PingPong", "-msglog", "0:2", "-adaptive", "-cutoff", "1000"],
+        &["PingPong", "-msglog", "0:2", "-adaptive", "-cutoff", "1e12"],
     );
     ok(&o);
     assert!(!o.stdout.contains("UNSETTLED"), "{}", o.stdout);
     assert_eq!(tables(&o.stdout)[0].rows.len(), 4);
+    assert_eq!(
+        o.stdout.matches("\n# adaptive: ").count(),
+        4,
+        "{}",
+        o.stdout
+    );
 }
 
 #[test]
