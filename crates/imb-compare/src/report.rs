@@ -93,6 +93,15 @@ pub fn report(sides: &[Side], metric: Metric, brief: bool) -> String {
         }
         s.push('\n');
     }
+    let fewest = sides.iter().map(|side| side.runs.len()).min().unwrap_or(0);
+    if 2.0 / choose(2 * fewest, fewest) >= ALPHA {
+        let _ = writeln!(
+            s,
+            "# !! {fewest} launches on a side: too few for the rank test to call any difference at \
+             the {} % level (5 a side at least, 10 to see differences of about one CV)",
+            100.0 * ALPHA
+        );
+    }
     let (levels, mismatch) = thread_levels(sides);
     let _ = writeln!(s, "# MPI thread level of each side:");
     for l in levels {
@@ -317,6 +326,11 @@ fn summary(sides: &[Side], metric: Metric, title: &str, s: &mut String) {
     }
 }
 
+/// C(n, k) as a float (exact for the launch counts met here).
+fn choose(n: usize, k: usize) -> f64 {
+    (0..k).fold(1.0, |c, i| c * (n - i) as f64 / (i + 1) as f64)
+}
+
 fn trunc(s: &str, n: usize) -> String {
     s.chars().take(n).collect()
 }
@@ -345,6 +359,24 @@ mod tests {
         let r = report(&[a.clone(), a], Metric::T, true);
         assert!(!r.contains("MISMATCH"), "{r}");
         assert!(r.contains("agrees within noise"), "{r}");
+    }
+
+    #[test]
+    fn too_few_launches_are_named() {
+        let l = |x: &'static [f64]| ("x", x);
+        let three = side("ours", &[l(&[0.1]), l(&[0.2]), l(&[0.3])]);
+        let five = side(
+            "imb",
+            &[l(&[0.1]), l(&[0.2]), l(&[0.3]), l(&[0.2]), l(&[0.1])],
+        );
+        let r = report(&[three.clone(), five.clone()], Metric::T, true);
+        assert!(
+            r.contains("# !! 3 launches on a side: too few for the rank test"),
+            "{r}"
+        );
+        let r = report(&[five.clone(), five], Metric::T, true);
+        assert!(!r.contains("too few"), "{r}");
+        assert_eq!(choose(10, 5), 252.0);
     }
 
     #[test]
