@@ -209,6 +209,12 @@ impl Verdict {
     }
 }
 
+/// Sizes below this are latency-bound, the rest bandwidth-bound. Each part gets its own
+/// verdict: a cost per call (the thread level, a timer read per call) shows only in the first,
+/// a copy or protocol difference mostly in the second, and either would be diluted by the other
+/// in one test over the whole table.
+pub const SMALL_BELOW: u64 = 4096;
+
 /// One table both sides printed.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TableCmp {
@@ -286,6 +292,42 @@ impl TableCmp {
             Some((_, r)) if r < 1.0 => Verdict::Lower,
             Some(_) => Verdict::Higher,
         }
+    }
+
+    /// The cells below [`SMALL_BELOW`] (`small`, with Barrier's sizeless row) or the others;
+    /// None when there are none.
+    pub fn band(&self, small: bool) -> Option<TableCmp> {
+        let cells: Vec<Cell> = self
+            .cells
+            .iter()
+            .filter(|c| !matches!(c.bytes, Some(b) if b >= SMALL_BELOW) == small)
+            .cloned()
+            .collect();
+        (!cells.is_empty()).then(|| TableCmp {
+            key: self.key.clone(),
+            cells,
+        })
+    }
+
+    /// The verdict in words: one when both bands agree on it (or there is one band), else
+    /// each band's, e.g. "systematically lower below 4 KiB; agrees within noise from 4 KiB".
+    pub fn verdict_text(&self) -> String {
+        let parts: Vec<(Verdict, &str)> = [(true, "below 4 KiB"), (false, "from 4 KiB")]
+            .into_iter()
+            .filter_map(|(small, name)| self.band(small).map(|b| (b.verdict(), name)))
+            .collect();
+        if parts.iter().all(|p| p.0 == parts[0].0) {
+            return parts
+                .first()
+                .map_or(Verdict::Unknown, |p| p.0)
+                .text()
+                .to_string();
+        }
+        parts
+            .iter()
+            .map(|(v, name)| format!("{} {name}", v.text()))
+            .collect::<Vec<_>>()
+            .join("; ")
     }
 
     pub fn ratios(&self) -> Vec<f64> {
@@ -402,6 +444,9 @@ mod tests {
         assert_eq!(t[0].cells[0].ratio, Some(0.22 / 0.65));
         assert_eq!(compare(&b, &a, Metric::T)[0].verdict(), Verdict::Higher);
         assert_eq!(compare(&a, &a, Metric::T)[0].verdict(), Verdict::Agrees);
+        // Both sizes are below 4 KiB: one band, one verdict.
+        assert_eq!(t[0].verdict_text(), "systematically lower");
+        assert!(t[0].band(false).is_none());
         let one = side("one", &[l(&[0.2, 0.5])]);
         assert_eq!(compare(&one, &b, Metric::T)[0].verdict(), Verdict::Unknown);
     }

@@ -121,7 +121,7 @@ pub fn report(sides: &[Side], metric: Metric, brief: bool) -> String {
             let tables = compare(ours, other, metric);
             let _ = writeln!(s, "\n# {} against {}", ours.label, other.label);
             for t in &tables {
-                let _ = writeln!(s, "\n# {}: {}", table_title(&t.key), t.verdict().text());
+                let _ = writeln!(s, "\n# {}: {}", table_title(&t.key), t.verdict_text());
                 let _ = writeln!(
                     s,
                     "{:>10} {:>12} {:>12} {:>8} {:>8} {:>8}  difference",
@@ -264,16 +264,17 @@ fn summary(sides: &[Side], metric: Metric, title: &str, s: &mut String) {
         .collect();
     let _ = writeln!(
         s,
-        "\n# Summary: {title} (launches: {}; ratio: {} / other, median over sizes; cv: median \
-         over sizes of the launch-to-launch CV; lo/hi: sizes lower/higher beyond the noise on \
-         their own; p: rank test on the launches' scores over all sizes, verdict at p < {ALPHA})",
+        "\n# Summary: {title} (launches: {}; r: {} / other, median over the sizes below 4 KiB \
+         and from 4 KiB; cv: median over sizes of the launch-to-launch CV; lo/hi: sizes \
+         lower/higher beyond the noise on their own; p: rank test on the launches' scores over \
+         the sizes below 4 KiB and from 4 KiB, verdict at p < {ALPHA})",
         counts.join(", "),
         ours.label
     );
     let _ = writeln!(
         s,
-        "{:<28} {:<14} {:>5} {:>7} {:>6} {:>6} {:>5} {:>5} {:>8}  verdict",
-        "#table", "other", "sizes", "ratio", "cv_a%", "cv_b%", "lo", "hi", "p"
+        "{:<28} {:<14} {:>5} {:>6} {:>6} {:>6} {:>6} {:>3} {:>3} {:>7} {:>7}  verdict",
+        "#table", "other", "sizes", "r<4K", "r>=4K", "cv_a%", "cv_b%", "lo", "hi", "p<4K", "p>=4K"
     );
     let mut all_ratios = Vec::new();
     let mut all_cv = (Vec::new(), Vec::new());
@@ -287,18 +288,19 @@ fn summary(sides: &[Side], metric: Metric, title: &str, s: &mut String) {
         }
         let _ = writeln!(
             s,
-            "{:<28} {:<14} {:>5} {:>7} {:>6} {:>6} {:>5} {:>5} {:>8}  {}",
+            "{:<28} {:<14} {:>5} {:>6} {:>6} {:>6} {:>6} {:>3} {:>3} {:>7} {:>7}  {}",
             trunc(&table_title(&t.key), 28),
             trunc(label, 14),
             known,
-            t.median_ratio().map_or("-".into(), |r| format!("{r:.3}")),
+            band_ratio(t, true),
+            band_ratio(t, false),
             pct(ca),
             pct(cb),
             lower,
             higher,
-            t.launch_test()
-                .map_or("-".into(), |(p, _)| format!("{p:.4}")),
-            t.verdict().text()
+            band_p(t, true),
+            band_p(t, false),
+            t.verdict_text()
         );
     }
     let finite =
@@ -324,6 +326,20 @@ fn summary(sides: &[Side], metric: Metric, title: &str, s: &mut String) {
     } else {
         let _ = writeln!(s, "# no cell was printed by both sides");
     }
+}
+
+/// The median cell ratio of one band, or "-".
+fn band_ratio(t: &TableCmp, small: bool) -> String {
+    t.band(small)
+        .and_then(|b| b.median_ratio())
+        .map_or("-".into(), |r| format!("{r:.3}"))
+}
+
+/// The launch test's p-value of one band, or "-".
+fn band_p(t: &TableCmp, small: bool) -> String {
+    t.band(small)
+        .and_then(|b| b.launch_test())
+        .map_or("-".into(), |(p, _)| format!("{p:.4}"))
 }
 
 /// C(n, k) as a float (exact for the launch counts met here).
