@@ -917,32 +917,30 @@ impl Active<'_> {
     }
 }
 
-/// One rank's result from its samples of one size: the time per repetition of the single
-/// sample outside `-adaptive`, the median sample's under it (`imb_core::settle` says why the
-/// median), the worst check.
+/// One rank's result from its samples of one size: the single sample outside `-adaptive`, the
+/// median one under it (`imb_core::settle` says why the median), with the worst check of all.
+/// The median is one whole sample, not a median of each field, so t_ovrl, t_pure and t_CPU of
+/// a non-blocking IO row (and white-box sections) still come from one measurement and add up.
 fn rank_result(samples: &[Sample], scale_time: f64) -> RankResult {
-    let n = samples.len().max(1) as f64;
-    let mean = |f: fn(&Sample) -> f64| samples.iter().map(f).sum::<f64>() / n;
-    let secs = if samples.len() > 1 {
-        let mut v: Vec<f64> = samples.iter().map(|s| s.secs).collect();
-        v.sort_by(f64::total_cmp);
-        (v[(v.len() - 1) / 2] + v[v.len() / 2]) / 2.0
-    } else {
-        mean(|s| s.secs)
+    let Some(mid) = crate::settle::median_index(samples.len(), |a, b| {
+        samples[a].secs.total_cmp(&samples[b].secs)
+    }) else {
+        return RankResult::default();
     };
+    let s = &samples[mid];
     let defect = samples
         .iter()
         .fold(crate::buffers::Defect::NONE, |d, s| d.max(s.defect));
     let mut parts = [0.0; crate::kernel::PARTS];
-    for (k, p) in parts.iter_mut().enumerate() {
-        *p = samples.iter().map(|s| s.parts[k]).sum::<f64>() / n * 1e6;
+    for (p, v) in parts.iter_mut().zip(s.parts) {
+        *p = v * 1e6;
     }
     RankResult {
-        t: Usec::from_secs(secs * scale_time),
+        t: Usec::from_secs(s.secs * scale_time),
         defect: defect.value,
         pos: defect.pos,
-        pure: Usec::from_secs(mean(|s| s.pure)),
-        cpu: Usec::from_secs(mean(|s| s.cpu)),
+        pure: Usec::from_secs(s.pure),
+        cpu: Usec::from_secs(s.cpu),
         excluded: samples.iter().any(|s| s.excluded),
         parts,
     }

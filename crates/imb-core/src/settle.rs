@@ -69,10 +69,22 @@ pub fn ci_rank(n: usize) -> (usize, f64) {
 /// the point where more timings change the verdict.
 pub const MAX_TIMINGS: usize = 1000;
 
-/// Median and interval of `sorted` (ascending, not empty).
+/// The index of the median of `n` items ordered by `cmp`: the lower of the two middle ones for
+/// an even count, so the median is always one real timing; None for no items.
+pub fn median_index(
+    n: usize,
+    mut cmp: impl FnMut(usize, usize) -> std::cmp::Ordering,
+) -> Option<usize> {
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&a, &b| cmp(a, b));
+    order.get(n.checked_sub(1)? / 2).copied()
+}
+
+/// Median (the lower middle timing for an even count, as [`median_index`]) and interval of
+/// `sorted` (ascending, not empty).
 pub fn estimate(sorted: &[f64], cutoff_pct: f64) -> Estimate {
     let n = sorted.len();
-    let median = (sorted[(n - 1) / 2] + sorted[n / 2]) / 2.0;
+    let median = sorted[(n - 1) / 2];
     let (j, coverage) = ci_rank(n);
     let (lo, hi) = (sorted[j - 1], sorted[n - j]);
     Estimate {
@@ -172,6 +184,15 @@ mod tests {
         let e = run(&rule, &mut series(&[1.0, 3.0]), &mut scratch);
         assert_eq!((e.timings, e.settled), (10, false));
         assert_eq!(scratch.capacity(), 10, "no growth");
+    }
+
+    #[test]
+    fn the_median_is_a_real_timing() {
+        let v = [3.0f64, 1.0, 4.0, 2.0];
+        assert_eq!(median_index(4, |a, b| v[a].total_cmp(&v[b])), Some(3));
+        assert_eq!(median_index(3, |a, b| v[a].total_cmp(&v[b])), Some(0));
+        assert_eq!(median_index(0, |_, _| std::cmp::Ordering::Equal), None);
+        assert_eq!(estimate(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0], 100.0).median, 3.0);
     }
 
     #[test]
