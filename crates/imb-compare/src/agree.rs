@@ -204,7 +204,7 @@ impl Verdict {
             Verdict::Agrees => "agrees within noise",
             Verdict::Lower => "systematically lower",
             Verdict::Higher => "systematically higher",
-            Verdict::Unknown => "noise unknown (fewer than 2 launches a side)",
+            Verdict::Unknown => "noise unknown (too few launches a side)",
         }
     }
 }
@@ -286,6 +286,10 @@ impl TableCmp {
     }
 
     pub fn verdict(&self) -> Verdict {
+        let (a, b) = self.scores();
+        if !can_separate(a.len(), b.len()) {
+            return Verdict::Unknown;
+        }
         match self.launch_test() {
             None => Verdict::Unknown,
             Some((p, _)) if p >= ALPHA => Verdict::Agrees,
@@ -352,6 +356,13 @@ impl TableCmp {
         };
         (med(|c| cv(&c.values_a())), med(|c| cv(&c.values_b())))
     }
+}
+
+/// Whether m launches against n can show a difference at all: the most extreme ordering has
+/// a two-sided p of 2 / C(m + n, m), which must be below [`ALPHA`].
+pub fn can_separate(m: usize, n: usize) -> bool {
+    let ways = (0..m).fold(1.0, |c, i| c * (n + m - i) as f64 / (i + 1) as f64);
+    m >= 1 && n >= 1 && 2.0 / ways < ALPHA
 }
 
 /// Side `a` against side `b`: the tables both printed, in `a`'s order of keys.
@@ -447,6 +458,8 @@ mod tests {
         // Both sizes are below 4 KiB: one band, one verdict.
         assert_eq!(t[0].verdict_text(), "systematically lower");
         assert!(t[0].band(false).is_none());
+        assert!(can_separate(5, 5) && can_separate(3, 10) && !can_separate(3, 3));
+        assert!(!can_separate(4, 4) && !can_separate(0, 10));
         let one = side("one", &[l(&[0.2, 0.5])]);
         assert_eq!(compare(&one, &b, Metric::T)[0].verdict(), Verdict::Unknown);
     }
