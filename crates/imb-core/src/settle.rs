@@ -39,30 +39,44 @@ pub struct Estimate {
     pub settled: bool,
 }
 
-/// P(X <= k) for X ~ Binomial(n, 1/2).
-fn binomial_half_cdf(n: usize, k: usize) -> f64 {
-    // In logarithms, ln C(n, i+1) = ln C(n, i) + ln((n-i)/(i+1)): 2^-n underflows past n = 1074.
+/// P(X = i) for X ~ Binomial(n, 1/2), i = 0, 1, ..., in logarithms: ln C(n, i+1) =
+/// ln C(n, i) + ln((n-i)/(i+1)), since 2^-n underflows past n = 1074.
+fn binomial_half_pmf(n: usize) -> impl Iterator<Item = f64> {
     let base = -(n as f64) * std::f64::consts::LN_2;
-    let mut ln_c = 0.0;
-    let mut sum = 0.0;
-    for i in 0..=k.min(n) {
-        sum += (ln_c + base).exp();
-        ln_c += ((n - i) as f64 / (i + 1) as f64).ln();
-    }
-    sum.min(1.0)
+    (0..=n).scan(0.0, move |ln_c: &mut f64, i| {
+        let p = (*ln_c + base).exp();
+        *ln_c += ((n - i) as f64 / (i + 1) as f64).ln();
+        Some(p)
+    })
+}
+
+/// P(X <= k) for X ~ Binomial(n, 1/2).
+#[cfg(test)]
+fn binomial_half_cdf(n: usize, k: usize) -> f64 {
+    binomial_half_pmf(n).take(k + 1).sum::<f64>().min(1.0)
 }
 
 /// The order statistics `[x(j), x(n+1-j)]` (1-based j) that bound the median of `n` timings,
 /// and their coverage: the largest j whose coverage `1 - 2 P(X <= j-1)` is still at least
-/// [`LEVEL`], and j = 1 (min..max) when none is. O(n²) in the worst case, which `MAX_TIMINGS`
-/// keeps to microseconds between timings.
+/// [`LEVEL`], and j = 1 (min..max) when none is. One pass over the binomial terms, so a test
+/// between timings costs microseconds even at `MAX_TIMINGS`.
 pub fn ci_rank(n: usize) -> (usize, f64) {
-    let coverage = |j: usize| 1.0 - 2.0 * binomial_half_cdf(n, j - 1);
+    let tail = (1.0 - LEVEL) / 2.0;
+    // After term i, cdf = P(X <= i), which is P(X <= j - 1) for rank j = i + 1: that rank is
+    // valid while it stays within the tail. Rank 1 (min..max) is the fallback whatever it covers.
+    let mut cdf = 0.0;
     let mut j = 1;
-    while j < n.div_ceil(2) && coverage(j + 1) >= LEVEL {
-        j += 1;
+    let mut below = 0.0;
+    for (i, p) in binomial_half_pmf(n).enumerate() {
+        cdf += p;
+        let rank = i + 1;
+        if rank > 1 && (rank > n.div_ceil(2) || cdf > tail) {
+            break;
+        }
+        j = rank;
+        below = cdf;
     }
-    (j, coverage(j).max(0.0))
+    (j, (1.0 - 2.0 * below).max(0.0))
 }
 
 /// The largest `-max_reps` of `-adaptive`: twenty times the default budget is already far past
@@ -144,6 +158,10 @@ mod tests {
         for n in 6..=MAX_TIMINGS {
             let (j, c) = ci_rank(n);
             assert!(c >= LEVEL && j <= n.div_ceil(2), "{n}: {j} {c}");
+            // The widest rank that still covers: one more would not.
+            let cover = |j: usize| 1.0 - 2.0 * binomial_half_cdf(n, j - 1);
+            assert!((c - cover(j)).abs() < 1e-9, "{n}");
+            assert!(j == n.div_ceil(2) || cover(j + 1) < LEVEL, "{n}: {j}");
         }
         assert_eq!(ci_rank(2), (1, 0.5));
     }
