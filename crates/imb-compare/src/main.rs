@@ -11,6 +11,7 @@ use std::process::ExitCode;
 
 fn command() -> Command {
     Command::new("imb-compare")
+        .version(env!("CARGO_PKG_VERSION"))
         .about("Compare IMB-format results (imb-rs, IMB 3.0, IMB 2021, OSU); needs no MPI")
         .subcommand_required(true)
         .subcommand(
