@@ -553,6 +553,7 @@ pub fn parse(spec: &Spec, args: &[String], np: usize) -> Result<Action> {
         &m,
         spec.kind,
         params.filename.as_deref().unwrap_or("IMB_out"),
+        np,
     )?;
 
     let lengths = match m.get_one::<String>("msglen") {
@@ -651,7 +652,28 @@ fn adaptive_options(m: &clap::ArgMatches) -> Result<Option<Adaptive>> {
 /// `-dir` and `-overwrite` (imb-io only): the directory must be a writable directory, and no
 /// file of ours may already be there unless `-overwrite` says it may be replaced. Checked on
 /// rank 0 before anything runs; a node-local directory is checked again where files are made.
-fn files_options(m: &clap::ArgMatches, kind: Kind, base: &str) -> Result<(String, bool)> {
+/// The longest file path imb-io opens. Open MPI 4.1's MPI-IO (OMPIO) builds names from the
+/// path as given (`<path>-<job id>-<rank>.lock`, `<path>.locktest.<rank>`) in a 256-byte buffer
+/// and aborts the whole job ("buffer overflow detected") when they do not fit: measured, a
+/// 240-byte path worked and 242 aborted, the margin moving with the job id's digits. The
+/// limit leaves room for a 10-digit job id and a 6-digit rank, under every MPI, so no run dies
+/// half-way for its path.
+pub const MAX_FILE_PATH: usize = 227;
+
+/// The length of the longest path imb-io opens in `dir` for `np` processes: the base name, and
+/// `_g<group>_<rank>` for private files under -multi (imb-io's `layout::file_name`).
+fn longest_file_path(dir: &str, base: &str, np: usize) -> usize {
+    let digits = np.saturating_sub(1).max(1).ilog10() as usize + 1;
+    let sep = usize::from(!dir.ends_with('/'));
+    dir.len() + sep + base.len() + "_g".len() + digits + "_".len() + digits
+}
+
+fn files_options(
+    m: &clap::ArgMatches,
+    kind: Kind,
+    base: &str,
+    np: usize,
+) -> Result<(String, bool)> {
     let dir = m.get_one::<String>("dir").cloned();
     let overwrite = m.get_flag("overwrite");
     if kind != Kind::Io {
@@ -686,6 +708,18 @@ fn files_options(m: &clap::ArgMatches, kind: Kind, base: &str) -> Result<(String
                 format!("{what} ({dir}) is not writable ({e}); choose one with -dir"),
             )
         });
+    }
+    let longest = longest_file_path(&dir, base, np);
+    if longest > MAX_FILE_PATH {
+        return Err(Error::file(
+            "-dir",
+            &dir,
+            format!(
+                "the file paths imb-io makes there reach {longest} bytes, more than \
+                 {MAX_FILE_PATH}: Open MPI's MPI-IO aborts the job on paths past about 240 \
+                 bytes; choose a shorter -dir (or FILENAME)"
+            ),
+        ));
     }
     if !overwrite {
         if let Some(f) = crate::files::foreign(std::path::Path::new(&dir), base) {
@@ -1201,6 +1235,28 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.ends_with("IMB_out_g1: not a directory"), "{e}");
+        // A path Open MPI's MPI-IO would overflow on is refused before anything runs.
+        let fill = "x".repeat(MAX_FILE_PATH - ds.len() - "/".len() - "/IMB_out_g1_1".len());
+        let deep = d.join(&fill);
+        std::fs::create_dir_all(&deep).unwrap();
+        let deep = deep.to_string_lossy().into_owned();
+        assert_eq!(longest_file_path(&deep, "IMB_out", 2), MAX_FILE_PATH);
+        assert!(parse_io(&format!("-dir {deep}")).is_ok());
+        // A trailing slash adds nothing to the paths.
+        assert!(parse_io(&format!("-dir {deep}/")).is_ok());
+        let over = format!("{deep}x");
+        std::fs::create_dir_all(&over).unwrap();
+        let e = parse_io(&format!("-dir {over}")).unwrap_err().to_string();
+        assert!(
+            e.starts_with(&format!(
+                "-dir {over}: the file paths imb-io makes there reach 228 bytes"
+            )),
+            "{e}"
+        );
+        // Ranks with more digits make longer names.
+        assert!(parse(&io, &args(&format!("-dir {deep}")), 11).is_err());
+        assert_eq!(longest_file_path("/d/", "B", 1), "/d/B_g0_0".len());
+        assert_eq!(longest_file_path("/d", "B", 101), "/d/B_g100_100".len());
         std::fs::remove_dir_all(&d).unwrap();
     }
 

@@ -57,6 +57,21 @@ fn dir_option() {
         first_line(&o),
         format!("imb-io: error: -dir {file}: not a directory")
     );
+    // A directory so deep that Open MPI's MPI-IO would abort on the file names (a buffer
+    // overflow past about 240 bytes): refused up front, every rank leaves with status 2.
+    let deep = d.join("y".repeat(240usize.saturating_sub(d.as_os_str().len()).max(1)));
+    std::fs::create_dir_all(&deep).unwrap();
+    let deep = deep.to_string_lossy().into_owned();
+    let o = mpirun_in(&d, 2, &["S_Write_Indv", "-msglog", "1", "-dir", &deep], 60);
+    assert_eq!(o.code, Some(2), "{}", o.stderr);
+    assert!(
+        first_line(&o).starts_with(&format!(
+            "imb-io: error: -dir {deep}: the file paths imb-io makes there reach "
+        )),
+        "{}",
+        o.stderr
+    );
+    assert_clean(std::path::Path::new(&deep), "-dir deep");
     let o = mpirun_in(&d, 2, &["-dir", "/no/such/dir"], 60);
     assert_eq!(o.code, Some(2));
     assert!(
