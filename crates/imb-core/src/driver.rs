@@ -651,6 +651,7 @@ impl Runner<'_> {
                 size: layout.np,
                 world_rank: self.rank,
                 group: layout.multi.then(|| layout.index_group[g]),
+                groups: layout.groups.len(),
                 volume,
                 params: p,
                 info: &self.opts.settings.info,

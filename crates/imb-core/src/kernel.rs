@@ -50,6 +50,9 @@ pub struct Prep<'a> {
     pub world_rank: usize,
     /// The index-based group number under `-multi` (IO file names carry it), else None.
     pub group: Option<usize>,
+    /// Groups running this step at once (1 without `-multi`): each has files of its own, and
+    /// IO's check for free space adds them up.
+    pub groups: usize,
     /// The largest n_sample·X of the step's sizes and modes (IO: bytes a file must hold).
     pub volume: usize,
     pub params: &'a Params,

@@ -129,6 +129,7 @@ fn prepare(e: &Env, b: &dyn Benchmark, volume: usize) -> Option<Box<dyn Any>> {
         size: e.comm.size() as usize,
         world_rank: mpi::topology::SimpleCommunicator::world().rank() as usize,
         group: None,
+        groups: 1,
         volume,
         params: e.params,
         info: &[],

@@ -71,7 +71,10 @@ fn fill(f: &Family, p: &Prep, path: &std::path::Path) -> Result<(), String> {
     };
     file.set_size(total, path)?;
     if f.write {
-        room(path, total)?;
+        // Every file of the step lands in the same directory: a private file per process, or
+        // one shared file per group (-multi 0 runs the groups at once).
+        let files = p.groups.max(1) * if f.private() { p.size } else { 1 };
+        room(path, total.saturating_mul(files), files)?;
     }
     if !f.write {
         let mut chunk = vec![0u8; CHUNK.min(total)];
@@ -91,11 +94,12 @@ fn fill(f: &Family, p: &Prep, path: &std::path::Path) -> Result<(), String> {
     Ok(())
 }
 
-/// The file system of `path` must have room for the `total` bytes the step writes. The file is
+/// The file system of `path` must have room for the `total` bytes the step writes in all its
+/// files. The file is
 /// sparse after MPI_File_set_size (as in 3.0), so its blocks are allocated by the timed writes;
 /// on a full disk OMPIO's collective writes print an error and still report every byte as
 /// written (Open MPI 4.1.4, observed), so the space is checked here, before anything is timed.
-fn room(path: &std::path::Path, total: usize) -> Result<(), String> {
+fn room(path: &std::path::Path, total: usize, files: usize) -> Result<(), String> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => std::path::Path::new("."),
@@ -105,8 +109,14 @@ fn room(path: &std::path::Path, total: usize) -> Result<(), String> {
     };
     let free = v.blocks_available().saturating_mul(v.fragment_size());
     if (total as u64) > free {
+        let into = if files > 1 {
+            format!(" into {files} files")
+        } else {
+            String::new()
+        };
         return Err(format!(
-            "{}: the benchmark writes up to {total} bytes, but {} has only {free} bytes free",
+            "{}: the benchmark writes up to {total} bytes{into}, but {} has only {free} bytes \
+             free",
             path.display(),
             dir.display()
         ));

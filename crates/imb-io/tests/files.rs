@@ -253,6 +253,37 @@ fn a_full_disk_is_one_clear_error_before_timing() {
 }
 
 #[test]
+fn files_of_simultaneous_groups_are_added_up() {
+    // 24 MiB holds one 16 MiB file but not the two that -multi 0 writes at once with two
+    // groups of one: each creator alone would have passed a check of its own file.
+    let Some(disk) = SmallDisk::new("multi", "24m") else {
+        eprintln!("skipped: cannot mount a tmpfs here");
+        return;
+    };
+    let dir = disk.0.to_string_lossy().into_owned();
+    let args = [
+        "C_Write_Indv",
+        "-msglog",
+        "20",
+        "-npmin",
+        "1",
+        "-multi",
+        "0",
+        "-dir",
+        &dir,
+    ];
+    let o = mpirun_in(&disk.0, 2, &args, 60);
+    assert_eq!(o.code, Some(3), "exit status\n{}", o.stderr);
+    let l = first_line(&o);
+    assert!(
+        l.starts_with("imb-io: error: C_Write_Indv: ") && l.contains(" into 2 files, but "),
+        "{l}"
+    );
+    assert!(!o.stdout.contains("#repetitions"), "a table ran");
+    assert_clean(&disk.0, "multi 0");
+}
+
+#[test]
 fn filename_must_be_a_plain_short_name() {
     let d = scratch("filename");
     let std = std::fs::read_to_string(concat!(
