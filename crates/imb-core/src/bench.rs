@@ -28,7 +28,7 @@ pub enum Procs {
     AtLeastTwo,
 }
 
-/// The column set of a table (IMB_BEHAVIOUR.md §8.5 "edit types").
+/// The column set of a table (doc/OUTPUT.md, "Column sets").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Table {
     /// `#bytes #repetitions t[usec] Mbytes/sec`
@@ -64,7 +64,7 @@ pub enum BufShape {
     /// NP·L and NP·L (Alltoall, Alltoallv)
     AllToAll,
     /// max(L, OVERALL_VOL) each: room for n_sample disjoint blocks at offsets i·X (imb-ext
-    /// windows, IMB_BEHAVIOUR.md §5.3)
+    /// windows, doc/METHODOLOGY.md, "The patterns")
     Window,
 }
 

@@ -64,8 +64,9 @@ fn buf_byte(rank: usize, j: usize) -> u8 {
     buf_value(rank, j / 4).to_ne_bytes()[j % 4]
 }
 
-/// IMB-IO's buffer value (IMB_BEHAVIOUR.md §5.4.1): the int 10000000·(rank+1) + (i mod
-/// 10000000). A file prepared for reading holds rank 0's values from byte 0 on.
+/// IMB-IO's buffer value (doc/METHODOLOGY.md, "Buffer contents and check mode"): the int
+/// 10000000·(rank+1) + (i mod 10000000). A file prepared for reading holds rank 0's values from
+/// byte 0 on.
 #[inline]
 pub fn io_value(rank: usize, i: usize) -> i32 {
     (10_000_000 * (rank as i64 + 1) + (i % 10_000_000) as i64) as i32

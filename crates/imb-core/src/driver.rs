@@ -329,7 +329,7 @@ impl Runner<'_> {
                 },
                 1usize << p.maxmsglog,
             )),
-            // IMB-IO prints its io portion lines whatever -msglen says (IMB_BEHAVIOUR.md §8.1).
+            // IMB-IO prints its io portion lines whatever -msglen says (doc/OUTPUT.md, "Header").
             Lengths::File { .. } if self.suite.settings == Kind::Io => {
                 Some((0, 1usize << p.maxmsglog))
             }
@@ -548,7 +548,7 @@ impl Runner<'_> {
                     }),
                     _ => None,
                 };
-                // IMB-IO has no warm-up (IMB_BEHAVIOUR.md §6.1).
+                // IMB-IO has no warm-up (doc/METHODOLOGY.md, "Warm-up").
                 let warm = self.suite.settings != Kind::Io && self.opts.params.n_warmup > 0;
                 if k == step.first && warm {
                     if let Some(a) = active.as_mut() {
@@ -851,7 +851,8 @@ impl StepPlan {
             measured,
             lens,
             warm_x,
-            // Warm-up always uses the aggregate variant where one exists (IMB_BEHAVIOUR.md §6.1).
+            // Warm-up always uses the aggregate variant where one exists (doc/METHODOLOGY.md,
+            // "Warm-up").
             warm_mode: if info.modes.contains(&Mode::Aggregate) {
                 Mode::Aggregate
             } else {
@@ -864,7 +865,7 @@ impl StepPlan {
             nonaggr_cap: info.nonaggr_cap,
         }
     }
-    /// The repetition cap x of a mode (IMB_BEHAVIOUR.md §4.5).
+    /// The repetition cap x of a mode (doc/METHODOLOGY.md, "Repetitions").
     fn cap(&self, mode: Mode) -> usize {
         if self.nonaggr_cap || mode == Mode::NonAggregate {
             self.msgs_nonaggr

@@ -1,5 +1,5 @@
 //! Message-length ladders, `-msglen` files and the repetition count `n_sample` (guide 5.2.4,
-//! 5.2.8; IMB_BEHAVIOUR.md §4).
+//! 5.2.8; doc/METHODOLOGY.md, "Message lengths" and "Repetitions").
 
 use crate::error::{Error, Result};
 use crate::settings::Params;

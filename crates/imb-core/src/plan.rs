@@ -1,5 +1,6 @@
-//! From options and world size to the ordered list of runs: the P_min ladder (guide 5.1.2.2),
-//! the `-map` renumbering, Multi groups and idle ranks (IMB_BEHAVIOUR.md §2–§3).
+//! From options and world size to the ordered list of runs: the P_min ladder (guide 5.1.2.2), the
+//! `-map` renumbering, Multi groups and idle ranks (doc/ReadMe_IMB.md, "Process counts" and "Multi
+//! groups and idle ranks").
 
 use crate::bench::Procs;
 

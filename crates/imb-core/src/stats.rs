@@ -1,5 +1,6 @@
 //! Reducing per-rank times to a table row: t_min/t_max/t_avg over the ranks that took part
-//! (IMB_BEHAVIOUR.md §3.5, with our departure: `-multi 1` uses each group's own members).
+//! (doc/METHODOLOGY.md, "From per-rank times to a row", with our departure: `-multi 1` uses each
+//! group's own members).
 
 use crate::cli::Multi;
 

@@ -1,6 +1,6 @@
-//! White-box timing (../shared/spec/white-box-benchmarking.txt): named section timers with an
-//! activity class each (communication, data movement, computation), and the decomposition of
-//! an application kernel's time from its three incremental variants.
+//! White-box timing (doc/METHODOLOGY.md, "White-box benchmarking (Jacobi2D)"): named section timers
+//! with an activity class each (communication, data movement, computation), and the decomposition
+//! of an application kernel's time from its three incremental variants.
 //!
 //! The paper switches timers on with conditional compilation; here a kernel is generic over
 //! `Timer`, so the variant timed with `Off` has the calls compiled out (zero-sized marks,

@@ -1,8 +1,8 @@
-//! Accumulate (guide 4.2.5; IMB_BEHAVIOUR.md §5.3): every process adds X/4 floats (MPI_FLOAT,
-//! MPI_SUM) into the window of comm rank 0 (rank 0 of each group under -multi), which exposes
-//! its receive buffer with displacement unit 4. Repetition i targets element i·X/4.
-//! NON-AGGREGATE: accumulate from offset 0, then a fence, with no barriers before the timer
-//! (3.0). AGGREGATE: n accumulates from the disjoint offsets i·X, one closing fence.
+//! Accumulate (guide 4.2.5; doc/METHODOLOGY.md, "The patterns"): every process adds X/4 floats
+//! (MPI_FLOAT, MPI_SUM) into the window of comm rank 0 (rank 0 of each group under -multi), which
+//! exposes its receive buffer with displacement unit 4. Repetition i targets element i·X/4.
+//! NON-AGGREGATE: accumulate from offset 0, then a fence, with no barriers before the timer (3.0).
+//! AGGREGATE: n accumulates from the disjoint offsets i·X, one closing fence.
 
 use crate::rma::{Info as Hints, Win};
 use imb_core::bench::{BufShape, Class, Info, Mode};

@@ -1,5 +1,5 @@
-//! Unidir_Put, Unidir_Get, Bidir_Put, Bidir_Get (guide 4.2.1–4.2.4; IMB_BEHAVIOUR.md §5.3):
-//! two processes, X bytes of MPI_BYTE per call, completed by MPI_Win_fence.
+//! Unidir_Put, Unidir_Get, Bidir_Put, Bidir_Get (guide 4.2.1–4.2.4; doc/METHODOLOGY.md, "The
+//! patterns"): two processes, X bytes of MPI_BYTE per call, completed by MPI_Win_fence.
 //!
 //! Put windows expose the receive buffer, Get windows the send buffer; both span the whole
 //! buffer (max(X, OVERALL_VOL)), created untimed when the kernel is built and followed by a

@@ -1,6 +1,6 @@
-//! Window (guide 4.2.6; IMB_BEHAVIOUR.md §5.3): per repetition, every process creates a window
-//! of X bytes over its receive buffer (MPI_Win_create with the settings file's info hints),
-//! fences, puts 1 byte from its send buffer into its own window (the "negligible action",
+//! Window (guide 4.2.6; doc/METHODOLOGY.md, "The patterns"): per repetition, every process creates
+//! a window of X bytes over its receive buffer (MPI_Win_create with the settings file's info
+//! hints), fences, puts 1 byte from its send buffer into its own window (the "negligible action",
 //! skipped for X = 0), fences again and frees the window.
 //!
 //! Departure from 3.0: the closing fence before the free. 3.0 frees the window with the put's

@@ -173,7 +173,7 @@ fn multi1_prints_a_row_per_group() {
 }
 
 /// One process: Open MPI 4.1.4's default osc/rdma cannot create a window on a single process
-/// (IMB_BEHAVIOUR.md §2.2 saw the same abort); with osc/ucx Window and Accumulate run and the
+/// (IMB 3.0's IMB-EXT aborts the same way there); with osc/ucx Window and Accumulate run and the
 /// pair benchmarks are invalid.
 #[test]
 fn np1_with_osc_ucx() {

@@ -1,4 +1,4 @@
-//! The blocking S_/P_/C_ Read/Write kernels (guide 4.2.5; IMB_BEHAVIOUR.md §5.4.2–§5.4.4), and
+//! The blocking S_/P_/C_ Read/Write kernels (guide 4.2.5; doc/METHODOLOGY.md, "imb-io"), and
 //! what the non-blocking ones share with them: opening the prepared file with the family's view
 //! per size, the call of each access, and check mode.
 //!

@@ -1,4 +1,4 @@
-//! Where each access of an IO benchmark lands (IMB_BEHAVIOUR.md §5.4.1–§5.4.3), as plain
+//! Where each access of an IO benchmark lands (guide 4.2; doc/METHODOLOGY.md, "imb-io"), as plain
 //! arithmetic: the family of a benchmark, each process's portion of a size, file names, the file
 //! offset of access i, and the check of a shared-pointer file whose block order MPI chooses.
 

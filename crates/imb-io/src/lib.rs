@@ -28,7 +28,7 @@ pub struct Io {
     fam: Option<Family>,
 }
 
-/// The metadata of an S_/P_/C_ benchmark (IMB_BEHAVIOUR.md §4.5, §5.4.7).
+/// The metadata of an S_/P_/C_ benchmark (doc/METHODOLOGY.md, "Repetitions" and "imb-io").
 const fn info(name: &'static str, f: Family) -> Info {
     let (class, procs) = match f.scope {
         Scope::S => (Class::SingleTransfer, Procs::One),

@@ -1,4 +1,4 @@
-//! Open_Close (guide 4.2.6; IMB_BEHAVIOUR.md §5.4.4): n × (MPI_File_open on the benchmark's
+//! Open_Close (guide 4.2.6; doc/METHODOLOGY.md, "imb-io"): n × (MPI_File_open on the benchmark's
 //! communicator, a 1-byte write through the individual pointer, MPI_File_close), timed together.
 //! The file is not prepared (3.0 leaves it to the first open); its name is reserved and it is
 //! removed with the step like every other IO file.

@@ -1,4 +1,4 @@
-//! The non-blocking I-benchmarks (guide 4.2.5.2; IMB_BEHAVIOUR.md §5.4.4–§5.4.6): how much of
+//! The non-blocking I-benchmarks (guide 4.2.5.2; doc/METHODOLOGY.md, "imb-io"): how much of
 //! the I/O time a process can spend computing.
 //!
 //! Per size, on every process of the file:

@@ -1,8 +1,8 @@
-//! Preparing the file of one benchmark and process count (IMB_BEHAVIOUR.md §5.4.1), once, before
-//! its first size: refuse a file we did not make (unless -overwrite), register it with the
-//! guardian before it exists, create it at its full size and, for reads, fill it with rank 0's
-//! IO pattern so every read has known contents. The file is removed when the `Prepared` value
-//! is dropped at the end of the step (imb_core::files), or by the guardian if the rank dies.
+//! Preparing the file of one benchmark and process count (doc/METHODOLOGY.md, "imb-io"), once,
+//! before its first size: refuse a file we did not make (unless -overwrite), register it with the
+//! guardian before it exists, create it at its full size and, for reads, fill it with rank 0's IO
+//! pattern so every read has known contents. The file is removed when the `Prepared` value is
+//! dropped at the end of the step (imb_core::files), or by the guardian if the rank dies.
 
 use crate::file::{File, On, Open};
 use crate::layout::{self, Family};

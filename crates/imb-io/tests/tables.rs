@@ -184,7 +184,7 @@ fn aggregate_mode_and_multi_files() {
 #[test]
 fn default_ladder_reaches_16_mib() {
     // One benchmark of each kind over the standard ladder (0 … 16 MiB) with its 3.0
-    // repetition counts (IMB_BEHAVIOUR.md §4.5).
+    // repetition counts (doc/METHODOLOGY.md, "Repetitions").
     let d = scratch("ladder");
     let o = mpirun_in(&d, 1, &["S_Write_Indv", "S_IRead_Expl"], 120);
     ok(&o);

@@ -1,6 +1,6 @@
-//! Jacobi2D: an application kernel for white-box benchmarking
-//! (../shared/spec/white-box-benchmarking.txt), a periodic 2-D Jacobi (5-point) iteration on
-//! a px × py process grid, each process holding an N × N tile of doubles with a one-point halo.
+//! Jacobi2D: an application kernel for white-box benchmarking (doc/METHODOLOGY.md, "White-box
+//! benchmarking (Jacobi2D)"), a periodic 2-D Jacobi (5-point) iteration on a px × py process grid,
+//! each process holding an N × N tile of doubles with a one-point halo.
 //!
 //! One repetition is one iteration: pack the two halo columns, exchange the four halos
 //! (MPI_Irecv/MPI_Isend/MPI_Waitall, X = 8·N bytes each), unpack the columns, update the tile.

@@ -1,5 +1,7 @@
-//! The operation latency of a fan-out and a fan-in collective by the de Supinski–Karonis
-//! method (Sphinx, ../shared/spec/sphinx-harness.txt): Bcast_latency and Reduce_latency.
+//! The operation latency of a fan-out and a fan-in collective by the de Supinski–Karonis method
+//! (the LLNL Sphinx suite; de Supinski and Karonis, "Accurately Measuring Broadcasts in a
+//! Computational Grid", HPDC 1999; doc/METHODOLOGY.md, "Sphinx latencies"): Bcast_latency and
+//! Reduce_latency.
 //!
 //! Back-to-back broadcasts overlap (the root returns before the last receiver has the data),
 //! so Bcast's mean time per call under-reports the time until every process has the message.

@@ -1,5 +1,5 @@
-//! The IMB 3.0 guide's sample commands and the -map/-multi banners of IMB_BEHAVIOUR.md §3.7,
-//! under a real mpirun.
+//! The IMB 3.0 guide's sample commands and the -map/-multi banners IMB 3.0 prints (doc/OUTPUT.md,
+//! "Process block"), under a real mpirun.
 
 mod common;
 use common::*;

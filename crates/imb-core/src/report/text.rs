@@ -1,5 +1,5 @@
-//! The IMB text layout, byte for byte (IMB_BEHAVIOUR.md §8, OUTPUT_COMPAT.md). It flushes
-//! after every write, so a crash keeps what was already measured.
+//! The IMB text layout, byte for byte (doc/OUTPUT.md, including "Compatibility with IMB parsers").
+//! It flushes after every write, so a crash keeps what was already measured.
 
 use super::{Banner, Failure, Header, Row, Sink, Verdict};
 use crate::bench::Mode;
@@ -49,7 +49,7 @@ fn rank_row(prefix: &str, ranks: &[usize]) -> String {
     s
 }
 
-/// The process block of a banner (IMB_BEHAVIOUR.md §3.6).
+/// The process block of a banner (doc/OUTPUT.md, "Process block").
 pub fn process_block(l: &Layout) -> String {
     let mut s = String::new();
     if l.multi {
@@ -82,7 +82,7 @@ pub fn process_block(l: &Layout) -> String {
     s
 }
 
-/// The header text (IMB_BEHAVIOUR.md §8.1, with this project's title).
+/// The header text (doc/OUTPUT.md, "Header"; IMB 3.0's with this project's title).
 pub fn header_text(h: &Header) -> String {
     let rule = format!("#{}", "-".repeat(51));
     // 3.0 pads the part name to 14 columns ("MPI-1 part    ", "MPI-IO part   ").
@@ -374,8 +374,8 @@ mod tests {
 
     #[test]
     fn io_nonblocking_block_and_table() {
-        // IMB_BEHAVIOUR.md §8.3 (the CPU_Exploit block after the list, %7.2f) and §8.5 edit
-        // type 4 (77 dashes, the six non-blocking columns), with the S_ single-process banner.
+        // doc/OUTPUT.md, "imb-io tables": the CPU_Exploit block after the list (%7.2f) and the
+        // non-blocking column set (77 dashes, six columns), with the S_ single-process banner.
         let l = layout(2, 1, None, false);
         insta::assert_snapshot!(render(|t| {
             t.list(&["S_IWrite_Indv"], false);
