@@ -1,8 +1,5 @@
-//! What a benchmark is, seen from the engine: its metadata (`Info`) and the suite a binary
-//! hands to `imb_core::run`. The MPI side (kernels, timing) is in `kernel`.
-
-#[cfg(feature = "mpi")]
-use crate::settings::Kind;
+//! What a benchmark is, seen from the engine: its metadata (`Info`). The MPI side (kernels,
+//! timing, and the `Suite` a binary hands to the driver) is in `kernel`.
 
 /// The guide's benchmark classes (3.3.1, 4.2.1); they decide process counts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -120,7 +117,7 @@ pub struct Info {
     pub sample_bytes: fn(usize) -> usize,
     /// White-box: the named section timers of the instrumented kernel (listed above their
     /// per-class times).
-    pub sections: &'static [crate::whitebox::Section],
+    pub sections: &'static [crate::vocab::Section],
 }
 
 /// One repetition moves X bytes (every IMB pattern).
@@ -157,46 +154,5 @@ impl Info {
             sample_bytes: message_bytes,
             sections: &[],
         }
-    }
-}
-
-/// A binary's description of itself.
-#[cfg(feature = "mpi")]
-pub struct Suite {
-    /// Executable name as the user types it, e.g. `imb-mpi1`.
-    pub exe: &'static str,
-    /// Title part, e.g. `MPI-1 part`.
-    pub part: &'static str,
-    pub settings: Kind,
-    /// Default `-npmin`.
-    pub npmin: usize,
-    /// Benchmarks in default run order.
-    pub benchmarks: &'static [&'static dyn crate::kernel::Benchmark],
-}
-
-#[cfg(feature = "mpi")]
-impl Suite {
-    /// Find a benchmark by case-insensitive name.
-    pub fn find(&self, name: &str) -> Option<usize> {
-        self.benchmarks
-            .iter()
-            .position(|b| b.info().name.eq_ignore_ascii_case(name))
-    }
-    pub fn info(&self, i: usize) -> &'static Info {
-        self.benchmarks[i].info()
-    }
-    pub fn names(&self) -> Vec<&'static str> {
-        self.benchmarks.iter().map(|b| b.info().name).collect()
-    }
-    /// How many benchmarks run by default: those before the first `on_request` one (the
-    /// suite lists its on-request benchmarks last).
-    pub fn defaults(&self) -> usize {
-        let k = self
-            .benchmarks
-            .iter()
-            .position(|b| b.info().on_request)
-            .unwrap_or(self.benchmarks.len());
-        debug_assert!(self.benchmarks[k..].iter().all(|b| b.info().on_request));
-        k
     }
 }

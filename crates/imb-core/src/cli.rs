@@ -92,14 +92,7 @@ impl ThreadLevel {
     }
 }
 
-/// `-multi 0|1`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Multi {
-    /// One row over all processes of all groups.
-    Merged,
-    /// One row per group.
-    PerGroup,
-}
+pub use crate::vocab::Multi;
 
 /// `-aggregate_mode`: which of the aggregate / non-aggregate tables run (imb-ext, imb-io).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -2,7 +2,7 @@
 //! flow"): parse on rank 0 and broadcast, plan, then for each step split the communicators,
 //! prepare buffers, warm up, time n_sample repetitions, gather, reduce and report.
 
-use crate::bench::{Class, Info, Mode, Suite, Table};
+use crate::bench::{Class, Info, Mode, Table};
 use crate::buffers::{Buffer, TOL};
 use crate::cli::{self, Action, Lengths, Multi, Options, ThreadLevel};
 use crate::comm;
@@ -10,6 +10,7 @@ use crate::cpu::Calibration;
 use crate::error::{Error, Result};
 use crate::files;
 use crate::hostcheck::Host;
+use crate::kernel::Suite;
 use crate::kernel::{Benchmark, Comm, Ctx, Prep, Sample};
 use crate::lengths::{self, Len};
 use crate::plan::{self, Layout, Step};

@@ -154,3 +154,42 @@ pub trait Benchmark: Sync {
         Ok(None)
     }
 }
+
+/// A binary's description of itself.
+pub struct Suite {
+    /// Executable name as the user types it, e.g. `imb-mpi1`.
+    pub exe: &'static str,
+    /// Title part, e.g. `MPI-1 part`.
+    pub part: &'static str,
+    pub settings: crate::settings::Kind,
+    /// Default `-npmin`.
+    pub npmin: usize,
+    /// Benchmarks in default run order.
+    pub benchmarks: &'static [&'static dyn Benchmark],
+}
+
+impl Suite {
+    /// Find a benchmark by case-insensitive name.
+    pub fn find(&self, name: &str) -> Option<usize> {
+        self.benchmarks
+            .iter()
+            .position(|b| b.info().name.eq_ignore_ascii_case(name))
+    }
+    pub fn info(&self, i: usize) -> &'static Info {
+        self.benchmarks[i].info()
+    }
+    pub fn names(&self) -> Vec<&'static str> {
+        self.benchmarks.iter().map(|b| b.info().name).collect()
+    }
+    /// How many benchmarks run by default: those before the first `on_request` one (the
+    /// suite lists its on-request benchmarks last).
+    pub fn defaults(&self) -> usize {
+        let k = self
+            .benchmarks
+            .iter()
+            .position(|b| b.info().on_request)
+            .unwrap_or(self.benchmarks.len());
+        debug_assert!(self.benchmarks[k..].iter().all(|b| b.info().on_request));
+        k
+    }
+}

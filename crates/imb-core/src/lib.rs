@@ -26,6 +26,7 @@ pub mod settings;
 pub mod settle;
 pub mod stats;
 pub mod sysinfo;
+pub mod vocab;
 pub mod whitebox;
 
 #[cfg(feature = "mpi")]

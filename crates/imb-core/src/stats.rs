@@ -2,7 +2,7 @@
 //! (doc/METHODOLOGY.md, "From per-rank times to a row", with our departure: `-multi 1` uses each
 //! group's own members).
 
-use crate::cli::Multi;
+use crate::vocab::Multi;
 
 /// A time in microseconds (what the tables print).
 #[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Default)]

@@ -8,35 +8,7 @@
 
 use crate::stats::{self, RankResult};
 
-/// The paper's activity classes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Activity {
-    Communication,
-    DataMovement,
-    Computation,
-}
-
-impl Activity {
-    pub const ALL: [Activity; 3] = [
-        Activity::Communication,
-        Activity::DataMovement,
-        Activity::Computation,
-    ];
-    pub fn label(self) -> &'static str {
-        match self {
-            Activity::Communication => "communication",
-            Activity::DataMovement => "data movement",
-            Activity::Computation => "computation",
-        }
-    }
-}
-
-/// A named code section and its class.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Section {
-    pub name: &'static str,
-    pub class: Activity,
-}
+pub use crate::vocab::{Activity, Section};
 
 /// The benchmark-specific values (`Sample::parts`) of a white-box benchmark, in seconds per
 /// repetition on each rank.

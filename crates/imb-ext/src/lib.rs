@@ -13,8 +13,8 @@ mod onesided;
 mod rma;
 mod window;
 
-use imb_core::bench::Suite;
 use imb_core::kernel::Benchmark;
+use imb_core::kernel::Suite;
 use imb_core::settings::Kind;
 
 /// Every benchmark, in IMB 3.0's default run order.

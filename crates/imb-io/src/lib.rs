@@ -16,7 +16,8 @@ mod open_close;
 mod overlap;
 mod prep;
 
-use imb_core::bench::{BufShape, Class, Info, Mode, Procs, Suite, Table};
+use imb_core::bench::{BufShape, Class, Info, Mode, Procs, Table};
+use imb_core::kernel::Suite;
 use imb_core::kernel::{Benchmark, Ctx, Prep, Timed};
 use imb_core::settings::Kind;
 use layout::{Family, Pos, Scope};

@@ -12,8 +12,8 @@ mod jacobi;
 mod latency;
 mod p2p;
 
-use imb_core::bench::Suite;
 use imb_core::kernel::Benchmark;
+use imb_core::kernel::Suite;
 use imb_core::settings::Kind;
 
 /// Every benchmark, in IMB 3.0's default run order.
