@@ -4,6 +4,7 @@
 //! NON-AGGREGATE: accumulate from offset 0, then a fence, with no barriers before the timer (3.0).
 //! AGGREGATE: n accumulates from the disjoint offsets i·X, one closing fence.
 
+use crate::epoch::Epochs;
 use crate::rma::{Info as Hints, Win};
 use imb_core::bench::{BufShape, Class, Info, Mode};
 use imb_core::buffers::{check_sum, Defect};
@@ -24,7 +25,7 @@ struct AccumulateK<'a> {
     x: usize,
     root: bool,
     np: usize,
-    agg: bool,
+    epochs: Epochs,
 }
 
 impl AccumulateK<'_> {
@@ -34,7 +35,7 @@ impl AccumulateK<'_> {
             return Defect::NONE;
         }
         let (x, e) = (self.x, i * self.x);
-        let first = if self.agg { e / 4 } else { 0 };
+        let first = if self.epochs.aggregate { e / 4 } else { 0 };
         check_sum(&self.w.local()[e..e + x], self.np, first)
     }
 }
@@ -44,32 +45,22 @@ impl Kernel for AccumulateK<'_> {
     fn step(&mut self, i: usize) {
         let s = self.s;
         let x = self.x;
-        let at = if self.agg { i * x } else { 0 };
+        let at = if self.epochs.aggregate { i * x } else { 0 };
         self.w.accumulate(&s[at..at + x], 0, i * (x / 4));
-        if !self.agg {
-            self.w.fence();
-        }
+        self.epochs.after_transfer(&self.w);
     }
     fn check(&mut self, i: usize) -> Defect {
-        if self.agg {
-            Defect::NONE
-        } else {
-            self.check_block(i)
-        }
+        self.epochs.check(i, |i| self.check_block(i))
     }
     fn verify(&mut self, n: usize) -> Defect {
-        if !self.agg {
-            return Defect::NONE;
-        }
-        (0..n).fold(Defect::NONE, |d, i| d.max(self.check_block(i)))
+        self.epochs.verify(n, |i| self.check_block(i))
     }
     fn complete(&mut self) {
-        if self.agg {
-            self.w.fence();
-        }
+        self.epochs.close(&self.w);
     }
     fn barriers(&self) -> bool {
-        self.agg
+        // 3.0 times NON-AGGREGATE Accumulate without the barriers before the timer.
+        self.epochs.aggregate
     }
 }
 
@@ -86,7 +77,9 @@ impl Benchmark for Accumulate {
             x: c.x,
             root: c.rank == 0,
             np: c.size,
-            agg: c.mode == Mode::Aggregate,
+            epochs: Epochs {
+                aggregate: c.mode == Mode::Aggregate,
+            },
         })
     }
 }

@@ -9,6 +9,7 @@
 #![allow(non_camel_case_types)] // benchmark types carry the guide's names (Unidir_Put)
 
 mod accumulate;
+mod epoch;
 mod onesided;
 mod rma;
 mod window;

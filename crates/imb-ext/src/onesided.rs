@@ -7,6 +7,7 @@
 //! a fence (the passive side only fences). AGGREGATE: an untimed fence before the barriers, n
 //! origin calls from disjoint offsets i·X, one closing fence inside the timed region.
 
+use crate::epoch::Epochs;
 use crate::rma::{Info as Hints, Win};
 use imb_core::bench::{BufShape, Class, Info, Mode, Procs, Table};
 use imb_core::buffers::{check_copy, Defect};
@@ -19,7 +20,7 @@ struct OneSided<'a> {
     s: &'a [u8],
     x: usize,
     peer: usize,
-    agg: bool,
+    epochs: Epochs,
     get: bool,
     /// This rank issues the Put/Get calls.
     origin: bool,
@@ -43,7 +44,9 @@ impl<'a> OneSided<'a> {
             s: c.send,
             x: c.x,
             peer: 1 - c.rank,
-            agg: c.mode == Mode::Aggregate,
+            epochs: Epochs {
+                aggregate: c.mode == Mode::Aggregate,
+            },
             get,
             origin,
             receives: if get { origin } else { bidir || !origin },
@@ -55,14 +58,15 @@ impl<'a> OneSided<'a> {
         if !self.receives {
             return Defect::NONE;
         }
-        let (x, at) = (self.x, if self.agg || !self.get { i * self.x } else { 0 });
+        let agg = self.epochs.aggregate;
+        let (x, at) = (self.x, if agg || !self.get { i * self.x } else { 0 });
         let got = if self.get {
             self.w.landed()
         } else {
             self.w.local()
         };
         // Non-aggregate puts send bytes [0, X) of the origin; everything else moves block i.
-        let from = if self.agg || self.get { i * x } else { 0 };
+        let from = if agg || self.get { i * x } else { 0 };
         check_copy(&got[at..at + x], self.peer, from)
     }
 }
@@ -71,7 +75,7 @@ impl Kernel for OneSided<'_> {
     #[inline(always)]
     fn step(&mut self, i: usize) {
         let (x, disp) = (self.x, i * self.x);
-        let at = if self.agg { disp } else { 0 };
+        let at = if self.epochs.aggregate { disp } else { 0 };
         if self.origin {
             if self.get {
                 self.w.get(at, x, self.peer as c_int, disp);
@@ -79,32 +83,19 @@ impl Kernel for OneSided<'_> {
                 self.w.put(&self.s[at..at + x], self.peer as c_int, disp);
             }
         }
-        if !self.agg {
-            self.w.fence();
-        }
+        self.epochs.after_transfer(&self.w);
     }
     fn check(&mut self, i: usize) -> Defect {
-        if self.agg {
-            Defect::NONE
-        } else {
-            self.check_block(i)
-        }
+        self.epochs.check(i, |i| self.check_block(i))
     }
     fn verify(&mut self, n: usize) -> Defect {
-        if !self.agg {
-            return Defect::NONE;
-        }
-        (0..n).fold(Defect::NONE, |d, i| d.max(self.check_block(i)))
+        self.epochs.verify(n, |i| self.check_block(i))
     }
     fn before(&mut self) {
-        if self.agg {
-            self.w.fence();
-        }
+        self.epochs.open(&self.w);
     }
     fn complete(&mut self) {
-        if self.agg {
-            self.w.fence();
-        }
+        self.epochs.close(&self.w);
     }
 }
 
