@@ -51,12 +51,21 @@ pub fn load(path: &str) -> Result<Side, Error> {
             file: path.to_string(),
             msg: e.to_string(),
         })?;
-        let mut names: Vec<String> = entries
-            .filter_map(|e| e.ok())
-            .filter(|e| e.file_type().map(|t| t.is_file()).unwrap_or(false))
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .filter(|n| !n.starts_with('.'))
-            .collect();
+        let mut names = Vec::new();
+        for e in entries.filter_map(|e| e.ok()) {
+            // Regular files, also behind a symbolic link; FIFOs, devices and directories are
+            // not launches.
+            if !std::fs::metadata(e.path()).is_ok_and(|m| m.is_file()) {
+                continue;
+            }
+            let name = e.file_name().into_string().map_err(|raw| Error::File {
+                file: imb_core::safefile::shown(p.join(raw).as_os_str()),
+                msg: "a file name that is not UTF-8: rename it".to_string(),
+            })?;
+            if !name.starts_with('.') {
+                names.push(name);
+            }
+        }
         names.sort_by_key(|n| launch_order(n));
         names
             .into_iter()
@@ -116,6 +125,23 @@ mod tests {
         );
         let e = load("/dev/zero").unwrap_err().to_string();
         assert!(e.starts_with("/dev/zero: "), "{e}");
+
+        // A symbolic link to a launch counts; a FIFO is skipped; a name that is not UTF-8 is
+        // an error naming it.
+        let linked = dir.join("linked");
+        std::fs::create_dir_all(&linked).unwrap();
+        std::os::unix::fs::symlink(side.join("1.txt"), linked.join("1.txt")).unwrap();
+        nix::unistd::mkfifo(&linked.join("2.txt"), nix::sys::stat::Mode::S_IRWXU).unwrap();
+        let s = load(linked.to_str().unwrap()).unwrap();
+        assert_eq!(s.runs.len(), 1);
+        use std::os::unix::ffi::OsStrExt;
+        let odd = std::ffi::OsStr::from_bytes(b"3\xff.txt");
+        std::fs::write(linked.join(odd), table).unwrap();
+        let e = load(linked.to_str().unwrap()).unwrap_err().to_string();
+        assert!(
+            e.ends_with("3\\xff.txt: a file name that is not UTF-8: rename it"),
+            "{e}"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
