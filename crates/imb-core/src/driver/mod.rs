@@ -1,0 +1,339 @@
+//! The path from argv to printed rows, shared by every MPI executable (doc/ARCHITECTURE.md,
+//! "Data flow"): parse on rank 0 and broadcast, plan, then for each step split the
+//! communicators, prepare buffers, warm up, time n_sample repetitions, gather, reduce and
+//! report. This file runs the whole; `header` describes the run, `step` runs one plan step and
+//! `measure` one size.
+
+use crate::bench::{Class, Info, Mode, Table};
+use crate::buffers::{Buffer, TOL};
+use crate::cli::{self, Action, Lengths, Multi, Options, ThreadLevel};
+use crate::comm;
+use crate::cpu::Calibration;
+use crate::error::{Error, Result};
+use crate::files;
+use crate::hostcheck::Host;
+use crate::kernel::Suite;
+use crate::kernel::{Benchmark, Comm, Ctx, Prep, Sample};
+use crate::lengths::{self, Len};
+use crate::plan::{self, Layout, Step};
+use crate::report::{self, Banner, Columns, Failure, Header, Json, Row, Sink, Text, Verdict};
+use crate::settings::{self, Kind, Params};
+use crate::stats::{self, RankResult, Usec};
+use crate::sysinfo;
+use mpi::traits::*;
+use mpi::Threading;
+use std::process::ExitCode;
+
+mod header;
+mod measure;
+mod step;
+
+use measure::{adaptive_size, rank_result, Active, StepPlan, TableOut};
+
+/// Exit status of a run whose check mode found a defect.
+pub const EXIT_DEFECT: u8 = 1;
+/// Exit status of a command-line or input-file error.
+pub const EXIT_USAGE: u8 = 2;
+/// Exit status of a run-time failure (e.g. buffers that cannot be allocated, a failed write).
+pub const EXIT_RUNTIME: u8 = 3;
+/// Exit status when standard output was closed by its reader (`| head`).
+pub const EXIT_CLOSED: u8 = crate::safefile::EXIT_CLOSED;
+
+/// A run whose lower-bound estimate exceeds this is refused unless `-force` is given.
+pub const LONG_RUN_SECS: f64 = 3600.0;
+
+/// "2 h 05 min", "7 min", for an estimate.
+fn duration_text(secs: f64) -> String {
+    let min = (secs / 60.0).ceil() as u64;
+    if min >= 60 {
+        format!("{} h {:02} min", min / 60, min % 60)
+    } else {
+        format!("{min} min")
+    }
+}
+
+fn threading(t: ThreadLevel) -> Threading {
+    match t {
+        ThreadLevel::Single => Threading::Single,
+        ThreadLevel::Funneled => Threading::Funneled,
+        ThreadLevel::Serialized => Threading::Serialized,
+        ThreadLevel::Multiple => Threading::Multiple,
+    }
+}
+
+/// Run an executable: the whole `main` of imb-mpi1, imb-ext and imb-io.
+pub fn main(suite: &Suite) -> ExitCode {
+    if let Some(code) = files::guardian_main() {
+        return ExitCode::from(code);
+    }
+    if suite.settings == Kind::Io {
+        // Before MPI starts: the guardian must not inherit MPI's state, and it removes this
+        // rank's files however the rank ends (SIGKILL and MPI_Abort included).
+        files::ignore_sigxfsz();
+        if let Err(e) = files::start_guardian() {
+            eprintln!("{}: error: {e}", suite.exe);
+            return ExitCode::from(EXIT_RUNTIME);
+        }
+    }
+    let (args, bad_arg) = cli::utf8_args(std::env::args_os().skip(1));
+    let level = cli::prescan_thread_level(&args);
+    let Some((universe, granted)) = mpi::initialize_with_threading(threading(level)) else {
+        eprintln!("{}: error: MPI was already initialised", suite.exe);
+        return ExitCode::from(EXIT_RUNTIME);
+    };
+    let world = universe.world();
+    let code = match sysinfo::launcher_size(|k| std::env::var(k).ok()) {
+        // A binary built against another MPI than the launcher's runs every rank as its own
+        // 1-process job: say so instead of printing a valid-looking np=1 run on every rank.
+        Some(n) if n > 1 && world.size() == 1 => {
+            eprintln!(
+                "{}: error: the launcher started {n} processes but MPI reports 1: this binary was \
+                 built against a different MPI than the one that launched it (rebuild after \
+                 `cargo clean -p mpi-sys`, or use the matching mpirun)",
+                suite.exe
+            );
+            EXIT_RUNTIME
+        }
+        _ => run_world(suite, &world, &args, bad_arg, granted),
+    };
+    // MPI_Finalize happens when the universe is dropped, on every rank, before the exit status.
+    drop(universe);
+    ExitCode::from(code)
+}
+
+fn run_world(
+    suite: &Suite,
+    world: &Comm,
+    args: &[String],
+    bad_arg: Option<Error>,
+    granted: Threading,
+) -> u8 {
+    let rank = world.rank() as usize;
+    let np = world.size() as usize;
+    let names = suite.names();
+    let spec = cli::Spec {
+        exe: suite.exe,
+        names: &names,
+        defaults: suite.defaults(),
+        kind: suite.settings,
+        npmin: suite.npmin,
+        aggregate: suite
+            .benchmarks
+            .iter()
+            .any(|b| b.info().modes.contains(&Mode::Aggregate)),
+    };
+    let parsed = (rank == 0).then(|| match bad_arg {
+        Some(e) => Err(e),
+        None => cli::parse(&spec, args, np),
+    });
+    let action: Result<Action> = comm::bcast(world, parsed);
+    match action {
+        Err(e) => {
+            if rank == 0 {
+                eprintln!("{}: error: {e}", suite.exe);
+            }
+            EXIT_USAGE
+        }
+        Ok(Action::Help(t)) | Ok(Action::List(t)) => {
+            let mut code = 0;
+            if rank == 0 {
+                if let Err(why) = crate::safefile::print_all(&t) {
+                    code = match why {
+                        Some(line) => {
+                            eprintln!("{}: error: {line}", suite.exe);
+                            EXIT_RUNTIME
+                        }
+                        None => EXIT_CLOSED,
+                    };
+                }
+            }
+            comm::bcast_code(world, code)
+        }
+        Ok(Action::Run(opts)) => {
+            // Every rank has the same options, so every rank reaches the same verdict.
+            if let Err(e) = crate::hints::validate(&opts.settings.info) {
+                if rank == 0 {
+                    let f = opts.settings.source.as_deref().unwrap_or("settings");
+                    eprintln!("{}: error: -settings {f}: {e}", suite.exe);
+                }
+                return EXIT_USAGE;
+            }
+            let sinks = if rank == 0 {
+                sinks(suite, &opts)
+            } else {
+                Vec::new()
+            };
+            let mut r = Runner {
+                suite,
+                world,
+                host: Host::new(world),
+                rank,
+                np,
+                opts: *opts,
+                sinks,
+                verdicts: Vec::new(),
+                cpu: None,
+            };
+            // Every rank computes the same bound from the same options, so all leave together.
+            let least = r.least_secs();
+            if least > LONG_RUN_SECS && !r.opts.force {
+                if rank == 0 {
+                    eprintln!(
+                        "{}: error: this run needs at least {} on any machine (its repetition \
+                         counts at 0.1 usec plus 20 usec per MiB each); lower MSGSPERSAMPLE or \
+                         OVERALL_VOL (-iter), MAXMSGLOG (-msglog), or cap each size with -time, \
+                         or pass -force to run it anyway",
+                        suite.exe,
+                        duration_text(least)
+                    );
+                }
+                return EXIT_USAGE;
+            }
+            let result = r.run(granted);
+            let mut code = match &result {
+                Ok(()) => {
+                    let failed = r.verdicts.iter().any(|v| !v.ok);
+                    if failed {
+                        EXIT_DEFECT
+                    } else {
+                        0
+                    }
+                }
+                Err(e) => {
+                    if rank == 0 {
+                        eprintln!("{}: error: {e}", suite.exe);
+                    }
+                    EXIT_RUNTIME
+                }
+            };
+            // An output that failed outranks a defect: the results are incomplete.
+            for f in r.sinks.iter().filter_map(|s| s.failure()) {
+                match f {
+                    Failure::Closed => code = EXIT_CLOSED,
+                    Failure::Error(line) => {
+                        eprintln!("{}: error: {line}", suite.exe);
+                        code = EXIT_RUNTIME;
+                    }
+                }
+            }
+            comm::bcast_code(world, code)
+        }
+    }
+}
+
+/// Rank 0's outputs: the IMB tables on stdout (always first), and the `-json` file if asked for.
+fn sinks(suite: &Suite, opts: &Options) -> Vec<Box<dyn Sink>> {
+    let mut v: Vec<Box<dyn Sink>> = vec![Box::new(Text::new(std::io::stdout()))];
+    if let Some(f) = &opts.json {
+        v.push(Box::new(Json::new(f.clone(), suite.exe)));
+    }
+    v
+}
+
+struct Runner<'a> {
+    suite: &'a Suite,
+    world: &'a Comm,
+    host: Host,
+    rank: usize,
+    np: usize,
+    opts: Options,
+    /// Only rank 0 has sinks.
+    sinks: Vec<Box<dyn Sink>>,
+    verdicts: Vec<Verdict>,
+    /// CPU_Exploit's calibration on this rank (when a non-blocking benchmark is selected).
+    cpu: Option<Calibration>,
+}
+
+/// What the steps of one benchmark found, for the check summary.
+#[derive(Default)]
+struct Outcome {
+    defect: bool,
+}
+
+impl Runner<'_> {
+    fn emit(&mut self, f: impl Fn(&mut dyn Sink)) {
+        for s in self.sinks.iter_mut() {
+            f(s.as_mut());
+        }
+    }
+
+    /// Whether the tables can still reach anyone: false on every rank once rank 0's stdout has
+    /// failed (closed pipe, full disk), so the run ends after the step in progress. A failed
+    /// `-json` alone does not stop the tables; it makes the exit status non-zero at the end.
+    fn output_alive(&self) -> bool {
+        let dead = self.sinks.first().is_some_and(|s| s.failure().is_some());
+        comm::bcast_code(self.world, u8::from(dead)) == 0
+    }
+
+    fn run(&mut self, granted: Threading) -> Result<()> {
+        let oversubscribed = self.host.oversubscription(self.world);
+        if self.rank == 0 {
+            let mut h = self.header(granted);
+            h.warnings.extend(oversubscribed);
+            let names: Vec<&str> = self
+                .opts
+                .benchmarks
+                .iter()
+                .map(|&b| self.suite.info(b).name)
+                .collect();
+            let multi = self.opts.multi.is_some();
+            self.emit(|s| {
+                s.header(&h);
+                s.list(&names, multi);
+            });
+        }
+        let nonblocking = self
+            .opts
+            .benchmarks
+            .iter()
+            .any(|&b| self.suite.info(b).table == Table::NonBlocking);
+        if !self.output_alive() {
+            return Ok(());
+        }
+        if nonblocking {
+            // Every rank calibrates its own CPU (IMB 3.0 sizes the CPU work from rank 0 alone).
+            let c = Calibration::measure();
+            self.cpu = Some(c);
+            self.emit(|s| s.cpu_exploit(c.mflops));
+        }
+        for k in 0..self.opts.benchmarks.len() {
+            let bench = self.suite.benchmarks[self.opts.benchmarks[k]];
+            let info = bench.info();
+            let mut outcome = Outcome::default();
+            if (info.min_x, info.max_x) != (0, usize::MAX) && self.rank == 0 {
+                let outside = self.outside(bench);
+                if !outside.is_empty() {
+                    let note = report::range_note(info.name, info.min_x, info.max_x, &outside);
+                    self.emit(|s| s.note(&note));
+                }
+            }
+            for step in self.steps(info) {
+                match step {
+                    Step::Invalid { np } => self.emit(|s| s.invalid(info.name, np)),
+                    Step::Run(layout) => self.run_step(bench, &layout, &mut outcome)?,
+                }
+                if !self.output_alive() {
+                    return Ok(());
+                }
+            }
+            self.verdicts.push(Verdict {
+                name: info.name.to_string(),
+                ok: !outcome.defect,
+            });
+        }
+        let verdicts = self.opts.check.then(|| self.verdicts.clone());
+        self.emit(|s| s.finish(verdicts.as_deref()));
+        Ok(())
+    }
+
+    /// The plan steps (process counts and layouts) of one benchmark.
+    fn steps(&self, info: &Info) -> Vec<Step> {
+        plan::steps(
+            self.np,
+            self.opts.npmin,
+            info.procs,
+            self.opts.map,
+            self.opts.multi.is_some(),
+        )
+    }
+}
