@@ -1,0 +1,358 @@
+//! Unit tests of the command line: parsing, every error message, help and files.
+
+use super::resolve::longest_file_path;
+use super::*;
+
+const NAMES: &[&str] = &["PingPong", "PingPing", "Sendrecv", "Allreduce", "Barrier"];
+fn spec() -> Spec<'static> {
+    Spec {
+        exe: "imb-mpi1",
+        names: NAMES,
+        defaults: NAMES.len(),
+        kind: Kind::Mpi1,
+        npmin: 2,
+        aggregate: true,
+    }
+}
+fn args(s: &str) -> Vec<String> {
+    s.split_whitespace().map(String::from).collect()
+}
+fn run(s: &str, np: usize) -> Options {
+    match parse(&spec(), &args(s), np).unwrap() {
+        Action::Run(o) => *o,
+        a => panic!("{a:?}"),
+    }
+}
+fn err(s: &str, np: usize) -> String {
+    parse(&spec(), &args(s), np).unwrap_err().to_string()
+}
+
+#[test]
+fn adaptive_defaults_and_budget() {
+    let a = |s: &str| run(s, 2).adaptive.unwrap();
+    let d = a("-adaptive");
+    assert_eq!((d.cutoff_pct, d.min_reps, d.max_reps), (10.0, 5, 10));
+    assert_eq!(a("-adaptive -min_reps 3").max_reps, 6);
+    assert_eq!(a("-adaptive -min_reps 700").max_reps, 1000);
+    assert_eq!(a("-adaptive -min_reps 1000").max_reps, 1000);
+    assert!(err("-adaptive -min_reps 1001", 2).starts_with("-min_reps: 1001: at most 1000"));
+    assert!(err("-adaptive -max_reps 1001", 2).starts_with("-max_reps: 1001: at most 1000"));
+    assert!(run("", 2).adaptive.is_none());
+}
+
+#[test]
+fn imb_2021_list_options_and_unsupported_ones() {
+    let r = run("PingPong -include Barrier,sendrecv", 2);
+    assert_eq!(r.benchmarks, [0, 4, 2]);
+    let r = run("-exclude PingPing -exclude Barrier", 2);
+    assert_eq!(r.benchmarks, [0, 2, 3]);
+    assert!(err("-include Nope", 2).starts_with("-include: Nope: unknown benchmark"));
+    assert_eq!(
+        err("PingPong -exclude pingpong", 2),
+        "-exclude: leaves no benchmark to run"
+    );
+    assert!(run("-iter_policy off", 2).benchmarks.len() == 5);
+    assert!(err("-iter_policy dynamic", 2).contains("not supported"));
+    for o in [
+        "-off_cache",
+        "-sync",
+        "-root_shift",
+        "-warm_up",
+        "-data_type",
+        "-imb_barrier",
+    ] {
+        let e = err(&format!("{o} 1"), 2);
+        assert!(
+            e.starts_with(&format!(
+                "{o}: an IMB 2021 option that imb-rs does not support"
+            )),
+            "{e}"
+        );
+    }
+}
+
+#[test]
+fn help_lists_only_accepted_options() {
+    let mpi1 = Spec {
+        aggregate: false,
+        ..spec()
+    };
+    let h = help(&mpi1);
+    assert!(!h.contains("-aggregate_mode") && !h.contains("-dir") && !h.contains("-overwrite"));
+    assert!(h.contains("-include") && h.contains("-force") && h.contains("settings/settings.toml"));
+    let e = parse(&mpi1, &args("-aggregate_mode both"), 2)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with("-aggregate_mode: imb-mpi1 has no AGGREGATE"),
+        "{e}"
+    );
+    assert!(help(&spec()).contains("-aggregate_mode"));
+}
+
+#[test]
+fn non_utf8_arguments_are_named() {
+    use std::os::unix::ffi::OsStringExt;
+    let a = vec![
+        std::ffi::OsString::from("PingPong"),
+        std::ffi::OsString::from_vec(b"-json=a\xffb".to_vec()),
+    ];
+    let (v, e) = utf8_args(a.into_iter());
+    assert_eq!(v.len(), 2);
+    assert_eq!(
+        e.unwrap().to_string(),
+        "-json=a\\xffb: argument 2 is not valid UTF-8 text"
+    );
+}
+
+#[test]
+fn hostile_files_are_refused_before_the_run() {
+    for (o, f) in [
+        ("-json", "/dev/null"),
+        ("-json", "/tmp"),
+        ("-msglen", "/dev/zero"),
+        ("-input", "/dev/urandom"),
+        ("-settings", "/dev/zero"),
+    ] {
+        let e = err(&format!("{o} {f}"), 2);
+        assert!(e.starts_with(&format!("{o} {f}: ")), "{e}");
+    }
+    let e = err("-iter 4294967296", 2);
+    assert!(e.contains("is above 2147483647"), "{e}");
+}
+
+#[test]
+fn defaults() {
+    let o = run("", 2);
+    assert_eq!(o.benchmarks, vec![0, 1, 2, 3, 4]);
+    assert_eq!((o.npmin, o.multi, o.map), (2, None, None));
+    assert_eq!(o.lengths, Lengths::Ladder);
+    assert_eq!(o.params, settings::standard(Kind::Mpi1));
+    assert!(o.zero_size && !o.check);
+    assert_eq!(o.thread_level, ThreadLevel::Single);
+}
+
+#[test]
+fn names_any_case_and_order_options_interleaved() {
+    let o = run("allreduce -npmin 3 PINGPONG -multi 1 pingpong -map 2x2", 4);
+    assert_eq!(o.benchmarks, vec![3, 0, 0]);
+    assert_eq!(o.npmin, 3);
+    assert_eq!(o.multi, Some(Multi::PerGroup));
+    assert_eq!(o.map, Some(Map { p: 2, q: 2 }));
+    // a repeated option keeps its last value
+    assert_eq!(run("-npmin 3 -npmin 4", 4).npmin, 4);
+    assert_eq!(run("--npmin=5", 8).npmin, 5);
+}
+
+#[test]
+fn help_and_list() {
+    assert!(matches!(
+        parse(&spec(), &args("-h"), 2),
+        Ok(Action::Help(_))
+    ));
+    assert!(matches!(
+        parse(&spec(), &args("PingPong -help"), 2),
+        Ok(Action::Help(_))
+    ));
+    match parse(&spec(), &args("-list"), 2).unwrap() {
+        Action::List(s) => assert!(s.contains("# Sendrecv\n")),
+        a => panic!("{a:?}"),
+    }
+    let h = help(&spec());
+    assert!(h.starts_with(
+        "\nCalling sequence:\n\n\nimb-mpi1    [-h{elp}]\n            [-npmin  <NPmin>]\n"
+    ));
+    assert!(h.ends_with("Allreduce\nBarrier\n"));
+}
+
+#[test]
+fn additions() {
+    let o = run(
+        "-msglog 3:10 -iter 50,4,7 -time 0.5 -mem 2 -zero_size off -check -thread_level multiple",
+        2,
+    );
+    assert_eq!((o.params.minmsglog, o.params.maxmsglog), (3, 10));
+    assert_eq!(
+        (
+            o.params.msgspersample,
+            o.params.overall_vol,
+            o.params.msgs_nonaggr
+        ),
+        (50, 4 << 20, 7)
+    );
+    assert_eq!(o.time, Some(0.5));
+    assert_eq!(o.mem, Some(2.0 * (1u64 << 30) as f64));
+    assert!(!o.zero_size && o.check);
+    assert_eq!(o.thread_level, ThreadLevel::Multiple);
+    assert_eq!(run("-msglog 5", 2).params.maxmsglog, 5);
+    assert_eq!(run("-iter 20", 2).params.overall_vol, 40 << 20);
+    use crate::bench::Mode;
+    let a = run("-aggregate_mode non_aggregate", 2).aggregate_mode;
+    assert!(a.runs(Mode::NonAggregate) && a.runs(Mode::Plain) && !a.runs(Mode::Aggregate));
+    assert_eq!(
+        run("-aggregate_mode multi", 2).aggregate_mode,
+        AggregateMode::Both
+    );
+    assert_eq!(run("", 2).aggregate_mode, AggregateMode::Both);
+}
+
+#[test]
+fn bad_values_name_the_option() {
+    for (cmd, needle) in [
+        ("-npmin", "-npmin: needs a value"),
+        ("-npmin 0", "-npmin: invalid value \"0\""),
+        ("-npmin abc", "-npmin: invalid value \"abc\""),
+        ("-npmin -1", "-npmin: invalid value \"-1\""),
+        ("-multi 2", "-multi: invalid value \"2\""),
+        ("-map 2", "-map: invalid value \"2\""),
+        ("-map 2x", "-map: invalid value \"2x\""),
+        ("-map 2,2", "-map: invalid value \"2,2\""),
+        ("-map 0x4", "-map: invalid value \"0x4\""),
+        ("-msglog 5:3", "-msglog: invalid value \"5:3\""),
+        ("-msglog 40", "-msglog: invalid value \"40\""),
+        ("-iter 0", "-iter: invalid value \"0\""),
+        ("-time -1", "-time: invalid value \"-1\""),
+        ("-mem x", "-mem: invalid value \"x\""),
+        ("-zero_size maybe", "-zero_size: invalid value \"maybe\""),
+        (
+            "-thread_level lots",
+            "-thread_level: invalid value \"lots\"",
+        ),
+        (
+            "-aggregate_mode some",
+            "-aggregate_mode: invalid value \"some\"",
+        ),
+        ("-foo", "-foo: unknown option"),
+        ("-NPMIN 2", "-NPMIN: unknown option"),
+        ("-check=1", "-check: takes no value"),
+        ("-dir /tmp", "-dir: only imb-io creates files"),
+        ("-overwrite", "-overwrite: only imb-io creates files"),
+    ] {
+        let e = err(cmd, 4);
+        assert!(e.starts_with(needle), "{cmd}: {e}");
+        assert!(!e.contains('\n'), "{cmd}: {e}");
+    }
+}
+
+#[test]
+fn io_dir_and_foreign_files() {
+    let io = Spec {
+        exe: "imb-io",
+        names: NAMES,
+        defaults: NAMES.len(),
+        kind: Kind::Io,
+        npmin: 1,
+        aggregate: true,
+    };
+    let d = std::env::temp_dir().join(format!("imb-cli-dir-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    let ds = d.to_string_lossy().into_owned();
+    let parse_io = |s: &str| parse(&io, &args(s), 2);
+    match parse_io(&format!("-dir {ds}")).unwrap() {
+        Action::Run(o) => assert_eq!((o.dir.as_str(), o.overwrite), (ds.as_str(), false)),
+        a => panic!("{a:?}"),
+    }
+    std::fs::write(d.join("IMB_out_g1"), "").unwrap();
+    let e = parse_io(&format!("-dir {ds}")).unwrap_err().to_string();
+    assert!(
+        e.starts_with("-overwrite: ") && e.contains("IMB_out_g1 exists"),
+        "{e}"
+    );
+    assert!(parse_io(&format!("-dir {ds} -overwrite")).is_ok());
+    let e = parse_io(&format!("-dir {ds}/IMB_out_g1"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.ends_with("IMB_out_g1: not a directory"), "{e}");
+    // A path Open MPI's MPI-IO would overflow on is refused before anything runs.
+    let fill = "x".repeat(MAX_FILE_PATH - ds.len() - "/".len() - "/IMB_out_g1_1".len());
+    let deep = d.join(&fill);
+    std::fs::create_dir_all(&deep).unwrap();
+    let deep = deep.to_string_lossy().into_owned();
+    assert_eq!(longest_file_path(&deep, "IMB_out", 2), MAX_FILE_PATH);
+    assert!(parse_io(&format!("-dir {deep}")).is_ok());
+    // A trailing slash adds nothing to the paths.
+    assert!(parse_io(&format!("-dir {deep}/")).is_ok());
+    let over = format!("{deep}x");
+    std::fs::create_dir_all(&over).unwrap();
+    let e = parse_io(&format!("-dir {over}")).unwrap_err().to_string();
+    assert!(
+        e.starts_with(&format!(
+            "-dir {over}: the file paths imb-io makes there reach 228 bytes"
+        )),
+        "{e}"
+    );
+    // Ranks with more digits make longer names.
+    assert!(parse(&io, &args(&format!("-dir {deep}")), 11).is_err());
+    assert_eq!(longest_file_path("/d/", "B", 1), "/d/B_g0_0".len());
+    assert_eq!(longest_file_path("/d", "B", 101), "/d/B_g100_100".len());
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
+fn map_must_fit_the_job() {
+    assert!(err("-map 2x3", 4).starts_with("-map: 2x3 has 6 places but the job has 4"));
+    assert!(err("-map 2x2", 6).contains("P·Q must equal"));
+    assert_eq!(run("-map 2X3", 6).map, Some(Map { p: 2, q: 3 }));
+    assert_eq!(run("-map 1x4", 4).map, Some(Map { p: 1, q: 4 }));
+}
+
+#[test]
+fn unknown_names_list_the_valid_ones() {
+    let e = err("PingPong foo", 2);
+    assert_eq!(
+        e,
+        "foo: unknown benchmark; valid names: PingPong, PingPing, Sendrecv, Allreduce, Barrier"
+    );
+    assert!(err("all", 2).contains("give no name"));
+}
+
+fn tmp(name: &str, text: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("imb-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p.to_string_lossy().into_owned()
+}
+
+#[test]
+fn input_files_insert_names_in_place() {
+    let f = tmp("sel", "#\n# selection\nbarrier extra words\n\nSENDRECV\n");
+    let o = run(&format!("PingPong -input {f} Allreduce"), 2);
+    assert_eq!(o.benchmarks, vec![0, 4, 2, 3]);
+    let bad = tmp("bad", "PingPong\nnope\n");
+    assert_eq!(
+        err(&format!("-input {bad}"), 2),
+        format!("-input {bad}, line 2: \"nope\": unknown benchmark; valid names: PingPong, PingPing, Sendrecv, Allreduce, Barrier")
+    );
+    assert!(err("-input /nonexistent/sel", 2).starts_with("-input /nonexistent/sel: cannot read"));
+    // a file with only comments selects the default list
+    let empty = tmp("empty", "# nothing\n");
+    assert_eq!(run(&format!("-input {empty}"), 2).benchmarks.len(), 5);
+}
+
+#[test]
+fn msglen_file_is_read() {
+    let f = tmp("len", "0\n100\n1k\n");
+    match run(&format!("-msglen {f}"), 2).lengths {
+        Lengths::File { values, .. } => assert_eq!(values, vec![0, 100, 1024]),
+        l => panic!("{l:?}"),
+    }
+    let bad = tmp("badlen", "0\nx\n");
+    assert!(err(&format!("-msglen {bad}"), 2).starts_with(&format!("-msglen {bad}, line 2:")));
+}
+
+#[test]
+fn thread_level_prescan() {
+    assert_eq!(
+        prescan_thread_level(&args("a -thread_level multiple")),
+        ThreadLevel::Multiple
+    );
+    assert_eq!(
+        prescan_thread_level(&args("-thread_level")),
+        ThreadLevel::Single
+    );
+    assert_eq!(
+        prescan_thread_level(&args("-thread_level x")),
+        ThreadLevel::Single
+    );
+}
