@@ -52,7 +52,7 @@ impl Table {
 }
 
 /// The key of one printed column title.
-fn column_key(title: &str) -> String {
+pub(crate) fn column_key(title: &str) -> String {
     let t = title.trim().trim_start_matches('#');
     let t = t.strip_suffix("[usec]").unwrap_or(t);
     match t {

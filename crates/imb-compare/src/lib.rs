@@ -1,5 +1,5 @@
-//! imb-compare: reads results in IMB's text layout (imb-rs, IMB 3.0, IMB 2021) and OSU's, and
-//! compares programs or runs. It needs no MPI.
+//! imb-compare: reads results in IMB's text layout (imb-rs, IMB 3.0, IMB 2021), OSU's, and
+//! imb-rs `-json` files, and compares programs or runs. It needs no MPI.
 //!
 //! `agreement` sets several launches of one program against several launches of others (the
 //! side-by-side check of doc/METHODOLOGY.md, "Agreement with IMB 3.0"): per benchmark and size
@@ -9,6 +9,7 @@
 pub mod agree;
 pub mod error;
 pub mod imbtext;
+pub mod jsondoc;
 pub mod report;
 pub mod sides;
 pub mod stats;

@@ -1,5 +1,5 @@
 //! A side of a comparison: one program's launches, read from a directory of output files (one
-//! file a launch) or from a single file.
+//! file a launch, IMB text or imb-rs `-json`) or from a single file.
 
 use crate::error::Error;
 use crate::imbtext::{self, Run};
@@ -83,7 +83,11 @@ pub fn load(path: &str) -> Result<Side, Error> {
     let mut runs = Vec::with_capacity(files.len());
     for f in &files {
         let text = imb_core::safefile::read_text("", f).map_err(|e| from_core(f, e))?;
-        runs.push(imbtext::parse(f, &text)?);
+        runs.push(if text.trim_start().starts_with('{') {
+            crate::jsondoc::parse(f, &text)?
+        } else {
+            imbtext::parse(f, &text)?
+        });
     }
     Ok(Side { label, runs, files })
 }

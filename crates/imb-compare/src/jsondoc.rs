@@ -1,0 +1,149 @@
+//! Reading an imb-rs `-json` results file (doc/OUTPUT.md, "JSON") into the same tables as its
+//! text output, so launches kept either way can be compared.
+
+use crate::error::Error;
+use crate::imbtext::{column_key, Run, Table};
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+#[derive(Deserialize)]
+struct Doc {
+    header: Option<Header>,
+    tables: Vec<TableDoc>,
+    #[serde(default)]
+    complete: bool,
+}
+
+#[derive(Deserialize)]
+struct Header {
+    version: String,
+    part: String,
+    thread_env: String,
+}
+
+#[derive(Deserialize)]
+struct TableDoc {
+    benchmark: String,
+    processes: usize,
+    groups: Vec<Vec<usize>>,
+    #[serde(default)]
+    multi: bool,
+    mode: Option<String>,
+    columns: Vec<String>,
+    rows: Vec<Map<String, Value>>,
+}
+
+/// Parse one `-json` document. `name` is the file's name, for messages.
+pub fn parse(name: &str, text: &str) -> Result<Run, Error> {
+    let doc: Doc = serde_json::from_str(text).map_err(|e| Error::Line {
+        file: name.to_string(),
+        line: e.line(),
+        msg: format!("not an imb-rs -json document: {e}"),
+    })?;
+    let tables: Vec<Table> = doc
+        .tables
+        .into_iter()
+        .filter(|t| !t.rows.is_empty())
+        .map(|t| {
+            let groups = t.groups.len().max(1);
+            Table {
+                // The text banner's name: Multi- when more than one group ran at once.
+                benchmark: if t.multi && groups > 1 {
+                    format!("Multi-{}", t.benchmark)
+                } else {
+                    t.benchmark
+                },
+                processes: Some(t.processes),
+                groups,
+                mode: t.mode,
+                rows: t
+                    .rows
+                    .iter()
+                    .map(|r| {
+                        t.columns
+                            .iter()
+                            .map(|c| r.get(c).and_then(Value::as_f64).unwrap_or(f64::NAN))
+                            .collect()
+                    })
+                    .collect(),
+                columns: t.columns.iter().map(|c| column_key(c)).collect(),
+                line: 0,
+            }
+        })
+        .collect();
+    if tables.is_empty() {
+        return Err(Error::File {
+            file: name.to_string(),
+            msg: "no table with rows in this -json document".to_string(),
+        });
+    }
+    let (title, thread_level) = match doc.header {
+        Some(h) => (
+            format!("imb-rs {}, {}", h.version, h.part),
+            Some(h.thread_env),
+        ),
+        None => ("imb-rs".to_string(), None),
+    };
+    Ok(Run {
+        title,
+        thread_level,
+        tables,
+        finished: doc.complete,
+        core_to_core: None,
+        wall_secs: None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DOC: &str = r##"{
+  "suite": "imb-mpi1",
+  "header": {"version": "0.1.0", "part": "MPI-1 part", "thread_env": "MPI_THREAD_SINGLE"},
+  "tables": [
+    {"benchmark": "PingPong", "processes": 2, "groups": [[0, 1]], "idle": 0, "multi": false,
+     "mode": null, "columns": ["#bytes", "#repetitions", "t[usec]", "Mbytes/sec"],
+     "rows": [{"#bytes": 0, "#repetitions": 1000, "Mbytes/sec": 0.0, "t[usec]": 0.12}],
+     "notes": [], "unsuccessful": false},
+    {"benchmark": "Allreduce", "processes": 2, "groups": [[0, 1], [2, 3]], "idle": 0,
+     "multi": true, "mode": null,
+     "columns": ["#bytes", "#repetitions", "t_min[usec]", "t_max[usec]", "t_avg[usec]"],
+     "rows": [{"#bytes": 4, "#repetitions": 1000, "t_min[usec]": 0.2, "t_max[usec]": 0.3,
+               "t_avg[usec]": 0.25}],
+     "notes": [], "unsuccessful": false}
+  ],
+  "complete": true
+}"##;
+
+    #[test]
+    fn tables_as_the_text_shows_them() {
+        let r = parse("a.json", DOC).unwrap();
+        assert_eq!(r.title, "imb-rs 0.1.0, MPI-1 part");
+        assert_eq!(r.thread_level.as_deref(), Some("MPI_THREAD_SINGLE"));
+        assert!(r.finished);
+        assert_eq!(r.tables[0].columns, ["bytes", "repetitions", "t", "mbytes"]);
+        assert_eq!(r.tables[0].rows, [[0.0, 1000.0, 0.12, 0.0]]);
+        let multi = &r.tables[1];
+        assert_eq!(
+            (multi.benchmark.as_str(), multi.processes, multi.groups),
+            ("Multi-Allreduce", Some(2), 2)
+        );
+        assert_eq!(multi.rows[0][4], 0.25);
+    }
+
+    #[test]
+    fn a_broken_document_names_its_line() {
+        let e = parse("b.json", "{\n  \"tables\": [\n  oops\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("b.json, line 3: not an imb-rs -json document: "),
+            "{e}"
+        );
+        let e = parse("c.json", r#"{"tables": []}"#)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(e, "c.json: no table with rows in this -json document");
+    }
+}
