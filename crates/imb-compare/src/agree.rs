@@ -75,7 +75,7 @@ type Values = BTreeMap<TableKey, BTreeMap<RowKey, Vec<(usize, f64)>>>;
 
 /// The largest process count of each benchmark, which is what a table without a count (OSU's:
 /// it runs on the whole world) is measured at.
-fn world_counts(sides: &[Side]) -> BTreeMap<String, usize> {
+fn world_counts(sides: &[&Side]) -> BTreeMap<String, usize> {
     let mut m: BTreeMap<String, usize> = BTreeMap::new();
     for t in sides.iter().flat_map(|s| &s.runs).flat_map(|r| &r.tables) {
         if let Some(p) = t.processes {
@@ -367,7 +367,7 @@ pub fn can_separate(m: usize, n: usize) -> bool {
 
 /// Side `a` against side `b`: the tables both printed, in `a`'s order of keys.
 pub fn compare(a: &Side, b: &Side, metric: Metric) -> Vec<TableCmp> {
-    let world = world_counts(&[a.clone(), b.clone()]);
+    let world = world_counts(&[a, b]);
     let va = values(a, metric, &world);
     let mut vb = values(b, metric, &world);
     let mut out = Vec::new();

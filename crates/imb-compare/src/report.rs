@@ -116,18 +116,18 @@ pub fn report(sides: &[Side], metric: Metric, brief: bool) -> String {
         );
     }
     let close = placement(sides, &mut s);
+    let compared = against_each(sides, metric);
     if !brief {
-        for other in &sides[1..] {
-            let tables = compare(ours, other, metric);
-            let _ = writeln!(s, "\n# {} against {}", ours.label, other.label);
-            for t in &tables {
+        for (label, tables) in &compared {
+            let _ = writeln!(s, "\n# {} against {}", ours.label, label);
+            for t in tables {
                 let _ = writeln!(s, "\n# {}: {}", table_title(&t.key), t.verdict_text());
                 let _ = writeln!(
                     s,
                     "{:>10} {:>12} {:>12} {:>8} {:>8} {:>8}  difference",
                     "#bytes",
                     trunc(&ours.label, 12),
-                    trunc(&other.label, 12),
+                    trunc(label, 12),
                     "ratio",
                     "cv_a%",
                     "cv_b%"
@@ -161,14 +161,14 @@ pub fn report(sides: &[Side], metric: Metric, brief: bool) -> String {
     }
     summary(
         sides,
-        metric,
+        compared,
         &format!("{} against each other side, all launches", ours.label),
         &mut s,
     );
     if let Some((limit, close)) = close {
         summary(
             &close,
-            metric,
+            against_each(&close, metric),
             &format!(
                 "{} against each other side, only the launches with core-to-core latency at most \
                  {limit:.0} ns before and after",
@@ -250,14 +250,22 @@ fn placement(sides: &[Side], s: &mut String) -> Option<(f64, Vec<Side>)> {
     Some((limit, cut))
 }
 
-/// One summary line per table and other side, and the medians over all cells.
-fn summary(sides: &[Side], metric: Metric, title: &str, s: &mut String) {
+/// The first side against each other one: the other's label and the tables both printed.
+fn against_each(sides: &[Side], metric: Metric) -> Vec<(String, Vec<TableCmp>)> {
+    sides[1..]
+        .iter()
+        .map(|other| (other.label.clone(), compare(&sides[0], other, metric)))
+        .collect()
+}
+
+/// One summary line per table and other side of `compared` (from [`against_each`] on
+/// `sides`), and the medians over all cells.
+fn summary(sides: &[Side], compared: Vec<(String, Vec<TableCmp>)>, title: &str, s: &mut String) {
     let ours = &sides[0];
-    let mut summary: Vec<(String, TableCmp)> = Vec::new();
-    for other in &sides[1..] {
-        let tables = compare(ours, other, metric);
-        summary.extend(tables.into_iter().map(|t| (other.label.clone(), t)));
-    }
+    let summary: Vec<(String, TableCmp)> = compared
+        .into_iter()
+        .flat_map(|(label, tables)| tables.into_iter().map(move |t| (label.clone(), t)))
+        .collect();
     let counts: Vec<String> = sides
         .iter()
         .map(|side| format!("{} {}", side.label, side.runs.len()))

@@ -1,12 +1,10 @@
 //! The statistics of a comparison: medians, launch-to-launch spread, and the rank test that
 //! decides whether two sides' launches differ beyond their noise.
 
-/// Median of a non-empty slice (the mean of the two middle values for an even count).
+/// Median of a non-empty slice (the mean of the two middle values for an even count), from the
+/// engine's `adaptive::summary`.
 pub fn median(xs: &[f64]) -> f64 {
-    let mut s = xs.to_vec();
-    s.sort_by(f64::total_cmp);
-    let n = s.len();
-    (s[(n - 1) / 2] + s[n / 2]) / 2.0
+    imb_core::adaptive::summary(xs).2
 }
 
 /// Sample standard deviation over the mean; NaN below two values or for a zero mean.
@@ -14,10 +12,8 @@ pub fn cv(xs: &[f64]) -> f64 {
     if xs.len() < 2 {
         return f64::NAN;
     }
-    let n = xs.len() as f64;
-    let mean = xs.iter().sum::<f64>() / n;
-    let ss: f64 = xs.iter().map(|x| (x - mean) * (x - mean)).sum();
-    (ss / (n - 1.0)).sqrt() / mean
+    let (mean, sd, ..) = imb_core::adaptive::summary(xs);
+    sd / mean
 }
 
 /// The per-cell significance level.
