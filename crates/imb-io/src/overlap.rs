@@ -22,7 +22,7 @@ use imb_core::bench::Mode;
 use imb_core::buffers::Defect;
 use imb_core::cpu::{Calibration, Work};
 use imb_core::hints::Info;
-use imb_core::kernel::{Comm, Ctx, Sample, Timed};
+use imb_core::kernel::{bracket, Comm, Ctx, Sample, Timed};
 use imb_core::settings::Params;
 use mpi::collective::SystemOperation;
 use mpi::traits::*;
@@ -87,42 +87,40 @@ impl<'a> Overlap<'a> {
         let send = &self.send[..len];
         let mut reqs = Requests::with_capacity(n);
         // 3.0 puts one more barrier before the reads' overlapped loop.
-        for _ in 0..n_barr + usize::from(!g.fam.write) {
-            self.comm.barrier();
-        }
-        let t0 = mpi::time();
-        if g.fam.scope == Scope::C {
-            for i in 0..n {
-                if g.fam.write {
-                    file.write_split(g.call, g.at(i), send, || work.run(passes));
-                } else {
-                    let b = block(self.recv, i, x, len);
-                    file.read_split(g.call, g.at(i), b, || work.run(passes));
-                }
-            }
-        } else {
-            if g.fam.write {
+        let n_barr = n_barr + usize::from(!g.fam.write);
+        let (t, ()) = bracket(self.comm, n_barr, n, || {
+            if g.fam.scope == Scope::C {
                 for i in 0..n {
-                    file.iwrite(&mut reqs, g.call, g.at(i), send);
-                }
-            } else if len == 0 {
-                for i in 0..n {
-                    file.iread(&mut reqs, g.call, g.at(i), &mut []);
+                    if g.fam.write {
+                        file.write_split(g.call, g.at(i), send, || work.run(passes));
+                    } else {
+                        let b = block(self.recv, i, x, len);
+                        file.read_split(g.call, g.at(i), b, || work.run(passes));
+                    }
                 }
             } else {
-                for (i, b) in self.recv.chunks_mut(x).take(n).enumerate() {
-                    file.iread(&mut reqs, g.call, g.at(i), &mut b[..len]);
+                if g.fam.write {
+                    for i in 0..n {
+                        file.iwrite(&mut reqs, g.call, g.at(i), send);
+                    }
+                } else if len == 0 {
+                    for i in 0..n {
+                        file.iread(&mut reqs, g.call, g.at(i), &mut []);
+                    }
+                } else {
+                    for (i, b) in self.recv.chunks_mut(x).take(n).enumerate() {
+                        file.iread(&mut reqs, g.call, g.at(i), &mut b[..len]);
+                    }
                 }
+                for _ in 0..n {
+                    work.run(passes);
+                }
+                reqs.wait_all(&file);
             }
-            for _ in 0..n {
-                work.run(passes);
+            if g.fam.write {
+                file.sync();
             }
-            reqs.wait_all(&file);
-        }
-        if g.fam.write {
-            file.sync();
-        }
-        let t = (mpi::time() - t0) / n as f64;
+        });
         drop(reqs);
         let defect = if !check {
             Defect::NONE
@@ -156,11 +154,13 @@ impl Timed for Overlap<'_> {
         let passes = self
             .cal
             .passes_for(slowest.min(self.params.target_cpu_secs));
-        let t0 = mpi::time();
-        for _ in 0..n {
-            self.work.run(passes);
-        }
-        let cpu = (mpi::time() - t0) / n as f64;
+        // No barriers: each rank's CPU work alone, a local figure.
+        let work = &mut self.work;
+        let (cpu, ()) = bracket(comm, 0, n, || {
+            for _ in 0..n {
+                work.run(passes);
+            }
+        });
         let (ovrl, defect) = self.overlapped(n_barr, n, passes, check);
         Sample {
             secs: ovrl,

@@ -22,7 +22,7 @@
 use crate::ffi::Mpi;
 use imb_core::bench::{Class, Info, Procs, Table};
 use imb_core::buffers::Defect;
-use imb_core::kernel::{Benchmark, Comm, Ctx, Sample, Timed};
+use imb_core::kernel::{bracket, Benchmark, Comm, Ctx, Sample, Timed};
 use imb_core::whitebox::{Activity, Off, On, Part, Section, Timer};
 use std::os::raw::c_int;
 
@@ -242,36 +242,34 @@ impl JacobiK<'_> {
     }
 
     /// One kernel timed over `reps` iterations after the barriers: seconds per iteration.
-    fn timed<const MOVE: bool, const COMP: bool>(&mut self, n_barr: usize, reps: usize) -> f64 {
+    fn timed<const MOVE: bool, const COMP: bool>(
+        &mut self,
+        comm: &Comm,
+        n_barr: usize,
+        reps: usize,
+    ) -> f64 {
         self.init();
-        for _ in 0..n_barr {
-            self.m.barrier();
-        }
-        let t0 = mpi::time();
-        self.iterate::<MOVE, COMP, Off>(reps, &mut Off);
-        (mpi::time() - t0) / reps as f64
+        bracket(comm, n_barr, reps, || {
+            self.iterate::<MOVE, COMP, Off>(reps, &mut Off)
+        })
+        .0
     }
 
     /// The full kernel with the section timers on: seconds per iteration per class.
-    fn sections(&mut self, n_barr: usize, reps: usize) -> [f64; 3] {
+    fn sections(&mut self, comm: &Comm, n_barr: usize, reps: usize) -> [f64; 3] {
         self.init();
         // Four accumulators, allocated before the barriers.
         let mut t = On::new(&SECTIONS, mpi::time);
-        for _ in 0..n_barr {
-            self.m.barrier();
-        }
-        self.iterate::<true, true, On>(reps, &mut t);
+        bracket(comm, n_barr, reps, || {
+            self.iterate::<true, true, On>(reps, &mut t)
+        });
         t.by_class().map(|s| s / reps as f64)
     }
 
     /// PingPong (ranks 0 and 1; one way, half a round trip) and Exchange (all ranks, the
     /// periodic chain) at X: seconds per repetition on this rank.
-    fn references(&mut self, n_barr: usize, reps: usize) -> (f64, f64) {
-        for _ in 0..n_barr {
-            self.m.barrier();
-        }
-        let t0 = mpi::time();
-        match self.me {
+    fn references(&mut self, comm: &Comm, n_barr: usize, reps: usize) -> (f64, f64) {
+        let (pingpong, ()) = bracket(comm, n_barr, reps, || match self.me {
             0 => {
                 for _ in 0..reps {
                     self.m.send(self.msg, 1);
@@ -285,20 +283,17 @@ impl JacobiK<'_> {
                 }
             }
             _ => {}
-        }
-        let pingpong = (mpi::time() - t0) / reps as f64 / 2.0;
-        for _ in 0..n_barr {
-            self.m.barrier();
-        }
+        });
         let (left, right) = (
             ((self.me + self.np - 1) % self.np) as c_int,
             ((self.me + 1) % self.np) as c_int,
         );
-        let t0 = mpi::time();
-        for _ in 0..reps {
-            self.m.exchange(self.msg, left, right, self.msg_in);
-        }
-        (pingpong, (mpi::time() - t0) / reps as f64)
+        let (exchange, ()) = bracket(comm, n_barr, reps, || {
+            for _ in 0..reps {
+                self.m.exchange(self.msg, left, right, self.msg_in);
+            }
+        });
+        (pingpong / 2.0, exchange)
     }
 
     /// Dimensions with more than one process: each costs one Exchange per iteration (a
@@ -376,25 +371,25 @@ impl Timed for JacobiK<'_> {
         let (mut skeleton, mut movement, mut full) = (f64::INFINITY, f64::INFINITY, f64::INFINITY);
         let mut result = None;
         for round in 0..ROUNDS {
-            skeleton = skeleton.min(self.timed::<false, false>(n_barr, reps));
-            movement = movement.min(self.timed::<true, false>(n_barr, reps));
+            skeleton = skeleton.min(self.timed::<false, false>(comm, n_barr, reps));
+            movement = movement.min(self.timed::<true, false>(comm, n_barr, reps));
             if check && round == 0 {
                 defect = defect.max(self.check_halos());
             }
-            full = full.min(self.timed::<true, true>(n_barr, reps));
+            full = full.min(self.timed::<true, true>(comm, n_barr, reps));
             if check && round == 0 {
                 result = Some(self.u.clone());
                 defect = defect.max(self.check_reference(reps));
             }
         }
-        let [comm_s, move_s, comp_s] = self.sections(n_barr, reps);
+        let [comm_s, move_s, comp_s] = self.sections(comm, n_barr, reps);
         if let Some(r) = result {
             // The instrumented kernel computes what the plain one did.
             if let Some(k) = r.iter().zip(&self.u).position(|(a, b)| a != b) {
                 defect = defect.max(Defect::bad(8 * k));
             }
         }
-        let (mut pingpong, exchange) = self.references(n_barr, reps);
+        let (mut pingpong, exchange) = self.references(comm, n_barr, reps);
         // Only ranks 0 and 1 timed PingPong; every rank predicts with rank 0's figure.
         comm.process_at_rank(0).broadcast_into(&mut pingpong);
         let dims = self.active_dims();

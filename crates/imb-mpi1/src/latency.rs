@@ -25,7 +25,7 @@
 use crate::ffi::Mpi;
 use imb_core::bench::{Class, Info, Procs};
 use imb_core::buffers::{check_copy, check_sum, Defect};
-use imb_core::kernel::{Benchmark, Comm, Ctx, Sample, Timed};
+use imb_core::kernel::{bracket, Benchmark, Comm, Ctx, Sample, Timed};
 use mpi::traits::*;
 use std::os::raw::c_int;
 
@@ -91,64 +91,65 @@ fn build<'a>(c: Ctx<'a>, pattern: Pattern) -> LatencyK<'a> {
 }
 
 impl LatencyK<'_> {
-    fn barriers(&self, n_barr: usize) {
-        for _ in 0..n_barr {
-            self.m.barrier();
-        }
-    }
-
     /// Half the time of n 0-byte round trips between the root and i (seconds, at the root).
-    fn ack_latency(&mut self, i: usize, n: usize) -> f64 {
+    fn ack_latency(&mut self, comm: &Comm, n_barr: usize, i: usize, n: usize) -> f64 {
         let (root, peer) = (ROOT as c_int, i as c_int);
-        let t0 = mpi::time();
-        if self.me == ROOT {
-            for _ in 0..n {
-                self.m.send(&[], peer);
-                self.m.recv_from(&mut [], peer);
+        let (t, ()) = bracket(comm, n_barr, n, || {
+            if self.me == ROOT {
+                for _ in 0..n {
+                    self.m.send(&[], peer);
+                    self.m.recv_from(&mut [], peer);
+                }
+            } else if self.me == i {
+                for _ in 0..n {
+                    self.m.recv_from(&mut [], root);
+                    self.m.send(&[], root);
+                }
             }
-        } else if self.me == i {
-            for _ in 0..n {
-                self.m.recv_from(&mut [], root);
-                self.m.send(&[], root);
-            }
-        }
-        (mpi::time() - t0) / n as f64 / 2.0
+        });
+        t / 2.0
     }
 
     /// n × (operation with i's acknowledgement or trigger): seconds per repetition at the
     /// root, and the worst check result on this rank.
-    fn operation(&mut self, i: usize, n: usize, check: bool) -> (f64, Defect) {
+    fn operation(
+        &mut self,
+        comm: &Comm,
+        n_barr: usize,
+        (i, n, check): (usize, usize, bool),
+    ) -> (f64, Defect) {
         let (root, peer) = (ROOT as c_int, i as c_int);
         let me = self.me as c_int;
-        let mut d = Defect::NONE;
-        let t0 = mpi::time();
-        for _ in 0..n {
-            match self.pattern {
-                Pattern::FanOut => {
-                    self.m.bcast(self.s, self.r, me, root);
-                    if self.me == i {
-                        self.m.send(&[], root);
-                    } else if self.me == ROOT {
-                        self.m.recv_from(&mut [], peer);
+        bracket(comm, n_barr, n, || {
+            let mut d = Defect::NONE;
+            for _ in 0..n {
+                match self.pattern {
+                    Pattern::FanOut => {
+                        self.m.bcast(self.s, self.r, me, root);
+                        if self.me == i {
+                            self.m.send(&[], root);
+                        } else if self.me == ROOT {
+                            self.m.recv_from(&mut [], peer);
+                        }
+                        if check && self.me != ROOT {
+                            d = d.max(check_copy(self.r, ROOT, 0));
+                        }
                     }
-                    if check && self.me != ROOT {
-                        d = d.max(check_copy(self.r, ROOT, 0));
-                    }
-                }
-                Pattern::FanIn => {
-                    if self.me == ROOT {
-                        self.m.send(&[], peer);
-                    } else if self.me == i {
-                        self.m.recv_from(&mut [], root);
-                    }
-                    self.m.reduce(self.s, self.r, root);
-                    if check && self.me == ROOT {
-                        d = d.max(check_sum(self.r, self.np, 0));
+                    Pattern::FanIn => {
+                        if self.me == ROOT {
+                            self.m.send(&[], peer);
+                        } else if self.me == i {
+                            self.m.recv_from(&mut [], root);
+                        }
+                        self.m.reduce(self.s, self.r, root);
+                        if check && self.me == ROOT {
+                            d = d.max(check_sum(self.r, self.np, 0));
+                        }
                     }
                 }
             }
-        }
-        ((mpi::time() - t0) / n as f64, d)
+            d
+        })
     }
 }
 
@@ -160,10 +161,8 @@ impl Timed for LatencyK<'_> {
         self.op.fill(f64::INFINITY);
         for _ in 0..ROUNDS {
             for i in (0..self.np).filter(|&i| i != ROOT) {
-                self.barriers(n_barr);
-                let a = self.ack_latency(i, n);
-                self.barriers(n_barr);
-                let (t, d) = self.operation(i, n, check);
+                let a = self.ack_latency(comm, n_barr, i, n);
+                let (t, d) = self.operation(comm, n_barr, (i, n, check));
                 defect = defect.max(d);
                 self.ack[i] = self.ack[i].min(a);
                 self.op[i] = self.op[i].min(t);
