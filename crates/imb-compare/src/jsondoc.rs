@@ -30,6 +30,10 @@ struct TableDoc {
     multi: bool,
     mode: Option<String>,
     columns: Vec<String>,
+    /// Schema 2: the machine key of each column, which the rows are keyed by (schema 1 keyed
+    /// them by the column titles and had no `keys`).
+    #[serde(default)]
+    keys: Vec<String>,
     rows: Vec<Map<String, Value>>,
 }
 
@@ -60,8 +64,12 @@ pub fn parse(name: &str, text: &str) -> Result<Run, Error> {
                     .rows
                     .iter()
                     .map(|r| {
-                        t.columns
-                            .iter()
+                        let by = if t.keys.len() == t.columns.len() {
+                            &t.keys
+                        } else {
+                            &t.columns
+                        };
+                        by.iter()
                             .map(|c| r.get(c).and_then(Value::as_f64).unwrap_or(f64::NAN))
                             .collect()
                     })
@@ -104,7 +112,8 @@ mod tests {
   "tables": [
     {"benchmark": "PingPong", "processes": 2, "groups": [[0, 1]], "idle": 0, "multi": false,
      "mode": null, "columns": ["#bytes", "#repetitions", "t[usec]", "Mbytes/sec"],
-     "rows": [{"#bytes": 0, "#repetitions": 1000, "Mbytes/sec": 0.0, "t[usec]": 0.12}],
+     "keys": ["bytes", "repetitions", "t_us", "mbytes_per_s"],
+     "rows": [{"bytes": 0, "repetitions": 1000, "mbytes_per_s": 0.0, "t_us": 0.12}],
      "notes": [], "unsuccessful": false},
     {"benchmark": "Allreduce", "processes": 2, "groups": [[0, 1], [2, 3]], "idle": 0,
      "multi": true, "mode": null,
@@ -116,6 +125,8 @@ mod tests {
   "complete": true
 }"##;
 
+    /// The first table is schema 2 (rows keyed by machine key), the second schema 1 (by
+    /// column title): files kept from either read the same.
     #[test]
     fn tables_as_the_text_shows_them() {
         let r = parse("a.json", DOC).unwrap();

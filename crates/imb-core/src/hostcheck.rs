@@ -4,6 +4,7 @@
 
 use crate::binding;
 use crate::kernel::Comm;
+use crate::report::Note;
 use crate::sysinfo;
 use mpi::collective::SystemOperation;
 use mpi::traits::*;
@@ -51,7 +52,7 @@ impl Host {
     /// The `# !!` line when some host runs more ranks than the CPUs in the union of their
     /// affinity masks (unbound ranks count every CPU of their mask). Collective over the world;
     /// the line is returned on world rank 0.
-    pub fn oversubscription(&self, world: &Comm) -> Option<String> {
+    pub fn oversubscription(&self, world: &Comm) -> Option<Note> {
         let mine = [self.ranks as u64, self.cpus as u64];
         let root = world.process_at_rank(0);
         if world.rank() == 0 {
@@ -60,8 +61,10 @@ impl Host {
             all.chunks_exact(2)
                 .filter(|c| c[0] > c[1])
                 .max_by_key(|c| c[0] * 1000 / c[1].max(1))
-                .and_then(|c| {
-                    sysinfo::oversubscribed_line("processes", c[0] as usize, c[1] as usize)
+                .map(|c| Note::Oversubscribed {
+                    what: "processes".to_string(),
+                    count: c[0] as usize,
+                    cpus: c[1] as usize,
                 })
         } else {
             root.gather_into(&mine[..]);

@@ -6,6 +6,7 @@
 //! `Timer`, so the variant timed with `Off` has the calls compiled out (zero-sized marks,
 //! empty inline bodies) and the instrumented variant is a separate monomorphisation.
 
+use crate::report::{Note, SectionClass};
 use crate::stats::{self, RankResult};
 
 pub use crate::vocab::{Activity, Section};
@@ -132,18 +133,40 @@ impl Timer for On {
 }
 
 /// One size's section times: (min, max, avg) over the ranks per class, usec per repetition.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct SectionsRow {
     pub bytes: usize,
     pub classes: [(f64, f64, f64); 3],
 }
 
-/// The `#` lines after a white-box table: the section timers of the instrumented full kernel,
-/// named per class, then min/max/avg over the ranks per class and size.
-pub fn sections_notes(sections: &[Section], rows: &[SectionsRow]) -> Vec<String> {
+/// The note after a white-box table (None without rows): the section timers of the
+/// instrumented full kernel, named per class, and min/max/avg over the ranks per class and size.
+pub fn sections_note(sections: &[Section], rows: &[SectionsRow]) -> Option<Note> {
     if rows.is_empty() {
-        return Vec::new();
+        return None;
     }
+    let classes = Activity::ALL
+        .iter()
+        .filter_map(|&a| {
+            let names: Vec<String> = sections
+                .iter()
+                .filter(|s| s.class == a)
+                .map(|s| s.name.to_string())
+                .collect();
+            (!names.is_empty()).then(|| SectionClass {
+                class: a.label().to_string(),
+                sections: names,
+            })
+        })
+        .collect();
+    Some(Note::Sections {
+        classes,
+        rows: rows.to_vec(),
+    })
+}
+
+/// The printed lines of `Note::Sections`.
+pub fn sections_lines(classes: &[SectionClass], rows: &[SectionsRow]) -> Vec<String> {
     let titles = ["#bytes", "communication", "data movement", "computation"];
     let cells: Vec<Vec<String>> = rows
         .iter()
@@ -157,16 +180,9 @@ pub fn sections_notes(sections: &[Section], rows: &[SectionsRow]) -> Vec<String>
             v
         })
         .collect();
-    let named: Vec<String> = Activity::ALL
+    let named: Vec<String> = classes
         .iter()
-        .filter_map(|&a| {
-            let names: Vec<&str> = sections
-                .iter()
-                .filter(|s| s.class == a)
-                .map(|s| s.name)
-                .collect();
-            (!names.is_empty()).then(|| format!("{} ({})", a.label(), names.join(", ")))
-        })
+        .map(|c| format!("{} ({})", c.class, c.sections.join(", ")))
         .collect();
     let mut out = vec![
         "section timers of the full kernel (timers on), usec per repetition, \
@@ -249,7 +265,7 @@ mod tests {
             bytes: 1024,
             classes: [(1.0, 2.0, 1.5), (0.25, 0.5, 0.375), (10.0, 12.0, 11.0)],
         }];
-        let n = sections_notes(&SECTIONS, &rows);
+        let n = sections_note(&SECTIONS, &rows).unwrap().lines();
         assert_eq!(n.len(), 4);
         assert_eq!(
             n[1],
@@ -267,6 +283,6 @@ mod tests {
             ]
         );
         assert_eq!(n[1].split_whitespace().next(), Some("#bytes"));
-        assert!(sections_notes(&SECTIONS, &[]).is_empty());
+        assert!(sections_note(&SECTIONS, &[]).is_none());
     }
 }

@@ -338,7 +338,12 @@ fn oversubscription_is_in_the_header() {
     assert_eq!(tables(&o.stdout)[0].title, "Barrier");
     let doc: serde_json::Value =
         serde_json::from_slice(&std::fs::read(d.join("r.json")).unwrap()).unwrap();
-    assert!(doc["header"]["warnings"][0]
+    // After the optional-mode block (-iter), as in the text.
+    let notes = doc["header"]["notes"].as_array().unwrap();
+    let note = notes.last().unwrap();
+    assert_eq!(note["kind"], "oversubscribed");
+    assert_eq!(note["count"], np);
+    assert!(note["text"]
         .as_str()
         .unwrap()
         .starts_with(&format!("{np} processes share")));

@@ -147,6 +147,7 @@ fn json_file_mirrors_the_tables() {
     ok(&o);
     let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&f).unwrap()).unwrap();
     assert_eq!(doc["complete"], true);
+    assert_eq!(doc["schema_version"], 2);
     assert_eq!(doc["suite"], "imb-mpi1");
     assert_eq!(doc["header"]["part"], "MPI-1 part");
     let t = tables(&o.stdout);
@@ -156,14 +157,17 @@ fn json_file_mirrors_the_tables() {
         assert_eq!(j["benchmark"], t.title.trim_start_matches("Multi-"));
         let rows = j["rows"].as_array().unwrap();
         assert_eq!(rows.len(), t.rows.len());
+        // Rows are keyed by machine key; `columns` holds the printed titles in the same order.
+        let titles: Vec<&str> = t.header.split_whitespace().collect();
+        assert_eq!(j["columns"], serde_json::json!(titles));
         for (jr, tr) in rows.iter().zip(&t.rows) {
-            assert_eq!(jr["#repetitions"].as_u64().unwrap().to_string(), tr[1]);
-            let tmax = t
-                .header
-                .split_whitespace()
-                .position(|c| c == "t_max[usec]" || c == "t[usec]")
+            assert_eq!(jr["repetitions"].as_u64().unwrap().to_string(), tr[1]);
+            let tmax = titles
+                .iter()
+                .position(|&c| c == "t_max[usec]" || c == "t[usec]")
                 .unwrap();
-            let key = t.header.split_whitespace().nth(tmax).unwrap();
+            let key = j["keys"][tmax].as_str().unwrap();
+            assert!(key == "t_max_us" || key == "t_us", "{key}");
             let printed: f64 = tr[tmax].parse().unwrap();
             assert!(
                 (jr[key].as_f64().unwrap() - printed).abs() <= 0.005 + 1e-9,

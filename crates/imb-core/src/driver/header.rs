@@ -34,35 +34,31 @@ impl Runner<'_> {
             thread_env: sysinfo::thread_name(granted).to_string(),
             io: self.suite.settings == settings::Kind::Io,
             min_max,
-            optional: self.optional_lines(),
             info: self.opts.settings.info.clone(),
-            warnings: Vec::new(),
+            notes: self.optional_mode().into_iter().collect(),
         }
     }
 
-    /// The header lines that say a run is not in standard mode, and why.
-    pub(super) fn optional_lines(&self) -> Vec<String> {
+    /// The header block that says a run is not in standard mode, and why (None in standard
+    /// mode).
+    pub(super) fn optional_mode(&self) -> Option<Note> {
         let std = settings::standard(self.suite.settings);
         let p = &self.opts.params;
-        let mut diffs: Vec<String> = settings::differences(p, &std)
+        let parameters: Vec<Changed> = settings::differences(p, &std)
             .into_iter()
-            .map(|(key, v, s)| format!("  {key} = {v} (standard {s})"))
+            .map(|(key, value, standard)| Changed {
+                key: key.to_string(),
+                value,
+                standard,
+            })
             .collect();
-        if let Some(t) = self.opts.time {
-            diffs.push(format!(
-                "  repetitions capped by -time {t} s per message size"
-            ));
-        }
-        if let Some(a) = self.opts.adaptive {
-            diffs.push(format!(
-                "  -adaptive: each size's n_sample loop is split into {} timings, and timings are \
-                 added (at most {}) until the 95 % confidence interval of their median is within \
-                 +-{} %; rows show each rank's median",
-                a.min_reps, a.max_reps, a.cutoff_pct
-            ));
-        }
-        if diffs.is_empty() {
-            return diffs;
+        let adaptive = self.opts.adaptive.map(|a| AdaptiveRule {
+            min_timings: a.min_reps,
+            max_timings: a.max_reps,
+            cutoff_pct: a.cutoff_pct,
+        });
+        if parameters.is_empty() && self.opts.time.is_none() && adaptive.is_none() {
+            return None;
         }
         let by_cli = self.opts.params != self.opts.settings.params
             || self.opts.time.is_some()
@@ -74,12 +70,12 @@ impl Runner<'_> {
             (Some(f), true) => format!("the [optional] block of {f}"),
             _ => "the command line".to_string(),
         };
-        let mut v = vec![
-            "Results from OPTIONAL mode, not standard mode:".to_string(),
-            format!("parameters set by {from}:"),
-        ];
-        v.extend(diffs);
-        v
+        Some(Note::OptionalMode {
+            from,
+            parameters,
+            time_cap_s: self.opts.time,
+            adaptive,
+        })
     }
 
     /// A lower bound of the run's time on any machine: every repetition costs at least 0.1 µs

@@ -166,7 +166,7 @@ pub(super) fn adaptive_size(
     ad: cli::Adaptive,
     (x, mode, n, check): (usize, Mode, usize, bool),
     scale_time: f64,
-) -> (RankResult, String, usize) {
+) -> (RankResult, impl FnOnce(Option<usize>) -> Note, usize) {
     let rule = crate::settle::Rule {
         cutoff_pct: ad.cutoff_pct,
         min_timings: ad.min_reps,
@@ -187,22 +187,20 @@ pub(super) fn adaptive_size(
         comm::max_all(world, secs)
     };
     let e = crate::settle::run(&rule, &mut timing, &mut scratch);
-    let us = |s: f64| s * scale_time * 1e6;
-    let mut note = format!(
-        "median {:.2} usec, {:.0} % interval {:.2}..{:.2}, {} timings of {per} (slowest rank)",
-        us(e.median),
-        100.0 * e.coverage,
-        us(e.lo),
-        us(e.hi),
-        e.timings
-    );
-    if !e.settled {
-        note.push_str(&format!(
-            ": UNSETTLED (half-width {:.1} % of the median, cut-off {} %)",
-            50.0 * (e.hi - e.lo) / e.median,
-            ad.cutoff_pct
-        ));
-    }
+    let us = move |s: f64| s * scale_time * 1e6;
+    let note = move |bytes| Note::Adaptive {
+        bytes,
+        median_us: us(e.median),
+        coverage_pct: 100.0 * e.coverage,
+        lo_us: us(e.lo),
+        hi_us: us(e.hi),
+        timings: e.timings,
+        reps_per_timing: per,
+        unsettled: (!e.settled).then(|| Unsettled {
+            half_width_pct: 50.0 * (e.hi - e.lo) / e.median,
+            cutoff_pct: ad.cutoff_pct,
+        }),
+    };
     let r = if own.is_empty() {
         RankResult::default()
     } else {
@@ -215,27 +213,31 @@ pub(super) fn adaptive_size(
 #[derive(Default)]
 pub(super) struct TableOut {
     pub(super) skipped: Vec<usize>,
-    pub(super) defects: Vec<String>,
+    pub(super) defects: Vec<Note>,
     pub(super) unsuccessful: bool,
-    /// `-adaptive`: one line per size (its median, interval and timings).
-    pub(super) adaptive: Vec<String>,
+    /// `-adaptive`: one note per size (its median, interval and timings).
+    pub(super) adaptive: Vec<Note>,
     /// Sphinx latencies: the slowest rank of each size, and UNRELIABLE corrections.
-    pub(super) latency: Vec<String>,
+    pub(super) latency: Vec<Note>,
     /// White-box: the section timers' min/max/avg of each size.
     pub(super) sections: Vec<crate::whitebox::SectionsRow>,
 }
 
 impl TableOut {
-    pub(super) fn notes(&self, info: &Info, mem: Option<f64>, np: usize) -> Vec<String> {
+    pub(super) fn notes(&self, info: &Info, mem: Option<f64>, np: usize) -> Vec<Note> {
         let mut notes = self.defects.clone();
         notes.extend(self.latency.iter().cloned());
-        notes.extend(crate::whitebox::sections_notes(
+        notes.extend(crate::whitebox::sections_note(
             info.sections,
             &self.sections,
         ));
         notes.extend(self.adaptive.iter().cloned());
         if !self.skipped.is_empty() {
-            notes.push(report::mem_note(&self.skipped, mem.unwrap_or(0.0), np));
+            notes.push(Note::SkippedByMem {
+                sizes: self.skipped.clone(),
+                mem_bytes: mem.unwrap_or(0.0),
+                processes: np,
+            });
         }
         notes
     }

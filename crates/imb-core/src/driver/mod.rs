@@ -16,7 +16,10 @@ use crate::kernel::Suite;
 use crate::kernel::{Benchmark, Comm, Ctx, Prep, Sample};
 use crate::lengths::{self, Len};
 use crate::plan::{self, Layout, Step};
-use crate::report::{self, Banner, Columns, Failure, Header, Json, Row, Sink, Text, Verdict};
+use crate::report::{
+    self, AdaptiveRule, Banner, Changed, Columns, Failure, Header, Json, Note, Row, Sink, Text,
+    Unsettled, Verdict,
+};
 use crate::settings::{self, Kind, Params};
 use crate::stats::{self, RankResult, Usec};
 use crate::sysinfo;
@@ -269,7 +272,7 @@ impl Runner<'_> {
         let oversubscribed = self.host.oversubscription(self.world);
         if self.rank == 0 {
             let mut h = self.header(granted);
-            h.warnings.extend(oversubscribed);
+            h.notes.extend(oversubscribed);
             let names: Vec<&str> = self
                 .opts
                 .benchmarks
@@ -303,7 +306,12 @@ impl Runner<'_> {
             if (info.min_x, info.max_x) != (0, usize::MAX) && self.rank == 0 {
                 let outside = self.outside(bench);
                 if !outside.is_empty() {
-                    let note = report::range_note(info.name, info.min_x, info.max_x, &outside);
+                    let note = Note::OutOfRange {
+                        benchmark: info.name.to_string(),
+                        min_bytes: info.min_x,
+                        max_bytes: (info.max_x != usize::MAX).then_some(info.max_x),
+                        sizes: outside,
+                    };
                     self.emit(|s| s.note(&note));
                 }
             }

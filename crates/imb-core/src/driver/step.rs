@@ -13,7 +13,9 @@ impl Runner<'_> {
         let info = bench.info();
         let lens = self.lengths(bench);
         if lens.is_empty() {
-            let note = report::no_lengths_note(info.name);
+            let note = Note::NoLengths {
+                benchmark: info.name.to_string(),
+            };
             self.emit(|s| s.note(&note));
             return Ok(());
         }
@@ -104,11 +106,8 @@ impl Runner<'_> {
                             (x, mode, n, check),
                             info.scale_time,
                         );
-                        table_out.adaptive.push(if info.class == Class::Sync {
-                            format!("adaptive: {note}")
-                        } else {
-                            format!("adaptive: {} bytes: {note}", len.x)
-                        });
+                        let bytes = (info.class != Class::Sync).then_some(len.x);
+                        table_out.adaptive.push(note(bytes));
                         n = reps;
                         r
                     }
@@ -292,15 +291,16 @@ impl Runner<'_> {
         for (w, r) in all.iter().enumerate() {
             if r.defect > TOL && layout.role(w).is_some() {
                 out.unsuccessful = true;
-                out.defects
-                    .push(report::defect_note(len.x, w, r.pos.unwrap_or(0)));
+                out.defects.push(Note::Defect {
+                    bytes: len.x,
+                    world_rank: w,
+                    first_wrong_byte: r.pos.unwrap_or(0),
+                });
             }
         }
-        let attention = len.truncated_from.map(|from| {
-            format!(
-                "Attention, msg size {from} truncated to {}",
-                lengths::maxmsg(&self.opts.params, info.unit)
-            )
+        let attention = len.truncated_from.map(|from| Note::Truncated {
+            from,
+            to: lengths::maxmsg(&self.opts.params, info.unit),
         });
         self.emit(|s| {
             if let Some(a) = &attention {

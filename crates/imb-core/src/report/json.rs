@@ -1,13 +1,40 @@
 //! `-json FILE`: every table as data. The whole document is rewritten (to a temporary file,
 //! then renamed) after each table, so a crash leaves a valid file with everything measured so
-//! far, and `"complete": false` says the run did not finish. Values keep full precision; column
-//! names are the IMB column titles.
+//! far, and `"complete": false` says the run did not finish. Values keep full precision. A
+//! table lists its IMB column titles (`columns`) and their machine keys with units (`keys`:
+//! `t_avg_us`, `mbytes_per_s`, `report::COLUMNS` maps one to the other); rows are keyed by the
+//! machine keys. Notes are objects with a `kind`, their fields, and `text`, the printed lines.
 
-use super::{Banner, Failure, Header, Row, Sink, Verdict};
+use super::{Banner, Failure, Header, Note, Row, Sink, Verdict};
 use crate::bench::Mode;
 use crate::safefile::OutFile;
 use serde::Serialize;
 use serde_json::{Map, Value};
+
+/// The layout of the document: 2 keys rows by machine key and types every note (1, before it,
+/// keyed rows by column title and held notes as strings).
+pub const SCHEMA_VERSION: u32 = 2;
+
+/// A note as JSON: its fields under its `kind`, and the printed lines as `text`.
+fn note_value(n: &Note) -> Value {
+    let mut v = serde_json::to_value(n).expect("JSON of plain data");
+    if let Value::Object(m) = &mut v {
+        m.insert("text".into(), Value::from(n.lines().join("\n")));
+    }
+    v
+}
+
+/// A header as JSON, its notes typed like every other note.
+fn header_value(h: &Header) -> Value {
+    let mut v = serde_json::to_value(h).expect("JSON of plain data");
+    if let Value::Object(m) = &mut v {
+        m.insert(
+            "notes".into(),
+            Value::Array(h.notes.iter().map(note_value).collect()),
+        );
+    }
+    v
+}
 
 #[derive(Debug, Serialize)]
 struct TableDoc {
@@ -20,18 +47,20 @@ struct TableDoc {
     multi: bool,
     mode: Option<&'static str>,
     columns: Vec<&'static str>,
+    keys: Vec<&'static str>,
     rows: Vec<Map<String, Value>>,
-    notes: Vec<String>,
+    notes: Vec<Value>,
     unsuccessful: bool,
 }
 
 #[derive(Debug, Serialize)]
 struct Doc {
+    schema_version: u32,
     suite: String,
-    header: Option<Header>,
+    header: Option<Value>,
     benchmarks_to_run: Vec<String>,
     invalid: Vec<String>,
-    notes: Vec<String>,
+    notes: Vec<Value>,
     tables: Vec<TableDoc>,
     check: Option<Vec<Verdict>>,
     /// CPU_Exploit's MFlops (IO non-blocking benchmarks only).
@@ -54,6 +83,7 @@ impl Json {
         Json {
             file,
             doc: Doc {
+                schema_version: SCHEMA_VERSION,
                 suite: suite.to_string(),
                 header: None,
                 benchmarks_to_run: Vec::new(),
@@ -90,7 +120,7 @@ impl Sink for Json {
         self.failed.clone().map(Failure::Error)
     }
     fn header(&mut self, h: &Header) {
-        self.doc.header = Some(h.clone());
+        self.doc.header = Some(header_value(h));
         self.save();
     }
     fn list(&mut self, names: &[&str], _multi: bool) {
@@ -117,17 +147,18 @@ impl Sink for Json {
                 Mode::NonAggregate => Some("NON-AGGREGATE"),
             },
             columns: b.cols.titles(),
+            keys: b.cols.keys(),
             rows: Vec::new(),
             notes: Vec::new(),
             unsuccessful: false,
         });
     }
-    fn note(&mut self, line: &str) {
-        self.doc.notes.push(line.to_string());
+    fn note(&mut self, note: &Note) {
+        self.doc.notes.push(note_value(note));
     }
-    fn attention(&mut self, line: &str) {
+    fn attention(&mut self, note: &Note) {
         if let Some(t) = self.doc.tables.last_mut() {
-            t.notes.push(line.to_string());
+            t.notes.push(note_value(note));
         }
     }
     fn row(&mut self, r: &Row) {
@@ -146,17 +177,12 @@ impl Sink for Json {
             .into_iter()
             .map(Value::from)
             .chain(r.values.iter().map(|&v| Value::from(v)));
-        let obj = t
-            .columns
-            .iter()
-            .map(|c| c.to_string())
-            .zip(values)
-            .collect();
+        let obj = t.keys.iter().map(|c| c.to_string()).zip(values).collect();
         t.rows.push(obj);
     }
-    fn table_end(&mut self, notes: &[String], unsuccessful: bool) {
+    fn table_end(&mut self, notes: &[Note], unsuccessful: bool) {
         if let Some(t) = self.doc.tables.last_mut() {
-            t.notes.extend(notes.iter().cloned());
+            t.notes.extend(notes.iter().map(note_value));
             t.unsuccessful = unsuccessful;
         }
         self.save();
@@ -200,7 +226,14 @@ mod tests {
             reps: 1000,
             values: vec![0.123456, 61.8, 0.0],
         });
-        j.table_end(&["a note".into()], false);
+        j.table_end(
+            &[Note::Defect {
+                bytes: 8,
+                world_rank: 3,
+                first_wrong_byte: 0,
+            }],
+            false,
+        );
         let mid: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
         assert_eq!(mid["complete"], false);
         j.finish(Some(&[Verdict {

@@ -3,11 +3,13 @@
 
 mod grid;
 mod json;
+mod note;
 mod text;
 
 pub use grid::{grid_rule, grid_text, suite_head};
 
-pub use json::Json;
+pub use json::{Json, SCHEMA_VERSION};
+pub use note::{AdaptiveRule, Changed, Note, SectionClass, Unsettled};
 pub use text::{header_text, process_block, row_text, Text};
 
 use crate::bench::{Mode, Table};
@@ -32,13 +34,11 @@ pub struct Header {
     pub io: bool,
     /// (min, max) of the ladder, or None when `-msglen` gave the lengths.
     pub min_max: Option<(usize, usize)>,
-    /// Lines explaining optional mode; empty in standard mode.
-    pub optional: Vec<String>,
     /// MPI_Info hints in force (`[info]` of the settings file).
     pub info: Vec<(String, String)>,
-    /// Why the times may not be results (oversubscription): `# !!` lines at the header's end.
-    #[serde(default)]
-    pub warnings: Vec<String>,
+    /// The `# !!` blocks at the header's end: optional mode, then why the times may not be
+    /// results (oversubscription).
+    pub notes: Vec<Note>,
 }
 
 /// The columns of one table.
@@ -49,7 +49,44 @@ pub struct Columns {
     pub defects: bool,
 }
 
+/// Every column: its IMB title, as printed and parsed by IMB-output scripts, and its machine
+/// key with units, the name a JSON row uses (doc/OUTPUT.md, "JSON").
+pub const COLUMNS: &[(&str, &str)] = &[
+    ("Group", "group"),
+    ("#bytes", "bytes"),
+    ("#repetitions", "repetitions"),
+    ("t[usec]", "t_us"),
+    ("t_min[usec]", "t_min_us"),
+    ("t_max[usec]", "t_max_us"),
+    ("t_avg[usec]", "t_avg_us"),
+    ("Mbytes/sec", "mbytes_per_s"),
+    ("comm[usec]", "comm_us"),
+    ("move[usec]", "move_us"),
+    ("comp[usec]", "comp_us"),
+    ("total[usec]", "total_us"),
+    ("pred_Exch", "pred_exchange_us"),
+    ("pred_PPong", "pred_pingpong_us"),
+    ("t_ovrl[usec]", "t_ovrl_us"),
+    ("t_pure[usec]", "t_pure_us"),
+    ("t_CPU[usec]", "t_cpu_us"),
+    ("overlap[%]", "overlap_pct"),
+    ("defects", "defects"),
+];
+
+/// The machine key of a column title.
+pub fn column_key(title: &str) -> &'static str {
+    COLUMNS
+        .iter()
+        .find(|(t, _)| *t == title)
+        .map(|(_, k)| *k)
+        .expect("every title is in COLUMNS")
+}
+
 impl Columns {
+    /// The machine keys of `titles()`, in the same order.
+    pub fn keys(&self) -> Vec<&'static str> {
+        self.titles().into_iter().map(column_key).collect()
+    }
     pub fn titles(&self) -> Vec<&'static str> {
         let mut t = Vec::new();
         if self.group {
@@ -151,46 +188,16 @@ pub trait Sink {
     fn invalid(&mut self, _name: &str, _np: usize) {}
     fn banner(&mut self, _b: &Banner) {}
     /// A line inside a table, before the row it concerns (`Attention, msg size …`).
-    fn attention(&mut self, _line: &str) {}
+    fn attention(&mut self, _note: &Note) {}
     /// `-multi 1`: the blank line before each size's group rows.
     fn size_block(&mut self) {}
     fn row(&mut self, _r: &Row) {}
     /// A `#` note outside any table (placed where a banner would start).
-    fn note(&mut self, _line: &str) {}
+    fn note(&mut self, _note: &Note) {}
     /// After a table: `#` notes, placed after the blank line that ends the table.
-    fn table_end(&mut self, _notes: &[String], _unsuccessful: bool) {}
+    fn table_end(&mut self, _notes: &[Note], _unsuccessful: bool) {}
     /// The check-mode summary (None outside check mode) and the end marker.
     fn finish(&mut self, _verdicts: Option<&[Verdict]>) {}
-}
-
-/// The note after a table for a received buffer that failed the check.
-pub fn defect_note(x: usize, world_rank: usize, pos: usize) -> String {
-    format!("defect: {x} bytes, world rank {world_rank}: first wrong element at byte {pos}")
-}
-
-/// The note after a table for the sizes `-mem` left out.
-pub fn mem_note(skipped: &[usize], mem_bytes: f64, np: usize) -> String {
-    let list: Vec<String> = skipped.iter().map(|x| x.to_string()).collect();
-    format!(
-        "{} message size(s) skipped: their buffers exceed -mem {:.3} GiB per process on {np} processes: {}",
-        skipped.len(),
-        mem_bytes / (1u64 << 30) as f64,
-        list.join(", ")
-    )
-}
-
-/// The note for sizes outside a benchmark's range (`Info::min_x`, `Info::max_x`).
-pub fn range_note(name: &str, min_x: usize, max_x: usize, outside: &[usize]) -> String {
-    let list: Vec<String> = outside.iter().map(|x| x.to_string()).collect();
-    let range = if max_x == usize::MAX {
-        format!("{min_x} bytes and up")
-    } else {
-        format!("{min_x} to {max_x} bytes")
-    };
-    format!(
-        "{name} runs message sizes of {range}; not run: {}",
-        list.join(", ")
-    )
 }
 
 /// A Sphinx latency's notes for one size: the slowest rank (per group under `-multi 1`), and
@@ -201,7 +208,7 @@ pub fn latency_notes(
     all: &[RankResult],
     layout: &Layout,
     multi: Option<Multi>,
-) -> Vec<String> {
+) -> Vec<Note> {
     let mut v = Vec::new();
     let sets: Vec<(Option<usize>, Vec<usize>)> = match multi {
         Some(Multi::PerGroup) => layout
@@ -213,42 +220,34 @@ pub fn latency_notes(
         _ => vec![(None, layout.groups.iter().flatten().copied().collect())],
     };
     for (g, members) in sets {
-        let group = g.map(|g| format!(" of group {g}")).unwrap_or_default();
         if let Some((w, t)) = crate::stats::slowest(all, &members) {
             let (wg, pos) = layout.role(w).unwrap_or((0, w));
-            let in_group = if layout.multi && g.is_none() {
-                format!(" of group {wg}")
-            } else {
-                group.clone()
-            };
-            v.push(format!(
-                "{x} bytes: {who}: rank {pos}{in_group} ({:.2} usec)",
-                t.0
-            ));
+            v.push(Note::Slowest {
+                bytes: x,
+                label: who.to_string(),
+                rank: pos,
+                group: if layout.multi && g.is_none() {
+                    Some(wg)
+                } else {
+                    g
+                },
+                t_us: t.0,
+            });
         }
     }
     for &w in layout.groups.iter().flatten() {
         let r = &all[w];
         if !r.excluded && r.t.0 <= 0.0 {
             let (g, pos) = layout.role(w).unwrap_or((0, w));
-            let group = if layout.multi {
-                format!(" of group {g}")
-            } else {
-                String::new()
-            };
-            v.push(format!(
-                "{x} bytes: UNRELIABLE: rank {pos}{group}: corrected time {:.2} usec <= 0 \
-                 (the acknowledgement latency is not below the measured time)",
-                r.t.0
-            ));
+            v.push(Note::Unreliable {
+                bytes: x,
+                rank: pos,
+                group: layout.multi.then_some(g),
+                t_us: r.t.0,
+            });
         }
     }
     v
-}
-
-/// The note for a benchmark that has no message length left to run.
-pub fn no_lengths_note(name: &str) -> String {
-    format!("{name}: no message length to run (only 0 was left, and -zero_size off removed it)")
 }
 
 #[cfg(test)]
@@ -272,7 +271,14 @@ mod tests {
         // two groups of 2: {0, 1} and {2, 3}; their roots are world ranks 0 and 2
         let l = crate::plan::layout(4, 2, None, true);
         let all = results(&[0.0, 3.0, 0.0, -0.5], &[0, 2]);
-        let per_group = latency_notes("last receiver", 8, &all, &l, Some(Multi::PerGroup));
+        let text = |v: Vec<Note>| v.iter().flat_map(|n| n.lines()).collect::<Vec<_>>();
+        let per_group = text(latency_notes(
+            "last receiver",
+            8,
+            &all,
+            &l,
+            Some(Multi::PerGroup),
+        ));
         assert_eq!(
             per_group,
             [
@@ -282,7 +288,13 @@ mod tests {
                  acknowledgement latency is not below the measured time)"
             ]
         );
-        let merged = latency_notes("last receiver", 8, &all, &l, Some(Multi::Merged));
+        let merged = text(latency_notes(
+            "last receiver",
+            8,
+            &all,
+            &l,
+            Some(Multi::Merged),
+        ));
         assert_eq!(
             merged[0],
             "8 bytes: last receiver: rank 1 of group 0 (3.00 usec)"
@@ -290,7 +302,7 @@ mod tests {
         let one = crate::plan::layout(3, 3, None, false);
         let all = results(&[0.0, 2.0, 2.5], &[0]);
         assert_eq!(
-            latency_notes("critical contributor", 4, &all, &one, None),
+            text(latency_notes("critical contributor", 4, &all, &one, None)),
             ["4 bytes: critical contributor: rank 2 (2.50 usec)"]
         );
     }

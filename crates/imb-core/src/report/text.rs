@@ -1,7 +1,7 @@
 //! The IMB text layout, byte for byte (doc/OUTPUT.md, including "Compatibility with IMB parsers").
 //! It flushes after every write, so a crash keeps what was already measured.
 
-use super::{Banner, Failure, Header, Row, Sink, Verdict};
+use super::{Banner, Failure, Header, Note, Row, Sink, Verdict};
 use crate::bench::Mode;
 use crate::plan::Layout;
 use std::io::Write;
@@ -132,13 +132,11 @@ pub fn header_text(h: &Header) -> String {
         );
     }
     s.push_str("#\n");
-    for block in [&h.optional, &h.warnings] {
-        if !block.is_empty() {
-            for l in block {
-                s.push_str(&format!("# !! {l}\n"));
-            }
-            s.push_str("#\n");
+    for n in &h.notes {
+        for l in n.lines() {
+            s.push_str(&format!("# !! {l}\n"));
         }
+        s.push_str("#\n");
     }
     s
 }
@@ -212,11 +210,17 @@ impl<W: Write> Sink for Text<W> {
         s.push('\n');
         self.put(&s);
     }
-    fn note(&mut self, line: &str) {
-        self.put(&format!("\n# {line}\n"));
+    fn note(&mut self, note: &Note) {
+        let mut s = String::from("\n");
+        for l in note.lines() {
+            s.push_str(&format!("# {l}\n"));
+        }
+        self.put(&s);
     }
-    fn attention(&mut self, line: &str) {
-        self.put(&format!("{line}\n"));
+    fn attention(&mut self, note: &Note) {
+        for l in note.lines() {
+            self.put(&format!("{l}\n"));
+        }
     }
     fn size_block(&mut self) {
         self.put("\n");
@@ -225,12 +229,12 @@ impl<W: Write> Sink for Text<W> {
         let t = row_text(r);
         self.put(&t);
     }
-    fn table_end(&mut self, notes: &[String], unsuccessful: bool) {
+    fn table_end(&mut self, notes: &[Note], unsuccessful: bool) {
         let mut s = String::new();
         if !notes.is_empty() {
             s.push('\n');
-            for n in notes {
-                s.push_str(&format!("# {n}\n"));
+            for l in notes.iter().flat_map(|n| n.lines()) {
+                s.push_str(&format!("# {l}\n"));
             }
         }
         if unsuccessful {
@@ -285,9 +289,8 @@ mod tests {
             thread_env: "MPI_THREAD_SINGLE".into(),
             io: false,
             min_max: Some((0, 4194304)),
-            optional: vec![],
             info: vec![],
-            warnings: vec![],
+            notes: vec![],
         }
     }
 
@@ -320,18 +323,35 @@ mod tests {
         h.part = "MPI-IO part".into();
         h.min_max = None;
         h.info = vec![("striping_factor".into(), "4".into())];
-        h.optional = vec![
-            "optional mode (settings file s.toml):".into(),
-            "  MAXMSGLOG = 10 (standard 22)".into(),
-        ];
+        h.notes = vec![Note::OptionalMode {
+            from: "the [optional] block of s.toml".into(),
+            parameters: vec![crate::report::Changed {
+                key: "MAXMSGLOG".into(),
+                value: "10".into(),
+                standard: "22".into(),
+            }],
+            time_cap_s: None,
+            adaptive: None,
+        }];
         insta::assert_snapshot!(render(|t| t.header(&h)));
     }
 
     #[test]
     fn header_oversubscribed_after_optional() {
         let mut h = header();
-        h.optional = vec!["Results from OPTIONAL mode, not standard mode:".into()];
-        h.warnings = vec![crate::sysinfo::oversubscribed_line("processes", 4, 2).unwrap()];
+        h.notes = vec![
+            Note::OptionalMode {
+                from: "the command line".into(),
+                parameters: vec![],
+                time_cap_s: Some(0.5),
+                adaptive: None,
+            },
+            Note::Oversubscribed {
+                what: "processes".into(),
+                count: 4,
+                cpus: 2,
+            },
+        ];
         insta::assert_snapshot!(render(|t| {
             t.header(&h);
             t.list(&["PingPong"], false);
@@ -498,10 +518,23 @@ mod tests {
                 class: crate::whitebox::Activity::Computation,
             },
         ];
-        let mut notes = crate::whitebox::sections_notes(&sections, &rows);
-        notes.push("4 bytes: last receiver: rank 1 (4.39 usec)".to_string());
+        let notes = [
+            crate::whitebox::sections_note(&sections, &rows).unwrap(),
+            Note::Slowest {
+                bytes: 4,
+                label: "last receiver".into(),
+                rank: 1,
+                group: None,
+                t_us: 4.39,
+            },
+        ];
         insta::assert_snapshot!(render(|t| {
-            t.note("Jacobi2D runs message sizes of 8 to 16384 bytes; not run: 0, 32768");
+            t.note(&Note::OutOfRange {
+                benchmark: "Jacobi2D".into(),
+                min_bytes: 8,
+                max_bytes: Some(16384),
+                sizes: vec![0, 32768],
+            });
             t.banner(&Banner {
                 name: "Jacobi2D",
                 layout: &l,
@@ -547,7 +580,10 @@ mod tests {
                 mode: Mode::Plain,
                 cols: c,
             });
-            t.attention("Attention, msg size 8000000 truncated to 4194304");
+            t.attention(&Note::Truncated {
+                from: 8000000,
+                to: 4194304,
+            });
             t.row(&Row {
                 group: None,
                 bytes: Some(4194304),
@@ -556,12 +592,22 @@ mod tests {
             });
             t.table_end(
                 &[
-                    crate::report::defect_note(4194304, 1, 0),
-                    crate::report::mem_note(&[8388608], 4.0 * (1u64 << 30) as f64, 2),
+                    Note::Defect {
+                        bytes: 4194304,
+                        world_rank: 1,
+                        first_wrong_byte: 0,
+                    },
+                    Note::SkippedByMem {
+                        sizes: vec![8388608],
+                        mem_bytes: 4.0 * (1u64 << 30) as f64,
+                        processes: 2,
+                    },
                 ],
                 true,
             );
-            t.note(&crate::report::no_lengths_note("Allreduce"));
+            t.note(&Note::NoLengths {
+                benchmark: "Allreduce".into(),
+            });
             t.finish(Some(&[
                 Verdict {
                     name: "Reduce".into(),
