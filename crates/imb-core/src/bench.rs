@@ -1,6 +1,8 @@
 //! What a benchmark is, seen from the engine: its metadata (`Info`). The MPI side (kernels,
 //! timing, and the `Suite` a binary hands to the driver) is in `kernel`.
 
+use crate::table::{self, TableKind};
+
 /// The guide's benchmark classes (3.3.1, 4.2.1); they decide process counts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Class {
@@ -23,24 +25,6 @@ pub enum Procs {
     /// That ladder from at least 2 processes; one process is "invalid" (a Sphinx latency needs
     /// a process besides the root).
     AtLeastTwo,
-}
-
-/// The column set of a table (doc/OUTPUT.md, "Column sets").
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Table {
-    /// `#bytes #repetitions t[usec] Mbytes/sec`
-    Single,
-    /// `#bytes #repetitions t_min t_max t_avg Mbytes/sec`
-    Parallel,
-    /// `#bytes #repetitions t_min t_max t_avg`
-    Collective,
-    /// `#repetitions t_min t_max t_avg`
-    Sync,
-    /// `#bytes #repetitions t_ovrl t_pure t_CPU overlap[%]`
-    NonBlocking,
-    /// White-box decomposition: `#bytes #repetitions comm move comp total`, then what
-    /// Exchange and PingPong at the same size predict for the communication (`Sample::parts`).
-    WhiteBox,
 }
 
 /// A run mode (EXT/IO aggregate or not; MPI-1 has only `Plain`).
@@ -84,7 +68,8 @@ pub struct Info {
     pub name: &'static str,
     pub class: Class,
     pub procs: Procs,
-    pub table: Table,
+    /// The table's columns, rows and notes.
+    pub table: &'static TableKind,
     /// Sizes are multiples of this (4 for MPI_FLOAT reductions).
     pub unit: usize,
     /// The second ladder size is at least this (imb-ext: 4).
@@ -102,11 +87,6 @@ pub struct Info {
     pub nonaggr_cap: bool,
     /// Runs only when named on the command line or in `-input` (not in the default list).
     pub on_request: bool,
-    /// A Sphinx-style corrected latency (Bcast_latency, Reduce_latency): the rows are over the
-    /// ranks that do not report `Sample::excluded` (the root), a `#` line after the table
-    /// names the slowest rank of each size with this label, and a corrected time <= 0 is
-    /// flagged UNRELIABLE.
-    pub latency: Option<&'static str>,
     /// The sizes this benchmark runs (others are left out with a note): a 0-byte broadcast
     /// need not synchronise, so a Sphinx latency starts at 1; the white-box stencil's tile
     /// grows with the square of its halo.
@@ -115,9 +95,6 @@ pub struct Info {
     /// The bytes one repetition touches, for n_sample = min(MSGSPERSAMPLE, OVERALL_VOL / this):
     /// X for a message, the tile for the stencil.
     pub sample_bytes: fn(usize) -> usize,
-    /// White-box: the named section timers of the instrumented kernel (listed above their
-    /// per-class times).
-    pub sections: &'static [crate::vocab::Section],
 }
 
 /// One repetition moves X bytes (every IMB pattern).
@@ -129,10 +106,10 @@ impl Info {
     /// A plain MPI-1 benchmark; adjust fields with struct update syntax.
     pub const fn mpi1(name: &'static str, class: Class) -> Info {
         let (procs, table) = match class {
-            Class::SingleTransfer => (Procs::Pair, Table::Single),
-            Class::ParallelTransfer => (Procs::Any, Table::Parallel),
-            Class::Collective => (Procs::Any, Table::Collective),
-            Class::Sync => (Procs::Any, Table::Sync),
+            Class::SingleTransfer => (Procs::Pair, &table::SINGLE),
+            Class::ParallelTransfer => (Procs::Any, &table::PARALLEL),
+            Class::Collective => (Procs::Any, &table::COLLECTIVE),
+            Class::Sync => (Procs::Any, &table::SYNC),
         };
         Info {
             name,
@@ -148,11 +125,9 @@ impl Info {
             modes: &[Mode::Plain],
             nonaggr_cap: false,
             on_request: false,
-            latency: None,
             min_x: 0,
             max_x: usize::MAX,
             sample_bytes: message_bytes,
-            sections: &[],
         }
     }
 }

@@ -3,7 +3,7 @@
 //! plan step, and gathering results to rank 0.
 
 use crate::kernel::Comm;
-use crate::stats::{RankResult, Usec, PARTS};
+use crate::stats::RankResult;
 use mpi::collective::SystemOperation;
 use mpi::topology::Color;
 use mpi::traits::*;
@@ -72,34 +72,17 @@ pub fn first_error(world: &Comm, mine: Option<String>) -> Option<String> {
     Some(String::from_utf8_lossy(&bytes).into_owned())
 }
 
-/// Gather every rank's result to world rank 0 (in world-rank order).
+/// Gather every rank's result to world rank 0 (in world-rank order), as one fixed-size
+/// record of doubles per rank (`RankResult::to_wire`).
 pub fn gather(world: &Comm, mine: RankResult) -> Option<Vec<RankResult>> {
-    const HEAD: usize = 6;
-    let mut enc = [0.0f64; HEAD + PARTS];
-    enc[..HEAD].copy_from_slice(&[
-        mine.t.0,
-        mine.defect,
-        mine.pos.map_or(-1.0, |p| p as f64),
-        mine.pure.0,
-        mine.cpu.0,
-        f64::from(u8::from(mine.excluded)),
-    ]);
-    enc[HEAD..].copy_from_slice(&mine.parts);
+    let enc = mine.to_wire();
     let root = world.process_at_rank(0);
     if world.rank() == 0 {
         let mut all = vec![0.0f64; enc.len() * world.size() as usize];
         root.gather_into_root(&enc[..], &mut all[..]);
         Some(
             all.chunks_exact(enc.len())
-                .map(|c| RankResult {
-                    t: Usec(c[0]),
-                    defect: c[1],
-                    pos: (c[2] >= 0.0).then_some(c[2] as usize),
-                    pure: Usec(c[3]),
-                    cpu: Usec(c[4]),
-                    excluded: c[5] != 0.0,
-                    parts: c[HEAD..].try_into().expect("PARTS values"),
-                })
+                .map(|c| RankResult::from_wire(c.try_into().expect("one record")))
                 .collect(),
         )
     } else {

@@ -6,8 +6,8 @@
 //! into the timed loop and the only dynamic call is one per sample.
 
 use crate::bench::{Info, Mode};
-use crate::buffers::Defect;
-use crate::cpu::Calibration;
+use crate::buffers::{Buffer, Defect};
+use crate::report::Note;
 use crate::settings::Params;
 pub use crate::stats::PARTS;
 use mpi::topology::SimpleCommunicator;
@@ -38,8 +38,9 @@ pub struct Ctx<'a> {
     pub info: &'a [(String, String)],
     /// What `Benchmark::prepare` returned for this process count (IO: the prepared files).
     pub prep: Option<&'a dyn Any>,
-    /// CPU_Exploit's calibration, when a non-blocking benchmark is selected.
-    pub cpu: Option<&'a Calibration>,
+    /// What the suite's `Hooks::run_state` built for the whole run (IO: CPU_Exploit's
+    /// calibration, when a non-blocking benchmark is selected).
+    pub run: Option<&'a dyn Any>,
 }
 
 /// What a benchmark sees when it prepares a process count (once, before the first size).
@@ -92,13 +93,10 @@ pub struct Sample {
     /// Seconds per repetition (non-blocking IO: t_ovrl).
     pub secs: f64,
     pub defect: Defect,
-    /// Non-blocking IO: seconds per blocking access (t_pure), and per CPU_Exploit call alone
-    /// (t_CPU); zero elsewhere.
-    pub pure: f64,
-    pub cpu: f64,
     /// This rank's time is not part of the row (a Sphinx latency's root, which only measures).
     pub excluded: bool,
-    /// Benchmark-specific values per repetition (white-box: the kernels' and sections' times).
+    /// A family's own values in seconds per repetition, read by its table kind (white-box: the
+    /// kernels' and sections' times; IMB-IO non-blocking: t_pure and t_CPU).
     pub parts: [f64; PARTS],
 }
 
@@ -168,6 +166,50 @@ pub trait Benchmark: Sync {
     }
 }
 
+/// What a family adds to the engine's run, registered once in its `Suite`: IMB-IO's file
+/// guardian, buffer contents, header and CPU calibration come in through these, so the driver
+/// never asks which executable it runs. `Hooks::IMB` is the plain IMB behaviour.
+#[derive(Clone, Copy)]
+pub struct Hooks {
+    /// First thing in `main`, before MPI starts; `Some(status)` ends the program there with
+    /// that exit status (imb-io: this process is the file guardian, or it could not start).
+    pub before_mpi: fn(exe: &str) -> Option<u8>,
+    /// Whether each step is warmed up before its first size (doc/METHODOLOGY.md, "Warm-up").
+    pub warm_up: bool,
+    /// How group rank `pos` fills its send buffer.
+    pub fill: fn(&mut Buffer, usize),
+    /// The header in IMB-IO's form: "io portion" lines, printed with `-msglen` too, and no
+    /// datatype lines (doc/OUTPUT.md, "Header").
+    pub io_header: bool,
+    /// Once on every rank after the header, given the selected benchmarks: state for the
+    /// whole run, handed to every kernel as `Ctx::run`, and a block for the output (imb-io:
+    /// CPU_Exploit's calibration when a non-blocking benchmark runs).
+    pub run_state: fn(&[&'static Info]) -> Option<RunState>,
+}
+
+/// What `Hooks::run_state` builds: the state every kernel sees as `Ctx::run`, and the block
+/// the output shows for it.
+pub type RunState = (Box<dyn Any>, Note);
+
+fn nothing_before_mpi(_: &str) -> Option<u8> {
+    None
+}
+
+fn no_run_state(_: &[&'static Info]) -> Option<RunState> {
+    None
+}
+
+impl Hooks {
+    /// IMB's MPI-1 and EXT behaviour: warm-up, BUF_VALUE buffers, the MPI-1 header.
+    pub const IMB: Hooks = Hooks {
+        before_mpi: nothing_before_mpi,
+        warm_up: true,
+        fill: Buffer::fill,
+        io_header: false,
+        run_state: no_run_state,
+    };
+}
+
 /// A binary's description of itself.
 pub struct Suite {
     /// Executable name as the user types it, e.g. `imb-mpi1`.
@@ -179,6 +221,7 @@ pub struct Suite {
     pub npmin: usize,
     /// Benchmarks in default run order.
     pub benchmarks: &'static [&'static dyn Benchmark],
+    pub hooks: Hooks,
 }
 
 impl Suite {

@@ -1,10 +1,12 @@
 //! imb-core: the engine of imb-rs, the Intel MPI Benchmarks methodology in Rust.
 //!
 //! It owns the whole path from the command line to the printed row: settings, message-length
-//! ladders and `n_sample`, the plan of process counts and groups, warm-up, barrier
-//! synchronisation, the timed loop, statistics across ranks and every byte of output. The
-//! executables only declare their benchmarks (`bench::Info`) and implement one repetition of
-//! each pattern (`kernel::Kernel`); `driver::main` does the rest.
+//! ladders and `n_sample`, the plan of process counts and groups (`plan::build`), warm-up,
+//! barrier synchronisation, the timed loop (`kernel::bracket`), statistics across ranks and
+//! every byte of output (`report`, its lines beyond the tables as typed `report::Note`s). The
+//! executables only declare their benchmarks (`bench::Info`, with a `table::TableKind`) and
+//! implement one repetition of each pattern (`kernel::Kernel`); a family with needs of its own
+//! registers `kernel::Hooks` in its suite; `driver::main` does the rest (doc/ARCHITECTURE.md).
 //!
 //! The `mpi` feature (on by default) adds the MPI side; without it the crate builds where no
 //! MPI is installed, for the thread and OpenMP suites.
@@ -14,7 +16,6 @@ pub mod bench;
 pub mod binding;
 pub mod buffers;
 pub mod cli;
-pub mod cpu;
 pub mod error;
 pub mod files;
 pub mod lengths;
@@ -26,6 +27,7 @@ pub mod settings;
 pub mod settle;
 pub mod stats;
 pub mod sysinfo;
+pub mod table;
 pub mod vocab;
 pub mod whitebox;
 

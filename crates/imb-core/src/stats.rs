@@ -2,8 +2,6 @@
 //! (doc/METHODOLOGY.md, "From per-rank times to a row", with our departure: `-multi 1` uses each
 //! group's own members).
 
-use crate::vocab::Multi;
-
 /// A time in microseconds (what the tables print).
 #[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Default)]
 pub struct Usec(pub f64);
@@ -26,13 +24,38 @@ pub struct RankResult {
     pub defect: f64,
     /// Check mode: byte position of the first wrong element, if any.
     pub pos: Option<usize>,
-    /// Non-blocking IO: the blocking access time (t_pure) and the CPU_Exploit time alone (t_CPU).
-    pub pure: Usec,
-    pub cpu: Usec,
     /// Not part of the row's min/max/avg (a Sphinx latency's root).
     pub excluded: bool,
-    /// Benchmark-specific values (white-box: kernel and section times, in usec).
+    /// A family's own values, in usec, whose meaning its table kind knows (white-box: kernel
+    /// and section times; IMB-IO non-blocking: t_pure and t_CPU).
     pub parts: [f64; PARTS],
+}
+
+/// Doubles in one rank's record on the wire.
+pub const WIRE: usize = 4 + PARTS;
+
+impl RankResult {
+    /// The record `comm::gather` sends: every field as a double (a position of -1 is none).
+    pub fn to_wire(&self) -> [f64; WIRE] {
+        let mut w = [0.0; WIRE];
+        w[..4].copy_from_slice(&[
+            self.t.0,
+            self.defect,
+            self.pos.map_or(-1.0, |p| p as f64),
+            f64::from(u8::from(self.excluded)),
+        ]);
+        w[4..].copy_from_slice(&self.parts);
+        w
+    }
+    pub fn from_wire(w: &[f64; WIRE]) -> Self {
+        RankResult {
+            t: Usec(w[0]),
+            defect: w[1],
+            pos: (w[2] >= 0.0).then_some(w[2] as usize),
+            excluded: w[3] != 0.0,
+            parts: w[4..].try_into().expect("PARTS values"),
+        }
+    }
 }
 
 /// Min, max and mean over a set of ranks.
@@ -42,16 +65,12 @@ pub struct Stats {
     pub t_max: Usec,
     pub t_avg: Usec,
     pub defect: f64,
-    /// The largest t_pure and t_CPU (non-blocking IO).
-    pub pure_max: Usec,
-    pub cpu_max: Usec,
 }
 
 /// Statistics over the given world ranks (those not `excluded`; their check results count).
 pub fn over<'a>(results: &[RankResult], ranks: impl IntoIterator<Item = &'a usize>) -> Stats {
     let mut n = 0usize;
     let (mut lo, mut hi, mut sum, mut defect) = (f64::INFINITY, f64::NEG_INFINITY, 0.0, 0.0f64);
-    let (mut pure, mut cpu) = (0.0f64, 0.0f64);
     for &r in ranks {
         defect = defect.max(results[r].defect);
         if results[r].excluded {
@@ -62,8 +81,6 @@ pub fn over<'a>(results: &[RankResult], ranks: impl IntoIterator<Item = &'a usiz
         // A negative time (an UNRELIABLE correction) must show as it is, not as 0.
         hi = hi.max(t);
         sum += t;
-        pure = pure.max(results[r].pure.0);
-        cpu = cpu.max(results[r].cpu.0);
         n += 1;
     }
     if n == 0 {
@@ -74,8 +91,6 @@ pub fn over<'a>(results: &[RankResult], ranks: impl IntoIterator<Item = &'a usiz
         t_max: Usec(hi),
         t_avg: Usec(if n == 0 { 0.0 } else { sum / n as f64 }),
         defect,
-        pure_max: Usec(pure),
-        cpu_max: Usec(cpu),
     }
 }
 
@@ -119,34 +134,6 @@ pub fn part<'a>(
     }
 }
 
-/// IMB's overlap in percent (guide 4.2.5.2): how much of the shorter of I/O and CPU work was
-/// hidden, `100·max(0, min(1, (t_pure + t_CPU − t_ovrl) / min(t_pure, t_CPU)))`; 0 when either
-/// time is 0.
-pub fn overlap_pct(t_ovrl: Usec, t_pure: Usec, t_cpu: Usec) -> f64 {
-    let m = t_pure.0.min(t_cpu.0);
-    if m <= 0.0 {
-        return 0.0;
-    }
-    100.0 * ((t_pure.0 + t_cpu.0 - t_ovrl.0) / m).clamp(0.0, 1.0)
-}
-
-/// The rows of one message size: one over every group together, or one per group
-/// (labelled by its position in the banner) under `-multi 1`.
-pub fn rows(
-    results: &[RankResult],
-    groups: &[Vec<usize>],
-    multi: Option<Multi>,
-) -> Vec<(Option<usize>, Stats)> {
-    match multi {
-        Some(Multi::PerGroup) => groups
-            .iter()
-            .enumerate()
-            .map(|(g, m)| (Some(g), over(results, m)))
-            .collect(),
-        _ => vec![(None, over(results, groups.iter().flatten()))],
-    }
-}
-
 /// Mbytes/sec with MB = 2^20 bytes (guide 3.3.2): scale_bw · X / 1.048576 / t[usec].
 pub fn mbytes_per_sec(scale_bw: f64, x: usize, t_max: Usec) -> f64 {
     if t_max.0 > 0.0 {
@@ -176,22 +163,6 @@ mod tests {
     }
 
     #[test]
-    fn per_group_uses_true_members() {
-        // -map 2x3 at NP 2: groups listed as {0,2}, {3,5}, {4,1}
-        let res = [rr(1.0), rr(10.0), rr(2.0), rr(3.0), rr(20.0), rr(4.0)];
-        let groups = vec![vec![0, 2], vec![3, 5], vec![4, 1]];
-        let r = rows(&res, &groups, Some(Multi::PerGroup));
-        assert_eq!(r.len(), 3);
-        assert_eq!(
-            (r[2].0, r[2].1.t_min.0, r[2].1.t_max.0),
-            (Some(2), 10.0, 20.0)
-        );
-        let r = rows(&res, &groups, Some(Multi::Merged));
-        assert_eq!(r.len(), 1);
-        assert_eq!((r[0].1.t_min.0, r[0].1.t_max.0), (1.0, 20.0));
-    }
-
-    #[test]
     fn excluded_ranks_and_negative_times() {
         let mut res = [rr(0.0), rr(-1.0), rr(3.0), rr(2.0)];
         res[0].excluded = true;
@@ -209,14 +180,14 @@ mod tests {
     }
 
     #[test]
-    fn overlap_formula() {
-        let o = |ovrl, pure, cpu| overlap_pct(Usec(ovrl), Usec(pure), Usec(cpu));
-        assert_eq!(o(100.0, 100.0, 100.0), 100.0); // fully hidden
-        assert_eq!(o(200.0, 100.0, 100.0), 0.0); // serialised
-        assert_eq!(o(150.0, 100.0, 100.0), 50.0);
-        assert_eq!(o(300.0, 100.0, 100.0), 0.0); // worse than serial: clamped
-        assert_eq!(o(100.0, 50.0, 100.0), 100.0);
-        assert_eq!(o(1.0, 0.0, 100.0), 0.0);
+    fn the_wire_record_round_trips() {
+        let mut r = rr(-1.5);
+        r.defect = 1.0;
+        r.pos = Some(4096);
+        r.excluded = true;
+        r.parts[PARTS - 1] = 7.25;
+        assert_eq!(RankResult::from_wire(&r.to_wire()), r);
+        assert_eq!(RankResult::from_wire(&rr(2.0).to_wire()), rr(2.0));
     }
 
     #[test]

@@ -8,6 +8,7 @@
 
 use crate::report::{Note, SectionClass};
 use crate::stats::{self, RankResult};
+use crate::table::{RowIn, TableIn};
 
 pub use crate::vocab::{Activity, Section};
 
@@ -39,6 +40,36 @@ impl Part {
             Activity::Computation => Part::SecComp,
         }
     }
+}
+
+/// The white-box table's columns: the decomposition, the full kernel, then what Exchange and
+/// PingPong at the same size predict for the communication.
+pub const TITLES: &[&str] = &[
+    "#bytes",
+    "#repetitions",
+    "comm[usec]",
+    "move[usec]",
+    "comp[usec]",
+    "total[usec]",
+    "pred_Exch",
+    "pred_PPong",
+];
+
+/// A white-box kind's `TableKind::values`.
+pub fn values(r: &RowIn) -> Vec<f64> {
+    row_values(r.all, r.members)
+}
+
+/// A white-box kind's notes: the section timers of every size, over every member, named by
+/// the benchmark's `sections`.
+pub fn table_notes(sections: &[Section], t: &TableIn) -> Vec<Note> {
+    let members: Vec<usize> = t.layout.groups.iter().flatten().copied().collect();
+    let rows: Vec<SectionsRow> = t
+        .sizes
+        .iter()
+        .map(|s| sections_row(s.x, &s.all, &members))
+        .collect();
+    sections_note(sections, &rows).into_iter().collect()
 }
 
 /// A white-box row from the gathered parts, each a mean over `members`: communication (the

@@ -128,7 +128,7 @@ fn ours_once(
         params,
         info: &[],
         prep: None,
-        cpu: None,
+        run: None,
     });
     k.run(world, params.n_barr, n, false).secs
 }

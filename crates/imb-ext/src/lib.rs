@@ -15,7 +15,7 @@ mod rma;
 mod window;
 
 use imb_core::kernel::Benchmark;
-use imb_core::kernel::Suite;
+use imb_core::kernel::{Hooks, Suite};
 use imb_core::settings::Kind;
 
 /// Every benchmark, in IMB 3.0's default run order.
@@ -35,12 +35,14 @@ pub static SUITE: Suite = Suite {
     settings: Kind::Mpi1,
     npmin: 2,
     benchmarks: BENCHMARKS,
+    hooks: Hooks::IMB,
 };
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use imb_core::bench::{BufShape, Class, Mode, Procs, Table};
+    use imb_core::bench::{BufShape, Class, Mode, Procs};
+    use imb_core::table;
 
     #[test]
     fn every_guide_name_once_in_default_order() {
@@ -67,7 +69,7 @@ mod tests {
                 "Window" => {
                     assert_eq!(
                         (i.class, i.procs, i.table),
-                        (Class::Collective, Procs::Any, Table::Collective)
+                        (Class::Collective, Procs::Any, &table::COLLECTIVE)
                     );
                     assert_eq!(
                         (i.modes, i.nonaggr_cap, i.checked),
@@ -78,7 +80,7 @@ mod tests {
                 "Accumulate" => {
                     assert_eq!(
                         (i.class, i.procs, i.table),
-                        (Class::Collective, Procs::Any, Table::Collective)
+                        (Class::Collective, Procs::Any, &table::COLLECTIVE)
                     );
                     assert_eq!(i.modes, [Mode::Aggregate, Mode::NonAggregate]);
                     assert_eq!(
@@ -89,7 +91,7 @@ mod tests {
                 _ => {
                     assert_eq!(
                         (i.class, i.procs, i.table),
-                        (Class::SingleTransfer, Procs::Pair, Table::Single)
+                        (Class::SingleTransfer, Procs::Pair, &table::SINGLE)
                     );
                     assert_eq!(i.modes, [Mode::Aggregate, Mode::NonAggregate]);
                     assert_eq!(

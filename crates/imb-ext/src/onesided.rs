@@ -9,9 +9,10 @@
 
 use crate::epoch::Epochs;
 use crate::rma::{Info as Hints, Win};
-use imb_core::bench::{BufShape, Class, Info, Mode, Procs, Table};
+use imb_core::bench::{BufShape, Class, Info, Mode, Procs};
 use imb_core::buffers::{check_copy, Defect};
 use imb_core::kernel::{Benchmark, Ctx, Kernel, Timed};
+use imb_core::table;
 use std::os::raw::c_int;
 
 /// One of the four patterns on one rank.
@@ -102,7 +103,7 @@ impl Kernel for OneSided<'_> {
 const fn pair(name: &'static str) -> Info {
     Info {
         procs: Procs::Pair,
-        table: Table::Single,
+        table: &table::SINGLE,
         unit: 4,
         second_min: 4,
         bufs: BufShape::Window,

@@ -11,11 +11,12 @@
 
 use imb_core::bench::Mode;
 use imb_core::buffers::Buffer;
-use imb_core::cpu::Calibration;
 use imb_core::kernel::{Benchmark, Comm, Ctx, Prep};
 use imb_core::lengths::n_sample;
 use imb_core::settings::{standard, Kind, Params};
-use imb_core::stats::{overlap_pct, Usec};
+use imb_core::stats::Usec;
+use imb_io::cpu::Calibration;
+use imb_io::overlap_pct;
 use mpi::ffi;
 use mpi::raw::AsRaw;
 use mpi::topology::Color;
@@ -122,6 +123,10 @@ struct Env<'a> {
     cpu: Option<&'a Calibration>,
 }
 
+/// Where imb-io's non-blocking kernels keep t_pure and t_CPU in `Sample::parts`.
+const PURE: usize = 0;
+const CPU: usize = 1;
+
 fn prepare(e: &Env, b: &dyn Benchmark, volume: usize) -> Option<Box<dyn Any>> {
     b.prepare(&Prep {
         comm: e.comm,
@@ -159,10 +164,10 @@ fn ours(
         params: e.params,
         info: &[],
         prep: Some(prep),
-        cpu: e.cpu,
+        run: e.cpu.map(|c| c as &dyn Any),
     });
     let s = k.run(e.comm, N_BARR, n, false);
-    (s.secs, s.pure, s.cpu)
+    (s.secs, s.parts[PURE], s.parts[CPU])
 }
 
 fn median(mut v: Vec<f64>) -> f64 {

@@ -5,21 +5,29 @@
 //! implements one access of each pattern. Files go to `-dir` (default the current directory),
 //! are prepared once per process count and are removed when the benchmark ends, also after an
 //! error or a signal (imb_core::files). All MPI-IO calls go through the checked wrappers of
-//! `file`.
+//! `file`. What IMB-IO does differently from the other suites (the file guardian, the buffer
+//! contents, no warm-up, its header, the CPU_Exploit calibration) reaches the engine through
+//! the suite's `Hooks`.
 
 #![allow(non_upper_case_globals)] // benchmark statics carry the guide's names (S_Write_Indv)
 
 mod access;
+pub mod cpu;
 mod file;
 mod layout;
 mod open_close;
 mod overlap;
 mod prep;
 
-use imb_core::bench::{BufShape, Class, Info, Mode, Procs, Table};
-use imb_core::kernel::Suite;
+pub use overlap::overlap_pct;
+
+use imb_core::bench::{BufShape, Class, Info, Mode, Procs};
+use imb_core::buffers::Buffer;
 use imb_core::kernel::{Benchmark, Ctx, Prep, Timed};
+use imb_core::kernel::{Hooks, RunState, Suite};
+use imb_core::report::Note;
 use imb_core::settings::Kind;
+use imb_core::table;
 use layout::{Family, Pos, Scope};
 use std::any::Any;
 
@@ -37,9 +45,9 @@ const fn info(name: &'static str, f: Family) -> Info {
         Scope::C => (Class::Collective, Procs::Any),
     };
     let table = match (f.nonblocking, f.scope) {
-        (true, _) => Table::NonBlocking,
-        (false, Scope::S) => Table::Single,
-        (false, _) => Table::Parallel,
+        (true, _) => &overlap::NONBLOCKING,
+        (false, Scope::S) => &table::SINGLE,
+        (false, _) => &table::PARALLEL,
     };
     Info {
         procs,
@@ -192,7 +200,47 @@ pub static SUITE: Suite = Suite {
     settings: Kind::Io,
     npmin: 1,
     benchmarks: BENCHMARKS,
+    hooks: Hooks {
+        before_mpi: guard_files,
+        // IMB-IO has no warm-up (doc/METHODOLOGY.md, "Warm-up").
+        warm_up: false,
+        fill: Buffer::fill_io,
+        io_header: true,
+        run_state: calibrate_for,
+    },
 };
+
+/// Before MPI starts: if this process is a file guardian, be one; else start this rank's. The
+/// guardian must not inherit MPI's state, and it removes the rank's files however the rank
+/// ends (SIGKILL and MPI_Abort included).
+fn guard_files(exe: &str) -> Option<u8> {
+    if let Some(code) = imb_core::files::guardian_main() {
+        return Some(code);
+    }
+    imb_core::files::ignore_sigxfsz();
+    match imb_core::files::start_guardian() {
+        Ok(()) => None,
+        Err(e) => {
+            eprintln!("{exe}: error: {e}");
+            Some(imb_core::driver::EXIT_RUNTIME)
+        }
+    }
+}
+
+/// When a non-blocking benchmark is selected, every rank calibrates its own CPU (IMB 3.0 sizes
+/// the CPU work from rank 0 alone); the output shows rank 0's figure.
+fn calibrate_for(selected: &[&'static Info]) -> Option<RunState> {
+    selected
+        .iter()
+        .any(|i| *i.table == overlap::NONBLOCKING)
+        .then(|| {
+            let c = cpu::Calibration::measure();
+            (
+                Box::new(c) as Box<dyn Any>,
+                Note::CpuExploit { mflops: c.mflops },
+            )
+        })
+}
 
 #[cfg(test)]
 mod tests {
@@ -229,17 +277,17 @@ mod tests {
                 _ if n == "Open_Close" => {
                     assert_eq!(
                         (i.table, i.modes, i.nonaggr_cap),
-                        (Table::Sync, &[Mode::Plain][..], true)
+                        (&table::SYNC, &[Mode::Plain][..], true)
                     )
                 }
                 _ if nb => assert_eq!(
                     (i.table, i.modes),
-                    (Table::NonBlocking, &[Mode::Aggregate][..])
+                    (&overlap::NONBLOCKING, &[Mode::Aggregate][..])
                 ),
                 _ if n.starts_with("S_") => {
-                    assert_eq!((i.table, i.procs), (Table::Single, Procs::One))
+                    assert_eq!((i.table, i.procs), (&table::SINGLE, Procs::One))
                 }
-                _ => assert_eq!(i.table, Table::Parallel, "{n}"),
+                _ => assert_eq!(i.table, &table::PARALLEL, "{n}"),
             }
             if !nb && n.contains("Write") {
                 assert_eq!(i.modes, [Mode::Aggregate, Mode::NonAggregate], "{n}");

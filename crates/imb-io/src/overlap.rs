@@ -16,14 +16,16 @@
 //! the same bytes at once, which MPI does not allow, and which defeats check mode).
 
 use crate::access::{prepared, Access, Geometry};
+use crate::cpu::{Calibration, Work};
 use crate::file::Requests;
 use crate::layout::{Family, Scope};
 use imb_core::bench::Mode;
 use imb_core::buffers::Defect;
-use imb_core::cpu::{Calibration, Work};
 use imb_core::hints::Info;
-use imb_core::kernel::{bracket, Comm, Ctx, Sample, Timed};
+use imb_core::kernel::{bracket, Comm, Ctx, Sample, Timed, PARTS};
 use imb_core::settings::Params;
+use imb_core::stats::{self, Usec};
+use imb_core::table::{self as kind, RowIn, TableKind};
 use mpi::collective::SystemOperation;
 use mpi::traits::*;
 use std::path::Path;
@@ -49,8 +51,12 @@ impl<'a> Overlap<'a> {
             path: prepared(&c),
             hints: Info::new(c.info),
             params: c.params,
-            // The driver calibrates whenever a non-blocking benchmark is selected.
-            cal: c.cpu.copied().unwrap_or_else(Calibration::measure),
+            // `calibrate_for` ran whenever a non-blocking benchmark is selected.
+            cal: c
+                .run
+                .and_then(|r| r.downcast_ref::<Calibration>())
+                .copied()
+                .unwrap_or_else(Calibration::measure),
             work: Work::new(),
             info: c.info,
             send: c.send,
@@ -71,7 +77,7 @@ impl<'a> Overlap<'a> {
             params: self.params,
             info: self.info,
             prep: None,
-            cpu: None,
+            run: None,
         };
         Access::with_path(ctx, self.g.fam, self.path)
             .run(self.comm, n_barr, n, false)
@@ -136,6 +142,45 @@ impl<'a> Overlap<'a> {
     }
 }
 
+/// Where a non-blocking sample keeps t_pure and t_CPU (`Sample::parts`).
+const PURE: usize = 0;
+const CPU: usize = 1;
+
+/// The non-blocking table: t_ovrl is the slowest rank's time, t_pure and t_CPU the slowest
+/// rank's of each, and the overlap IMB derives from the three (guide 4.2.5.2).
+pub const NONBLOCKING: TableKind = TableKind {
+    name: "non-blocking",
+    titles: &[
+        "#bytes",
+        "#repetitions",
+        "t_ovrl[usec]",
+        "t_pure[usec]",
+        "t_CPU[usec]",
+        "overlap[%]",
+    ],
+    merged: None,
+    values: nonblocking_values,
+    notes: kind::no_notes,
+};
+
+fn nonblocking_values(r: &RowIn) -> Vec<f64> {
+    let t_max = r.stats.t_max;
+    let pure = Usec(stats::part(r.all, r.members, PURE).1);
+    let cpu = Usec(stats::part(r.all, r.members, CPU).1);
+    vec![t_max.0, pure.0, cpu.0, overlap_pct(t_max, pure, cpu)]
+}
+
+/// IMB's overlap in percent (guide 4.2.5.2): how much of the shorter of I/O and CPU work was
+/// hidden, `100·max(0, min(1, (t_pure + t_CPU − t_ovrl) / min(t_pure, t_CPU)))`; 0 when either
+/// time is 0.
+pub fn overlap_pct(t_ovrl: Usec, t_pure: Usec, t_cpu: Usec) -> f64 {
+    let m = t_pure.0.min(t_cpu.0);
+    if m <= 0.0 {
+        return 0.0;
+    }
+    100.0 * ((t_pure.0 + t_cpu.0 - t_ovrl.0) / m).clamp(0.0, 1.0)
+}
+
 /// Block i of the receive buffer (an empty slice for an empty portion).
 #[inline(always)]
 fn block(recv: &mut [u8], i: usize, x: usize, len: usize) -> &mut [u8] {
@@ -162,11 +207,13 @@ impl Timed for Overlap<'_> {
             }
         });
         let (ovrl, defect) = self.overlapped(n_barr, n, passes, check);
+        let mut parts = [0.0; PARTS];
+        parts[PURE] = pure;
+        parts[CPU] = cpu;
         Sample {
             secs: ovrl,
             defect,
-            pure,
-            cpu,
+            parts,
             ..Sample::default()
         }
     }
@@ -175,6 +222,38 @@ impl Timed for Overlap<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn overlap_formula() {
+        let o = |ovrl, pure, cpu| overlap_pct(Usec(ovrl), Usec(pure), Usec(cpu));
+        assert_eq!(o(100.0, 100.0, 100.0), 100.0); // fully hidden
+        assert_eq!(o(200.0, 100.0, 100.0), 0.0); // serialised
+        assert_eq!(o(150.0, 100.0, 100.0), 50.0);
+        assert_eq!(o(300.0, 100.0, 100.0), 0.0); // worse than serial: clamped
+        assert_eq!(o(100.0, 50.0, 100.0), 100.0);
+        assert_eq!(o(1.0, 0.0, 100.0), 0.0);
+    }
+
+    #[test]
+    fn the_row_takes_the_slowest_rank_of_each_part() {
+        use imb_core::stats::RankResult;
+        let mut all = [RankResult::default(), RankResult::default()];
+        all[0].t = Usec(150.0);
+        all[1].t = Usec(120.0);
+        all[0].parts[PURE] = 100.0;
+        all[1].parts[PURE] = 90.0;
+        all[0].parts[CPU] = 80.0;
+        all[1].parts[CPU] = 100.0;
+        let st = stats::over(&all, &[0, 1]);
+        let r = RowIn {
+            all: &all,
+            members: &[0, 1],
+            stats: &st,
+            x: 8,
+            scale_bw: 1.0,
+        };
+        assert_eq!(nonblocking_values(&r), [150.0, 100.0, 100.0, 50.0]);
+    }
 
     #[test]
     fn blocks_are_disjoint() {

@@ -183,7 +183,7 @@ fn main() {
                 params: &params,
                 info: &[],
                 prep: None,
-                cpu: None,
+                run: None,
             });
             k.run(&world, params.n_barr, n, false)
         };

@@ -106,7 +106,7 @@ fn main() {
                 params: &params,
                 info: &[],
                 prep: None,
-                cpu: None,
+                run: None,
             });
             k.run(&world, params.n_barr, n, false).secs
         };

@@ -20,9 +20,12 @@
 //! two apart, since this benchmark's table and meaning are not IMB-P2P's.
 
 use crate::ffi::Mpi;
-use imb_core::bench::{Class, Info, Procs, Table};
+use imb_core::bench::{Class, Info, Procs};
 use imb_core::buffers::Defect;
 use imb_core::kernel::{bracket, Benchmark, Comm, Ctx, Sample, Timed};
+use imb_core::report::Note;
+use imb_core::table::{TableIn, TableKind};
+use imb_core::whitebox;
 use imb_core::whitebox::{Activity, Off, On, Part, Section, Timer};
 use std::os::raw::c_int;
 
@@ -41,16 +44,28 @@ fn tile_bytes(x: usize) -> usize {
 
 pub struct Jacobi2D;
 static JACOBI2D: Info = Info {
-    table: Table::WhiteBox,
+    table: &WHITEBOX,
     procs: Procs::AtLeastTwo,
     unit: 8,
     on_request: true,
     min_x: 8,
     max_x: MAX_X,
     sample_bytes: tile_bytes,
-    sections: &SECTIONS,
     ..Info::mpi1("Jacobi2D", Class::Collective)
 };
+
+/// The white-box table: the decomposition per row, the section timers after it.
+const WHITEBOX: TableKind = TableKind {
+    name: "white-box",
+    titles: whitebox::TITLES,
+    merged: None,
+    values: whitebox::values,
+    notes: jacobi_notes,
+};
+
+fn jacobi_notes(t: &TableIn) -> Vec<Note> {
+    whitebox::table_notes(&SECTIONS, t)
+}
 
 /// The section timers of the instrumented full kernel, by index.
 static SECTIONS: [Section; 4] = [

@@ -26,6 +26,11 @@ use crate::ffi::Mpi;
 use imb_core::bench::{Class, Info, Procs};
 use imb_core::buffers::{check_copy, check_sum, Defect};
 use imb_core::kernel::{bracket, Benchmark, Comm, Ctx, Sample, Timed};
+use imb_core::plan::Layout;
+use imb_core::report::Note;
+use imb_core::stats::{self, RankResult};
+use imb_core::table::{self as kind, TableIn, TableKind};
+use imb_core::vocab::Multi;
 use mpi::traits::*;
 use std::os::raw::c_int;
 
@@ -47,7 +52,7 @@ static BCAST_LATENCY: Info = Info {
     procs: Procs::AtLeastTwo,
     on_request: true,
     min_x: 1,
-    latency: Some("last receiver"),
+    table: &BCAST_TABLE,
     ..Info::mpi1("Bcast_latency", Class::Collective)
 };
 
@@ -57,9 +62,71 @@ static REDUCE_LATENCY: Info = Info {
     unit: 4,
     on_request: true,
     min_x: 4,
-    latency: Some("critical contributor"),
+    table: &REDUCE_TABLE,
     ..Info::mpi1("Reduce_latency", Class::Collective)
 };
+
+/// A collective's columns over the ranks that do not report `Sample::excluded` (the root),
+/// and after the table the slowest rank of each size with the kind's label, and UNRELIABLE
+/// for every corrected time <= 0.
+const BCAST_TABLE: TableKind = TableKind {
+    name: "Bcast_latency",
+    notes: |t| table_notes("last receiver", t),
+    ..kind::COLLECTIVE
+};
+const REDUCE_TABLE: TableKind = TableKind {
+    name: "Reduce_latency",
+    notes: |t| table_notes("critical contributor", t),
+    ..kind::COLLECTIVE
+};
+
+fn table_notes(who: &str, t: &TableIn) -> Vec<Note> {
+    t.sizes
+        .iter()
+        .flat_map(|s| latency_notes(who, s.x, &s.all, t.layout, t.multi))
+        .collect()
+}
+
+/// One size's notes: the slowest rank (per group under `-multi 1`, with its group under
+/// `-multi 0`), and UNRELIABLE for every rank whose corrected time is not positive.
+fn latency_notes(
+    who: &str,
+    x: usize,
+    all: &[RankResult],
+    layout: &Layout,
+    multi: Option<Multi>,
+) -> Vec<Note> {
+    let mut v = Vec::new();
+    for (g, members) in kind::row_sets(layout, multi) {
+        if let Some((w, t)) = stats::slowest(all, &members) {
+            let (wg, pos) = layout.role(w).unwrap_or((0, w));
+            v.push(Note::Slowest {
+                bytes: x,
+                label: who.to_string(),
+                rank: pos,
+                group: if layout.multi && g.is_none() {
+                    Some(wg)
+                } else {
+                    g
+                },
+                t_us: t.0,
+            });
+        }
+    }
+    for &w in layout.groups.iter().flatten() {
+        let r = &all[w];
+        if !r.excluded && r.t.0 <= 0.0 {
+            let (g, pos) = layout.role(w).unwrap_or((0, w));
+            v.push(Note::Unreliable {
+                bytes: x,
+                rank: pos,
+                group: layout.multi.then_some(g),
+                t_us: r.t.0,
+            });
+        }
+    }
+    v
+}
 
 struct LatencyK<'a> {
     m: Mpi<'a>,
@@ -201,5 +268,63 @@ impl Benchmark for Reduce_latency {
     }
     fn kernel<'a>(&self, c: Ctx<'a>) -> Box<dyn Timed + 'a> {
         Box::new(build(c, Pattern::FanIn))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use imb_core::stats::Usec;
+
+    fn results(t: &[f64], roots: &[usize]) -> Vec<RankResult> {
+        t.iter()
+            .enumerate()
+            .map(|(w, &t)| RankResult {
+                t: Usec(t),
+                excluded: roots.contains(&w),
+                ..RankResult::default()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn latency_notes_name_the_slowest_rank_per_group_and_flag_corrections() {
+        // two groups of 2: {0, 1} and {2, 3}; their roots are world ranks 0 and 2
+        let l = imb_core::plan::layout(4, 2, None, true);
+        let all = results(&[0.0, 3.0, 0.0, -0.5], &[0, 2]);
+        let text = |v: Vec<Note>| v.iter().flat_map(|n| n.lines()).collect::<Vec<_>>();
+        let per_group = text(latency_notes(
+            "last receiver",
+            8,
+            &all,
+            &l,
+            Some(Multi::PerGroup),
+        ));
+        assert_eq!(
+            per_group,
+            [
+                "8 bytes: last receiver: rank 1 of group 0 (3.00 usec)",
+                "8 bytes: last receiver: rank 1 of group 1 (-0.50 usec)",
+                "8 bytes: UNRELIABLE: rank 1 of group 1: corrected time -0.50 usec <= 0 (the \
+                 acknowledgement latency is not below the measured time)"
+            ]
+        );
+        let merged = text(latency_notes(
+            "last receiver",
+            8,
+            &all,
+            &l,
+            Some(Multi::Merged),
+        ));
+        assert_eq!(
+            merged[0],
+            "8 bytes: last receiver: rank 1 of group 0 (3.00 usec)"
+        );
+        let one = imb_core::plan::layout(3, 3, None, false);
+        let all = results(&[0.0, 2.0, 2.5], &[0]);
+        assert_eq!(
+            text(latency_notes("critical contributor", 4, &all, &one, None)),
+            ["4 bytes: critical contributor: rank 2 (2.50 usec)"]
+        );
     }
 }

@@ -1,90 +1,87 @@
-//! Measuring one size: the step's size plan, the timed loop on an active rank, `-adaptive`'s
-//! timings, and what a table collects besides its rows.
+//! Measuring one size: the timed loop on an active rank, `-adaptive`'s timings, and what a
+//! table collects besides its rows.
 
 use super::*;
 
-/// The sizes of one plan step and how they are run.
-pub(super) struct StepPlan {
-    pub(super) lens: Vec<Len>,
-    /// Whether each size is measured (false: skipped by `-mem`).
-    pub(super) measured: Vec<bool>,
-    /// The first measured size: warm-up happens before it.
-    pub(super) first: usize,
-    /// Warm-up size: 2^MAXMSGLOG (guide 5.2.6), or the largest size that fits `-mem`.
-    pub(super) warm_x: usize,
-    pub(super) warm_mode: Mode,
-    /// Buffers are sized for this message length.
-    pub(super) buf_x: usize,
-    pub(super) sync: bool,
-    pub(super) msgspersample: usize,
-    pub(super) msgs_nonaggr: usize,
-    pub(super) nonaggr_cap: bool,
+/// What every size of a step shares on this rank.
+pub(super) struct StepRun<'a> {
+    pub(super) bench: &'a dyn Benchmark,
+    pub(super) layout: &'a Layout,
+    pub(super) sizes: &'a Sizes,
+    /// (group, rank in group) on an active rank, None on an idle one.
+    pub(super) role: Option<(usize, usize)>,
+    pub(super) comm: Option<Comm>,
+    pub(super) bufs: Option<(Buffer, Buffer)>,
+    /// What `Benchmark::prepare` returned; dropped with the step (IO: removes the files).
+    pub(super) prep: Option<Box<dyn std::any::Any>>,
 }
 
-impl StepPlan {
-    pub(super) fn new(opts: &Options, info: &Info, layout: &Layout, lens: Vec<Len>) -> Self {
-        let sync = info.class == Class::Sync;
-        let need = |x: usize| {
-            let (s, r) = info.bufs.lens(x, layout.np, opts.params.overall_vol);
-            (s + r) as f64
+impl Runner<'_> {
+    /// Measure size `k` in mode `m` of a step: warm-up before the first size, the `-time`
+    /// cap, then one timed loop or `-adaptive`'s timings. Every world rank takes part (idle
+    /// ranks with nothing to time). Returns this rank's result, the repetitions per timed
+    /// loop, and `-adaptive`'s note for the size.
+    pub(super) fn measure_size(
+        &self,
+        step: &mut StepRun,
+        m: usize,
+        k: usize,
+    ) -> (RankResult, usize, Option<Note>) {
+        let (sizes, info) = (step.sizes, step.bench.info());
+        let (len, mode) = (&sizes.lens[k], sizes.modes[m]);
+        let x = sizes.x(len);
+        let p = &self.opts.params;
+        let mut n = sizes.n_sample[m][k];
+        let mut active = match (&step.comm, step.bufs.as_mut(), step.role) {
+            (Some(c), Some((s, r)), Some((_, pos))) => Some(Active {
+                bench: step.bench,
+                comm: c,
+                pos,
+                np: step.layout.np,
+                send: s,
+                recv: r,
+                params: p,
+                info_hints: &self.opts.settings.info,
+                prep: step.prep.as_deref(),
+                run: self.run_state.as_deref(),
+            }),
+            _ => None,
         };
-        let fits = |x: usize| {
-            sync || ((info.min_x..=info.max_x).contains(&x)
-                && opts.mem.is_none_or(|m| need(x) <= m))
-        };
-        let measured: Vec<bool> = lens.iter().map(|l| fits(l.x)).collect();
-        let top = lengths::maxmsg(&opts.params, info.unit);
-        let warm_x = if sync {
-            0
-        } else if fits(top) {
-            top
-        } else {
-            lens.iter()
-                .map(|l| l.x)
-                .filter(|&x| fits(x))
-                .max()
-                .unwrap_or(0)
-        };
-        let buf_x = lens
-            .iter()
-            .filter(|l| !sync && fits(l.x))
-            .map(|l| l.x)
-            .chain([warm_x])
-            .max()
-            .unwrap_or(0);
-        StepPlan {
-            first: measured.iter().position(|&m| m).unwrap_or(0),
-            measured,
-            lens,
-            warm_x,
-            // Warm-up always uses the aggregate variant where one exists (doc/METHODOLOGY.md,
-            // "Warm-up").
-            warm_mode: if info.modes.contains(&Mode::Aggregate) {
-                Mode::Aggregate
-            } else {
-                info.modes[0]
-            },
-            buf_x,
-            sync,
-            msgspersample: opts.params.msgspersample,
-            msgs_nonaggr: opts.params.msgs_nonaggr,
-            nonaggr_cap: info.nonaggr_cap,
+        if k == sizes.first && self.suite.hooks.warm_up && p.n_warmup > 0 {
+            if let Some(a) = active.as_mut() {
+                a.time(sizes.warm_x, sizes.warm_mode, p.n_warmup, false);
+            }
         }
-    }
-    /// The repetition cap x of a mode (doc/METHODOLOGY.md, "Repetitions").
-    pub(super) fn cap(&self, mode: Mode) -> usize {
-        if self.nonaggr_cap || mode == Mode::NonAggregate {
-            self.msgs_nonaggr
-        } else {
-            self.msgspersample
+        if let Some(limit) = self.opts.time {
+            // The better of two single repetitions, so one cold outlier does not decide the
+            // count; the slowest rank decides for all.
+            let probe = active.as_mut().map_or(0.0, |a| {
+                let t1 = a.time(x, mode, 1, false).secs;
+                let t2 = a.time(x, mode, 1, false).secs;
+                t1.min(t2)
+            });
+            let worst = comm::max_all(self.world, probe);
+            n = n.min(((limit / worst.max(1e-9)) as usize).max(1));
         }
-    }
-    /// The size handed to the kernel (Sync benchmarks move no data).
-    pub(super) fn x(&self, len: &Len) -> usize {
-        if self.sync {
-            0
-        } else {
-            len.x
+        let check = self.opts.check;
+        match self.opts.adaptive {
+            None => {
+                let r = active.as_mut().map_or(RankResult::default(), |a| {
+                    rank_result(&[a.time(x, mode, n, check)], info.scale_time)
+                });
+                (r, n, None)
+            }
+            Some(ad) => {
+                let (r, note, reps) = adaptive_size(
+                    self.world,
+                    &mut active,
+                    ad,
+                    (x, mode, n, check),
+                    info.scale_time,
+                );
+                let bytes = (info.class != Class::Sync).then_some(len.x);
+                (r, reps, Some(note(bytes)))
+            }
         }
     }
 }
@@ -100,7 +97,7 @@ pub(super) struct Active<'a> {
     pub(super) params: &'a Params,
     pub(super) info_hints: &'a [(String, String)],
     pub(super) prep: Option<&'a dyn std::any::Any>,
-    pub(super) cpu: Option<&'a Calibration>,
+    pub(super) run: Option<&'a dyn std::any::Any>,
 }
 
 impl Active<'_> {
@@ -119,7 +116,7 @@ impl Active<'_> {
             params: self.params,
             info: self.info_hints,
             prep: self.prep,
-            cpu: self.cpu,
+            run: self.run,
         });
         k.run(self.comm, self.params.n_barr, n, check)
     }
@@ -127,8 +124,8 @@ impl Active<'_> {
 
 /// One rank's result from its samples of one size: the single sample outside `-adaptive`, the
 /// median one under it (`imb_core::settle` says why the median), with the worst check of all.
-/// The median is one whole sample, not a median of each field, so t_ovrl, t_pure and t_CPU of
-/// a non-blocking IO row (and white-box sections) still come from one measurement and add up.
+/// The median is one whole sample, not a median of each field, so a family's parts (t_ovrl,
+/// t_pure and t_CPU of a non-blocking IO row, white-box sections) come from one measurement.
 pub(super) fn rank_result(samples: &[Sample], scale_time: f64) -> RankResult {
     let Some(mid) = crate::settle::median_index(samples.len(), |a, b| {
         samples[a].secs.total_cmp(&samples[b].secs)
@@ -147,8 +144,6 @@ pub(super) fn rank_result(samples: &[Sample], scale_time: f64) -> RankResult {
         t: Usec::from_secs(s.secs * scale_time),
         defect: defect.value,
         pos: defect.pos,
-        pure: Usec::from_secs(s.pure),
-        cpu: Usec::from_secs(s.cpu),
         excluded: samples.iter().any(|s| s.excluded),
         parts,
     }
@@ -212,29 +207,34 @@ pub(super) fn adaptive_size(
 /// What one table collected besides its rows.
 #[derive(Default)]
 pub(super) struct TableOut {
-    pub(super) skipped: Vec<usize>,
     pub(super) defects: Vec<Note>,
     pub(super) unsuccessful: bool,
     /// `-adaptive`: one note per size (its median, interval and timings).
     pub(super) adaptive: Vec<Note>,
-    /// Sphinx latencies: the slowest rank of each size, and UNRELIABLE corrections.
-    pub(super) latency: Vec<Note>,
-    /// White-box: the section timers' min/max/avg of each size.
-    pub(super) sections: Vec<crate::whitebox::SectionsRow>,
+    /// Every measured size's gathered results, for the table kind's notes.
+    pub(super) sizes: Vec<SizeResults>,
 }
 
 impl TableOut {
-    pub(super) fn notes(&self, info: &Info, mem: Option<f64>, np: usize) -> Vec<Note> {
+    pub(super) fn notes(
+        &self,
+        info: &Info,
+        (layout, sizes): (&Layout, &Sizes),
+        multi: Option<Multi>,
+        mem: Option<f64>,
+    ) -> Vec<Note> {
+        let np = layout.np;
         let mut notes = self.defects.clone();
-        notes.extend(self.latency.iter().cloned());
-        notes.extend(crate::whitebox::sections_note(
-            info.sections,
-            &self.sections,
-        ));
+        notes.extend((info.table.notes)(&TableIn {
+            sizes: &self.sizes,
+            layout,
+            multi,
+        }));
         notes.extend(self.adaptive.iter().cloned());
-        if !self.skipped.is_empty() {
+        let skipped = sizes.skipped();
+        if !skipped.is_empty() {
             notes.push(Note::SkippedByMem {
-                sizes: self.skipped.clone(),
+                sizes: skipped,
                 mem_bytes: mem.unwrap_or(0.0),
                 processes: np,
             });

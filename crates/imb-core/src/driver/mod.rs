@@ -4,25 +4,24 @@
 //! report. This file runs the whole; `header` describes the run, `step` runs one plan step and
 //! `measure` one size.
 
-use crate::bench::{Class, Info, Mode, Table};
+use crate::bench::{Class, Info, Mode};
 use crate::buffers::{Buffer, TOL};
 use crate::cli::{self, Action, Lengths, Multi, Options, ThreadLevel};
 use crate::comm;
-use crate::cpu::Calibration;
 use crate::error::{Error, Result};
-use crate::files;
 use crate::hostcheck::Host;
 use crate::kernel::Suite;
 use crate::kernel::{Benchmark, Comm, Ctx, Prep, Sample};
 use crate::lengths::{self, Len};
-use crate::plan::{self, Layout, Step};
+use crate::plan::{self, Layout, Plan, Sizes, StepPlan};
 use crate::report::{
-    self, AdaptiveRule, Banner, Changed, Columns, Failure, Header, Json, Note, Row, Sink, Text,
+    AdaptiveRule, Banner, Changed, Columns, Failure, Header, Json, Note, Row, Sink, Text,
     Unsettled, Verdict,
 };
-use crate::settings::{self, Kind, Params};
+use crate::settings::{self, Params};
 use crate::stats::{self, RankResult, Usec};
 use crate::sysinfo;
+use crate::table::{RowIn, SizeResults, TableIn};
 use mpi::traits::*;
 use mpi::Threading;
 use std::process::ExitCode;
@@ -31,7 +30,7 @@ mod header;
 mod measure;
 mod step;
 
-use measure::{adaptive_size, rank_result, Active, StepPlan, TableOut};
+use measure::{StepRun, TableOut};
 
 /// Exit status of a run whose check mode found a defect.
 pub const EXIT_DEFECT: u8 = 1;
@@ -66,17 +65,8 @@ fn threading(t: ThreadLevel) -> Threading {
 
 /// Run an executable: the whole `main` of imb-mpi1, imb-ext and imb-io.
 pub fn main(suite: &Suite) -> ExitCode {
-    if let Some(code) = files::guardian_main() {
+    if let Some(code) = (suite.hooks.before_mpi)(suite.exe) {
         return ExitCode::from(code);
-    }
-    if suite.settings == Kind::Io {
-        // Before MPI starts: the guardian must not inherit MPI's state, and it removes this
-        // rank's files however the rank ends (SIGKILL and MPI_Abort included).
-        files::ignore_sigxfsz();
-        if let Err(e) = files::start_guardian() {
-            eprintln!("{}: error: {e}", suite.exe);
-            return ExitCode::from(EXIT_RUNTIME);
-        }
     }
     let (args, bad_arg) = cli::utf8_args(std::env::args_os().skip(1));
     let level = cli::prescan_thread_level(&args);
@@ -152,76 +142,74 @@ fn run_world(
             }
             comm::bcast_code(world, code)
         }
-        Ok(Action::Run(opts)) => {
-            // Every rank has the same options, so every rank reaches the same verdict.
-            if let Err(e) = crate::hints::validate(&opts.settings.info) {
-                if rank == 0 {
-                    let f = opts.settings.source.as_deref().unwrap_or("settings");
-                    eprintln!("{}: error: -settings {f}: {e}", suite.exe);
-                }
-                return EXIT_USAGE;
+        Ok(Action::Run(opts)) => run_options(suite, world, *opts, granted),
+    }
+}
+
+/// Run what the options ask for; the exit status, the same on every rank.
+fn run_options(suite: &Suite, world: &Comm, opts: Options, granted: Threading) -> u8 {
+    let rank = world.rank() as usize;
+    // Every rank has the same options, so every rank reaches the same verdict.
+    if let Err(e) = crate::hints::validate(&opts.settings.info) {
+        if rank == 0 {
+            let f = opts.settings.source.as_deref().unwrap_or("settings");
+            eprintln!("{}: error: -settings {f}: {e}", suite.exe);
+        }
+        return EXIT_USAGE;
+    }
+    let sinks = if rank == 0 {
+        sinks(suite, &opts)
+    } else {
+        Vec::new()
+    };
+    // Every rank plans the same run from the same options, so all leave together.
+    let infos: Vec<&'static Info> = opts.benchmarks.iter().map(|&b| suite.info(b)).collect();
+    let plan = plan::build(&opts, &infos, world.size() as usize);
+    let mut r = Runner {
+        suite,
+        world,
+        host: Host::new(world),
+        rank,
+        opts,
+        sinks,
+        verdicts: Vec::new(),
+        run_state: None,
+    };
+    let least = r.least_secs(&plan);
+    if least > LONG_RUN_SECS && !r.opts.force {
+        if rank == 0 {
+            eprintln!(
+                "{}: error: this run needs at least {} on any machine (its repetition counts at \
+                 0.1 usec plus 20 usec per MiB each); lower MSGSPERSAMPLE or OVERALL_VOL \
+                 (-iter), MAXMSGLOG (-msglog), or cap each size with -time, or pass -force to \
+                 run it anyway",
+                suite.exe,
+                duration_text(least)
+            );
+        }
+        return EXIT_USAGE;
+    }
+    let mut code = match r.run(granted, &plan) {
+        Ok(()) if r.verdicts.iter().any(|v| !v.ok) => EXIT_DEFECT,
+        Ok(()) => 0,
+        Err(e) => {
+            if rank == 0 {
+                eprintln!("{}: error: {e}", suite.exe);
             }
-            let sinks = if rank == 0 {
-                sinks(suite, &opts)
-            } else {
-                Vec::new()
-            };
-            let mut r = Runner {
-                suite,
-                world,
-                host: Host::new(world),
-                rank,
-                np,
-                opts: *opts,
-                sinks,
-                verdicts: Vec::new(),
-                cpu: None,
-            };
-            // Every rank computes the same bound from the same options, so all leave together.
-            let least = r.least_secs();
-            if least > LONG_RUN_SECS && !r.opts.force {
-                if rank == 0 {
-                    eprintln!(
-                        "{}: error: this run needs at least {} on any machine (its repetition \
-                         counts at 0.1 usec plus 20 usec per MiB each); lower MSGSPERSAMPLE or \
-                         OVERALL_VOL (-iter), MAXMSGLOG (-msglog), or cap each size with -time, \
-                         or pass -force to run it anyway",
-                        suite.exe,
-                        duration_text(least)
-                    );
-                }
-                return EXIT_USAGE;
+            EXIT_RUNTIME
+        }
+    };
+    // An output that failed outranks a defect: the results are incomplete.
+    for f in r.sinks.iter().filter_map(|s| s.failure()) {
+        match f {
+            Failure::Closed => code = EXIT_CLOSED,
+            Failure::Error(line) => {
+                eprintln!("{}: error: {line}", suite.exe);
+                code = EXIT_RUNTIME;
             }
-            let result = r.run(granted);
-            let mut code = match &result {
-                Ok(()) => {
-                    let failed = r.verdicts.iter().any(|v| !v.ok);
-                    if failed {
-                        EXIT_DEFECT
-                    } else {
-                        0
-                    }
-                }
-                Err(e) => {
-                    if rank == 0 {
-                        eprintln!("{}: error: {e}", suite.exe);
-                    }
-                    EXIT_RUNTIME
-                }
-            };
-            // An output that failed outranks a defect: the results are incomplete.
-            for f in r.sinks.iter().filter_map(|s| s.failure()) {
-                match f {
-                    Failure::Closed => code = EXIT_CLOSED,
-                    Failure::Error(line) => {
-                        eprintln!("{}: error: {line}", suite.exe);
-                        code = EXIT_RUNTIME;
-                    }
-                }
-            }
-            comm::bcast_code(world, code)
         }
     }
+    comm::bcast_code(world, code)
 }
 
 /// Rank 0's outputs: the IMB tables on stdout (always first), and the `-json` file if asked for.
@@ -238,13 +226,12 @@ struct Runner<'a> {
     world: &'a Comm,
     host: Host,
     rank: usize,
-    np: usize,
     opts: Options,
     /// Only rank 0 has sinks.
     sinks: Vec<Box<dyn Sink>>,
     verdicts: Vec<Verdict>,
-    /// CPU_Exploit's calibration on this rank (when a non-blocking benchmark is selected).
-    cpu: Option<Calibration>,
+    /// What the suite's `Hooks::run_state` built on this rank, for every kernel.
+    run_state: Option<Box<dyn std::any::Any>>,
 }
 
 /// What the steps of one benchmark found, for the check summary.
@@ -268,7 +255,7 @@ impl Runner<'_> {
         comm::bcast_code(self.world, u8::from(dead)) == 0
     }
 
-    fn run(&mut self, granted: Threading) -> Result<()> {
+    fn run(&mut self, granted: Threading, plan: &Plan) -> Result<()> {
         let oversubscribed = self.host.oversubscription(self.world);
         if self.rank == 0 {
             let mut h = self.header(granted);
@@ -285,40 +272,44 @@ impl Runner<'_> {
                 s.list(&names, multi);
             });
         }
-        let nonblocking = self
-            .opts
-            .benchmarks
-            .iter()
-            .any(|&b| self.suite.info(b).table == Table::NonBlocking);
         if !self.output_alive() {
             return Ok(());
         }
-        if nonblocking {
-            // Every rank calibrates its own CPU (IMB 3.0 sizes the CPU work from rank 0 alone).
-            let c = Calibration::measure();
-            self.cpu = Some(c);
-            self.emit(|s| s.cpu_exploit(c.mflops));
+        let selected: Vec<&'static Info> = self
+            .opts
+            .benchmarks
+            .iter()
+            .map(|&b| self.suite.info(b))
+            .collect();
+        if let Some((state, block)) = (self.suite.hooks.run_state)(&selected) {
+            self.run_state = Some(state);
+            self.emit(|s| s.block(&block));
         }
-        for k in 0..self.opts.benchmarks.len() {
+        for (k, bp) in plan.benchmarks.iter().enumerate() {
             let bench = self.suite.benchmarks[self.opts.benchmarks[k]];
-            let info = bench.info();
+            let info = bp.info;
             let mut outcome = Outcome::default();
-            if (info.min_x, info.max_x) != (0, usize::MAX) && self.rank == 0 {
-                let outside = self.outside(bench);
-                if !outside.is_empty() {
-                    let note = Note::OutOfRange {
-                        benchmark: info.name.to_string(),
-                        min_bytes: info.min_x,
-                        max_bytes: (info.max_x != usize::MAX).then_some(info.max_x),
-                        sizes: outside,
-                    };
-                    self.emit(|s| s.note(&note));
-                }
+            if !bp.outside.is_empty() {
+                let note = Note::OutOfRange {
+                    benchmark: info.name.to_string(),
+                    min_bytes: info.min_x,
+                    max_bytes: (info.max_x != usize::MAX).then_some(info.max_x),
+                    sizes: bp.outside.clone(),
+                };
+                self.emit(|s| s.note(&note));
             }
-            for step in self.steps(info) {
+            for step in &bp.steps {
                 match step {
-                    Step::Invalid { np } => self.emit(|s| s.invalid(info.name, np)),
-                    Step::Run(layout) => self.run_step(bench, &layout, &mut outcome)?,
+                    StepPlan::Invalid { np } => self.emit(|s| s.invalid(info.name, *np)),
+                    StepPlan::NoLengths => {
+                        let note = Note::NoLengths {
+                            benchmark: info.name.to_string(),
+                        };
+                        self.emit(|s| s.note(&note));
+                    }
+                    StepPlan::Run { layout, sizes } => {
+                        self.run_step(bench, layout, sizes, &mut outcome)?
+                    }
                 }
                 if !self.output_alive() {
                     return Ok(());
@@ -332,16 +323,5 @@ impl Runner<'_> {
         let verdicts = self.opts.check.then(|| self.verdicts.clone());
         self.emit(|s| s.finish(verdicts.as_deref()));
         Ok(())
-    }
-
-    /// The plan steps (process counts and layouts) of one benchmark.
-    fn steps(&self, info: &Info) -> Vec<Step> {
-        plan::steps(
-            self.np,
-            self.opts.npmin,
-            info.procs,
-            self.opts.map,
-            self.opts.multi.is_some(),
-        )
     }
 }

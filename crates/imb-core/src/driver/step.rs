@@ -4,130 +4,73 @@
 use super::*;
 
 impl Runner<'_> {
+    /// Execute one step of the plan: set up, then for each mode a table of every measured
+    /// size (measure, gather, reduce, emit), then let go of the step's files.
     pub(super) fn run_step(
         &mut self,
         bench: &dyn Benchmark,
         layout: &Layout,
+        sizes: &Sizes,
         outcome: &mut Outcome,
     ) -> Result<()> {
         let info = bench.info();
-        let lens = self.lengths(bench);
-        if lens.is_empty() {
-            let note = Note::NoLengths {
-                benchmark: info.name.to_string(),
-            };
-            self.emit(|s| s.note(&note));
-            return Ok(());
-        }
         let role = layout.role(self.rank);
         let comm = comm::split(self.world, role);
-        let step = StepPlan::new(&self.opts, info, layout, lens);
-        let mut bufs = self.buffers(info, layout, role, step.buf_x)?;
-        let prep = self.prepare(bench, layout, role, comm.as_ref(), &step)?;
-        let table = match (info.table, self.opts.multi) {
-            (Table::Single, Some(Multi::Merged)) => Table::Parallel,
-            (t, _) => t,
+        let bufs = self.buffers(info, layout, role, sizes.buf_x)?;
+        let prep = self.prepare(bench, layout, role, comm.as_ref(), sizes.volume)?;
+        let mut step = StepRun {
+            bench,
+            layout,
+            sizes,
+            role,
+            comm,
+            bufs,
+            prep,
         };
-        let cols = Columns {
-            table,
-            group: self.opts.multi == Some(Multi::PerGroup),
-            defects: self.opts.check && info.checked,
-        };
-        let agg = self.opts.aggregate_mode;
-        for &mode in info.modes.iter().filter(|&&m| agg.runs(m)) {
+        let cols = self.columns(info);
+        for (m, &mode) in sizes.modes.iter().enumerate() {
+            let name = info.name;
             self.emit(|s| {
                 s.banner(&Banner {
-                    name: info.name,
+                    name,
                     layout,
                     mode,
                     cols,
                 })
             });
-            let mut table_out = TableOut::default();
-            for (k, len) in step.lens.iter().enumerate() {
-                if !step.measured[k] {
-                    table_out.skipped.push(len.x);
-                    continue;
-                }
-                let mut n = lengths::n_sample(
-                    (info.sample_bytes)(len.x),
-                    step.cap(mode),
-                    self.opts.params.overall_vol,
-                );
-                let mut active = match (&comm, bufs.as_mut(), role) {
-                    (Some(c), Some((s, r)), Some((_, pos))) => Some(Active {
-                        bench,
-                        comm: c,
-                        pos,
-                        np: layout.np,
-                        send: s,
-                        recv: r,
-                        params: &self.opts.params,
-                        info_hints: &self.opts.settings.info,
-                        prep: prep.as_deref(),
-                        cpu: self.cpu.as_ref(),
-                    }),
-                    _ => None,
-                };
-                // IMB-IO has no warm-up (doc/METHODOLOGY.md, "Warm-up").
-                let warm = self.suite.settings != Kind::Io && self.opts.params.n_warmup > 0;
-                if k == step.first && warm {
-                    if let Some(a) = active.as_mut() {
-                        a.time(
-                            step.warm_x,
-                            step.warm_mode,
-                            self.opts.params.n_warmup,
-                            false,
-                        );
-                    }
-                }
-                if let Some(limit) = self.opts.time {
-                    // The better of two single repetitions, so one cold outlier does not
-                    // decide the count; the slowest rank decides for all.
-                    let probe = active.as_mut().map_or(0.0, |a| {
-                        let t1 = a.time(step.x(len), mode, 1, false).secs;
-                        let t2 = a.time(step.x(len), mode, 1, false).secs;
-                        t1.min(t2)
-                    });
-                    let worst = comm::max_all(self.world, probe);
-                    n = n.min(((limit / worst.max(1e-9)) as usize).max(1));
-                }
-                let x = step.x(len);
-                let check = self.opts.check;
-                let mine = match self.opts.adaptive {
-                    None => active.as_mut().map_or(RankResult::default(), |a| {
-                        rank_result(&[a.time(x, mode, n, check)], info.scale_time)
-                    }),
-                    Some(ad) => {
-                        let (r, note, reps) = adaptive_size(
-                            self.world,
-                            &mut active,
-                            ad,
-                            (x, mode, n, check),
-                            info.scale_time,
-                        );
-                        let bytes = (info.class != Class::Sync).then_some(len.x);
-                        table_out.adaptive.push(note(bytes));
-                        n = reps;
-                        r
-                    }
-                };
+            let mut out = TableOut::default();
+            for k in (0..sizes.lens.len()).filter(|&k| sizes.measured[k]) {
+                let (mine, n, note) = self.measure_size(&mut step, m, k);
+                out.adaptive.extend(note);
                 // Idle ranks wait here too (IMB's MPI_Barrier on MPI_COMM_WORLD).
                 self.world.barrier();
                 if let Some(all) = comm::gather(self.world, mine) {
-                    self.report_size(info, layout, cols, len, n, &all, &mut table_out);
+                    self.report_size(info, layout, cols, &sizes.lens[k], n, &all, &mut out);
                 }
             }
-            let notes = table_out.notes(info, self.opts.mem, layout.np);
-            outcome.defect |= table_out.unsuccessful;
-            let bad = table_out.unsuccessful;
+            let notes = out.notes(info, (layout, sizes), self.opts.multi, self.opts.mem);
+            outcome.defect |= out.unsuccessful;
+            let bad = out.unsuccessful;
             self.emit(|s| s.table_end(&notes, bad));
         }
         // Every rank lets go of the step's files before any rank prepares the next step's,
         // which may carry the same names.
-        drop(prep);
+        drop(step);
         self.world.barrier();
         Ok(())
+    }
+
+    /// The columns of a benchmark's tables in this run.
+    fn columns(&self, info: &Info) -> Columns {
+        let kind = match (info.table.merged, self.opts.multi) {
+            (Some(m), Some(Multi::Merged)) => m,
+            _ => info.table,
+        };
+        Columns {
+            kind,
+            group: self.opts.multi == Some(Multi::PerGroup),
+            defects: self.opts.check && info.checked,
+        }
     }
 
     /// `Benchmark::prepare` on the active ranks; an error on any rank ends the run on all.
@@ -137,27 +80,10 @@ impl Runner<'_> {
         layout: &Layout,
         role: Option<(usize, usize)>,
         comm: Option<&Comm>,
-        step: &StepPlan,
+        volume: usize,
     ) -> Result<Option<Box<dyn std::any::Any>>> {
         let info = bench.info();
         let p = &self.opts.params;
-        let agg = self.opts.aggregate_mode;
-        let volume = step
-            .lens
-            .iter()
-            .zip(&step.measured)
-            .filter(|(_, &m)| m)
-            .flat_map(|(l, _)| {
-                info.modes
-                    .iter()
-                    .filter(move |&&m| agg.runs(m))
-                    .map(move |&m| {
-                        lengths::n_sample((info.sample_bytes)(l.x), step.cap(m), p.overall_vol)
-                            * l.x
-                    })
-            })
-            .max()
-            .unwrap_or(0);
         let base =
             std::path::Path::new(&self.opts.dir).join(p.filename.as_deref().unwrap_or("IMB_out"));
         let mut out = None;
@@ -207,11 +133,7 @@ impl Runner<'_> {
         } else if let Some((_, pos)) = role {
             match (Buffer::new(slen), Buffer::new(rlen)) {
                 (Ok(mut s), Ok(r)) => {
-                    if self.suite.settings == Kind::Io {
-                        s.fill_io(pos);
-                    } else {
-                        s.fill(pos);
-                    }
+                    (self.suite.hooks.fill)(&mut s, pos);
                     bufs = Some((s, r));
                 }
                 (Err(e), _) | (_, Err(e)) => why = Some(e.to_string()),
@@ -241,28 +163,17 @@ impl Runner<'_> {
         out: &mut TableOut,
     ) {
         let sync = info.class == Class::Sync;
-        let members = |g: Option<usize>| -> Vec<usize> {
-            match g {
-                Some(g) => layout.groups[g].clone(),
-                None => layout.groups.iter().flatten().copied().collect(),
-            }
-        };
-        let rows: Vec<Row> = stats::rows(all, &layout.groups, self.opts.multi)
+        let rows: Vec<Row> = crate::table::row_sets(layout, self.opts.multi)
             .into_iter()
-            .map(|(g, st)| {
-                let mbps = stats::mbytes_per_sec(info.scale_bw, len.x, st.t_max);
-                let mut values = match cols.table {
-                    Table::Single => vec![st.t_max.0, mbps],
-                    Table::Parallel => vec![st.t_min.0, st.t_max.0, st.t_avg.0, mbps],
-                    Table::NonBlocking => vec![
-                        st.t_max.0,
-                        st.pure_max.0,
-                        st.cpu_max.0,
-                        stats::overlap_pct(st.t_max, st.pure_max, st.cpu_max),
-                    ],
-                    Table::WhiteBox => crate::whitebox::row_values(all, &members(g)),
-                    _ => vec![st.t_min.0, st.t_max.0, st.t_avg.0],
-                };
+            .map(|(g, members)| {
+                let st = stats::over(all, &members);
+                let mut values = (cols.kind.values)(&RowIn {
+                    all,
+                    members: &members,
+                    stats: &st,
+                    x: len.x,
+                    scale_bw: info.scale_bw,
+                });
                 if cols.defects {
                     values.push(st.defect);
                 }
@@ -274,20 +185,10 @@ impl Runner<'_> {
                 }
             })
             .collect();
-        if let Some(who) = info.latency {
-            out.latency.extend(report::latency_notes(
-                who,
-                len.x,
-                all,
-                layout,
-                self.opts.multi,
-            ));
-        }
-        if cols.table == Table::WhiteBox {
-            let members: Vec<usize> = layout.groups.iter().flatten().copied().collect();
-            out.sections
-                .push(crate::whitebox::sections_row(len.x, all, &members));
-        }
+        out.sizes.push(SizeResults {
+            x: len.x,
+            all: all.to_vec(),
+        });
         for (w, r) in all.iter().enumerate() {
             if r.defect > TOL && layout.role(w).is_some() {
                 out.unsuccessful = true;

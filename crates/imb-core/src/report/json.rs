@@ -63,9 +63,6 @@ struct Doc {
     notes: Vec<Value>,
     tables: Vec<TableDoc>,
     check: Option<Vec<Verdict>>,
-    /// CPU_Exploit's MFlops (IO non-blocking benchmarks only).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    cpu_exploit_mflops: Option<f64>,
     complete: bool,
 }
 
@@ -91,7 +88,6 @@ impl Json {
                 notes: Vec::new(),
                 tables: Vec::new(),
                 check: None,
-                cpu_exploit_mflops: None,
                 complete: false,
             },
             failed: None,
@@ -126,8 +122,8 @@ impl Sink for Json {
     fn list(&mut self, names: &[&str], _multi: bool) {
         self.doc.benchmarks_to_run = names.iter().map(|s| s.to_string()).collect();
     }
-    fn cpu_exploit(&mut self, mflops: f64) {
-        self.doc.cpu_exploit_mflops = Some(mflops);
+    fn block(&mut self, note: &Note) {
+        self.doc.notes.push(note_value(note));
     }
     fn invalid(&mut self, name: &str, np: usize) {
         self.doc
@@ -197,7 +193,6 @@ impl Sink for Json {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bench::Table;
     use crate::plan::layout;
     use crate::report::Columns;
 
@@ -215,7 +210,7 @@ mod tests {
             layout: &l,
             mode: Mode::Plain,
             cols: Columns {
-                table: Table::Single,
+                kind: &crate::table::SINGLE,
                 group: true,
                 defects: true,
             },

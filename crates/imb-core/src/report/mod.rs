@@ -12,10 +12,8 @@ pub use json::{Json, SCHEMA_VERSION};
 pub use note::{AdaptiveRule, Changed, Note, SectionClass, Unsettled};
 pub use text::{header_text, process_block, row_text, Text};
 
-use crate::bench::{Mode, Table};
-use crate::cli::Multi;
+use crate::bench::Mode;
 use crate::plan::Layout;
-use crate::stats::RankResult;
 use serde::Serialize;
 
 /// The header's facts (gathered by `sysinfo` and the driver).
@@ -44,7 +42,7 @@ pub struct Header {
 /// The columns of one table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Columns {
-    pub table: Table,
+    pub kind: &'static crate::table::TableKind,
     pub group: bool,
     pub defects: bool,
 }
@@ -92,43 +90,7 @@ impl Columns {
         if self.group {
             t.push("Group");
         }
-        t.extend_from_slice(match self.table {
-            Table::Single => &["#bytes", "#repetitions", "t[usec]", "Mbytes/sec"][..],
-            Table::Parallel => &[
-                "#bytes",
-                "#repetitions",
-                "t_min[usec]",
-                "t_max[usec]",
-                "t_avg[usec]",
-                "Mbytes/sec",
-            ],
-            Table::Collective => &[
-                "#bytes",
-                "#repetitions",
-                "t_min[usec]",
-                "t_max[usec]",
-                "t_avg[usec]",
-            ],
-            Table::Sync => &["#repetitions", "t_min[usec]", "t_max[usec]", "t_avg[usec]"],
-            Table::WhiteBox => &[
-                "#bytes",
-                "#repetitions",
-                "comm[usec]",
-                "move[usec]",
-                "comp[usec]",
-                "total[usec]",
-                "pred_Exch",
-                "pred_PPong",
-            ],
-            Table::NonBlocking => &[
-                "#bytes",
-                "#repetitions",
-                "t_ovrl[usec]",
-                "t_pure[usec]",
-                "t_CPU[usec]",
-                "overlap[%]",
-            ],
-        });
+        t.extend_from_slice(self.kind.titles);
         if self.defects {
             t.push("defects");
         }
@@ -183,8 +145,9 @@ pub trait Sink {
     }
     fn header(&mut self, _h: &Header) {}
     fn list(&mut self, _names: &[&str], _multi: bool) {}
-    /// IO non-blocking benchmarks are selected: CPU_Exploit's calibrated speed (rank 0's).
-    fn cpu_exploit(&mut self, _mflops: f64) {}
+    /// A block between the benchmark list and the first table, from the suite's
+    /// `Hooks::run_state` (imb-io: CPU_Exploit's calibrated speed, rank 0's).
+    fn block(&mut self, _note: &Note) {}
     fn invalid(&mut self, _name: &str, _np: usize) {}
     fn banner(&mut self, _b: &Banner) {}
     /// A line inside a table, before the row it concerns (`Attention, msg size …`).
@@ -198,112 +161,4 @@ pub trait Sink {
     fn table_end(&mut self, _notes: &[Note], _unsuccessful: bool) {}
     /// The check-mode summary (None outside check mode) and the end marker.
     fn finish(&mut self, _verdicts: Option<&[Verdict]>) {}
-}
-
-/// A Sphinx latency's notes for one size: the slowest rank (per group under `-multi 1`), and
-/// UNRELIABLE for every rank whose corrected time is not positive.
-pub fn latency_notes(
-    who: &str,
-    x: usize,
-    all: &[RankResult],
-    layout: &Layout,
-    multi: Option<Multi>,
-) -> Vec<Note> {
-    let mut v = Vec::new();
-    let sets: Vec<(Option<usize>, Vec<usize>)> = match multi {
-        Some(Multi::PerGroup) => layout
-            .groups
-            .iter()
-            .enumerate()
-            .map(|(g, m)| (Some(g), m.clone()))
-            .collect(),
-        _ => vec![(None, layout.groups.iter().flatten().copied().collect())],
-    };
-    for (g, members) in sets {
-        if let Some((w, t)) = crate::stats::slowest(all, &members) {
-            let (wg, pos) = layout.role(w).unwrap_or((0, w));
-            v.push(Note::Slowest {
-                bytes: x,
-                label: who.to_string(),
-                rank: pos,
-                group: if layout.multi && g.is_none() {
-                    Some(wg)
-                } else {
-                    g
-                },
-                t_us: t.0,
-            });
-        }
-    }
-    for &w in layout.groups.iter().flatten() {
-        let r = &all[w];
-        if !r.excluded && r.t.0 <= 0.0 {
-            let (g, pos) = layout.role(w).unwrap_or((0, w));
-            v.push(Note::Unreliable {
-                bytes: x,
-                rank: pos,
-                group: layout.multi.then_some(g),
-                t_us: r.t.0,
-            });
-        }
-    }
-    v
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::stats::Usec;
-
-    fn results(t: &[f64], roots: &[usize]) -> Vec<RankResult> {
-        t.iter()
-            .enumerate()
-            .map(|(w, &t)| RankResult {
-                t: Usec(t),
-                excluded: roots.contains(&w),
-                ..RankResult::default()
-            })
-            .collect()
-    }
-
-    #[test]
-    fn latency_notes_name_the_slowest_rank_per_group_and_flag_corrections() {
-        // two groups of 2: {0, 1} and {2, 3}; their roots are world ranks 0 and 2
-        let l = crate::plan::layout(4, 2, None, true);
-        let all = results(&[0.0, 3.0, 0.0, -0.5], &[0, 2]);
-        let text = |v: Vec<Note>| v.iter().flat_map(|n| n.lines()).collect::<Vec<_>>();
-        let per_group = text(latency_notes(
-            "last receiver",
-            8,
-            &all,
-            &l,
-            Some(Multi::PerGroup),
-        ));
-        assert_eq!(
-            per_group,
-            [
-                "8 bytes: last receiver: rank 1 of group 0 (3.00 usec)",
-                "8 bytes: last receiver: rank 1 of group 1 (-0.50 usec)",
-                "8 bytes: UNRELIABLE: rank 1 of group 1: corrected time -0.50 usec <= 0 (the \
-                 acknowledgement latency is not below the measured time)"
-            ]
-        );
-        let merged = text(latency_notes(
-            "last receiver",
-            8,
-            &all,
-            &l,
-            Some(Multi::Merged),
-        ));
-        assert_eq!(
-            merged[0],
-            "8 bytes: last receiver: rank 1 of group 0 (3.00 usec)"
-        );
-        let one = crate::plan::layout(3, 3, None, false);
-        let all = results(&[0.0, 2.0, 2.5], &[0]);
-        assert_eq!(
-            text(latency_notes("critical contributor", 4, &all, &one, None)),
-            ["4 bytes: critical contributor: rank 2 (2.50 usec)"]
-        );
-    }
 }

@@ -1,8 +1,15 @@
 //! From options and world size to the ordered list of runs: the P_min ladder (guide 5.1.2.2), the
 //! `-map` renumbering, Multi groups and idle ranks (doc/ReadMe_IMB.md, "Process counts" and "Multi
-//! groups and idle ranks").
+//! groups and idle ranks"); `build` puts them together with each step's `Sizes` into the `Plan`
+//! the driver executes.
 
 use crate::bench::Procs;
+
+mod build;
+mod sizes;
+
+pub use build::{build, BenchmarkPlan, Plan, StepPlan};
+pub use sizes::Sizes;
 
 /// The `-map PxQ` grid (validated: P·Q = np).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

@@ -1,0 +1,223 @@
+//! The whole run as a value: for each selected benchmark its steps (process count, layout and
+//! groups) and for each step its sizes, repetition counts, warm-up and `-mem` skips. Pure: it
+//! needs the options, the benchmarks' `Info` and the world size, no MPI, so every rank builds
+//! the same plan and tests can look at a run without running it.
+
+use super::{steps, Layout, Sizes, Step};
+use crate::bench::{Class, Info};
+use crate::cli::{Lengths, Options};
+use crate::lengths::{self, Len};
+
+/// Everything a run will measure, in order.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    pub benchmarks: Vec<BenchmarkPlan>,
+}
+
+/// One benchmark's part of the run.
+#[derive(Debug, Clone)]
+pub struct BenchmarkPlan {
+    pub info: &'static Info,
+    /// Sizes the run asked for that the benchmark does not run (the range note before its
+    /// first table; only for benchmarks with a range of their own).
+    pub outside: Vec<usize>,
+    pub steps: Vec<StepPlan>,
+}
+
+/// One step of a benchmark.
+#[derive(Debug, Clone, PartialEq)]
+pub enum StepPlan {
+    /// The benchmark cannot run on this many processes.
+    Invalid {
+        np: usize,
+    },
+    /// No size is left to run (only 0 was, and `-zero_size off` removed it).
+    NoLengths,
+    Run {
+        layout: Layout,
+        sizes: Box<Sizes>,
+    },
+}
+
+/// The plan of a run of `infos` (in run order) on `np` processes.
+pub fn build(opts: &Options, infos: &[&'static Info], np: usize) -> Plan {
+    Plan {
+        benchmarks: infos
+            .iter()
+            .map(|&info| benchmark(opts, info, np))
+            .collect(),
+    }
+}
+
+fn benchmark(opts: &Options, info: &'static Info, np: usize) -> BenchmarkPlan {
+    let lens = lengths_of(opts, info);
+    let ranged = (info.min_x, info.max_x) != (0, usize::MAX);
+    let steps = steps(np, opts.npmin, info.procs, opts.map, opts.multi.is_some())
+        .into_iter()
+        .map(|s| match s {
+            Step::Invalid { np } => StepPlan::Invalid { np },
+            Step::Run(_) if lens.is_empty() => StepPlan::NoLengths,
+            Step::Run(layout) => StepPlan::Run {
+                sizes: Box::new(Sizes::new(opts, info, layout.np, lens.clone())),
+                layout,
+            },
+        })
+        .collect();
+    BenchmarkPlan {
+        info,
+        outside: if ranged {
+            outside(opts, info)
+        } else {
+            Vec::new()
+        },
+        steps,
+    }
+}
+
+/// The sizes the ladder or `-msglen` asks of a benchmark, before its own range applies.
+fn requested(opts: &Options, info: &Info) -> Vec<Len> {
+    let p = &opts.params;
+    let values = match &opts.lengths {
+        Lengths::Ladder => lengths::default_ladder(p, info.unit, info.second_min),
+        Lengths::File { values, .. } => values.clone(),
+    };
+    lengths::resolve(&values, p, info.unit, info.second_min)
+}
+
+/// The sizes the run asked for that are outside the benchmark's `min_x..=max_x` (a 0 that
+/// `-zero_size off` removes anyway is not mentioned).
+fn outside(opts: &Options, info: &Info) -> Vec<usize> {
+    requested(opts, info)
+        .into_iter()
+        .map(|l| l.x)
+        .filter(|&x| !(info.min_x..=info.max_x).contains(&x))
+        .filter(|&x| x != 0 || opts.zero_size)
+        .collect()
+}
+
+/// The lengths of one benchmark's tables.
+fn lengths_of(opts: &Options, info: &Info) -> Vec<Len> {
+    let mut lens = requested(opts, info);
+    lens.retain(|l| (info.min_x..=info.max_x).contains(&l.x));
+    if info.class == Class::Sync {
+        // One row, whose repetition count comes from the first length (3.0: with the ladder
+        // that is 0; with -msglen, the file's first entry). -zero_size is about message
+        // sizes, which Sync benchmarks do not have.
+        lens.truncate(1);
+    } else if !opts.zero_size {
+        lens.retain(|l| l.x != 0);
+    }
+    lens
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::{BufShape, Mode, Procs};
+    use crate::cli::{self, Action, AggregateMode, Multi, Spec};
+    use crate::settings::Kind;
+
+    /// The options of `imb-mpi1 -msglog 3` on 4 processes, changed by each test as needed.
+    fn opts() -> Options {
+        let spec = Spec {
+            exe: "imb-mpi1",
+            names: &["PingPong"],
+            defaults: 1,
+            kind: Kind::Mpi1,
+            npmin: 2,
+            aggregate: true,
+        };
+        match cli::parse(&spec, &["-msglog".into(), "3".into()], 4).unwrap() {
+            Action::Run(o) => *o,
+            a => panic!("{a:?}"),
+        }
+    }
+
+    static PINGPONG: Info = Info::mpi1("PingPong", Class::SingleTransfer);
+    static ALLGATHER: Info = Info {
+        bufs: BufShape::GatherRecv,
+        ..Info::mpi1("Allgather", Class::Collective)
+    };
+    static BARRIER: Info = Info::mpi1("Barrier", Class::Sync);
+    static LATENCY: Info = Info {
+        procs: Procs::AtLeastTwo,
+        min_x: 1,
+        ..Info::mpi1("Bcast_latency", Class::Collective)
+    };
+    static WRITE: Info = Info {
+        modes: &[Mode::Aggregate, Mode::NonAggregate],
+        ..Info::mpi1("Unidir_Put", Class::SingleTransfer)
+    };
+
+    fn run_sizes(p: &BenchmarkPlan, k: usize) -> (&Layout, &Sizes) {
+        match &p.steps[k] {
+            StepPlan::Run { layout, sizes } => (layout, sizes),
+            s => panic!("{s:?}"),
+        }
+    }
+
+    #[test]
+    fn steps_sizes_and_repetitions() {
+        let plan = build(&opts(), &[&PINGPONG, &ALLGATHER, &BARRIER], 3);
+        let pp = &plan.benchmarks[0];
+        assert_eq!(pp.steps.len(), 1);
+        let (l, s) = run_sizes(pp, 0);
+        assert_eq!((l.np, l.idle), (2, 1));
+        let xs: Vec<usize> = s.lens.iter().map(|l| l.x).collect();
+        assert_eq!(xs, [0, 1, 2, 4, 8]);
+        assert_eq!(s.n_sample, [vec![1000; 5]]);
+        assert_eq!((s.warm_x, s.buf_x, s.first), (8, 8, 0));
+        // Allgather on 2 and then 3 processes.
+        assert_eq!(plan.benchmarks[1].steps.len(), 2);
+        // Barrier: one row, its count from the first length.
+        let (_, s) = run_sizes(&plan.benchmarks[2], 1);
+        assert_eq!((s.lens.len(), s.x(&s.lens[0])), (1, 0));
+    }
+
+    #[test]
+    fn one_process_and_ranges() {
+        let mut o = opts();
+        o.zero_size = true;
+        let plan = build(&o, &[&PINGPONG, &LATENCY], 1);
+        assert_eq!(plan.benchmarks[0].steps, [StepPlan::Invalid { np: 1 }]);
+        assert_eq!(plan.benchmarks[1].outside, [0]);
+        o.zero_size = false;
+        let plan = build(&o, &[&LATENCY], 2);
+        assert!(plan.benchmarks[0].outside.is_empty());
+        o.lengths = Lengths::File {
+            file: "m".into(),
+            values: vec![0],
+        };
+        let plan = build(&o, &[&PINGPONG], 2);
+        assert_eq!(plan.benchmarks[0].steps, [StepPlan::NoLengths]);
+    }
+
+    #[test]
+    fn mem_skips_and_caps() {
+        let mut o = opts();
+        o.params.maxmsglog = 20;
+        // 2 MiB per process: Allgather's receive buffer on 2 processes is 2·X.
+        o.mem = Some((2u64 << 20) as f64);
+        let plan = build(&o, &[&ALLGATHER], 2);
+        let (_, s) = run_sizes(&plan.benchmarks[0], 0);
+        assert_eq!(s.skipped(), [1 << 20]);
+        assert_eq!(s.warm_x, 1 << 19);
+        assert_eq!(s.buf_x, 1 << 19);
+        // OVERALL_VOL caps the repetitions of the large sizes.
+        assert!(s.n_sample[0].last().unwrap() < &1000);
+        assert_eq!(s.volume, s.n_sample[0][s.lens.len() - 2] * (1 << 19));
+    }
+
+    #[test]
+    fn modes_and_multi() {
+        let mut o = opts();
+        o.aggregate_mode = AggregateMode::NonAggregate;
+        o.multi = Some(Multi::PerGroup);
+        let plan = build(&o, &[&WRITE], 4);
+        let (l, s) = run_sizes(&plan.benchmarks[0], 0);
+        assert_eq!(l.groups.len(), 2);
+        assert_eq!(s.modes, [Mode::NonAggregate]);
+        assert_eq!(s.warm_mode, Mode::Aggregate);
+        assert_eq!(s.n_sample[0][0], o.params.msgs_nonaggr);
+    }
+}

@@ -1,0 +1,134 @@
+//! The sizes of one step and how each is run: which sizes `-mem` skips, the repetition count
+//! n_sample of every mode and size (guide 5.2.2), the warm-up size and the buffer length.
+
+use crate::bench::{Class, Info, Mode};
+use crate::cli::Options;
+use crate::lengths::{self, Len};
+
+/// The sizes of one plan step.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sizes {
+    pub lens: Vec<Len>,
+    /// Whether each size is measured (false: skipped by `-mem`).
+    pub measured: Vec<bool>,
+    /// The first measured size: warm-up happens before it.
+    pub first: usize,
+    /// Warm-up size: 2^MAXMSGLOG (guide 5.2.6), or the largest size that fits `-mem`.
+    pub warm_x: usize,
+    /// Warm-up always uses the aggregate variant where one exists (doc/METHODOLOGY.md,
+    /// "Warm-up").
+    pub warm_mode: Mode,
+    /// Buffers are sized for this message length.
+    pub buf_x: usize,
+    /// The modes that run, in table order (`-aggregate_mode` applied).
+    pub modes: Vec<Mode>,
+    /// n_sample of each mode (as `modes`) and size (as `lens`).
+    pub n_sample: Vec<Vec<usize>>,
+    /// The largest n_sample·X over the measured sizes and modes (IO: bytes a file must hold).
+    pub volume: usize,
+    sync: bool,
+}
+
+impl Sizes {
+    /// The sizes `lens` of `info` on steps of `np` processes.
+    pub fn new(opts: &Options, info: &Info, np: usize, lens: Vec<Len>) -> Self {
+        let p = &opts.params;
+        let sync = info.class == Class::Sync;
+        let need = |x: usize| {
+            let (s, r) = info.bufs.lens(x, np, p.overall_vol);
+            (s + r) as f64
+        };
+        let fits = |x: usize| {
+            sync || ((info.min_x..=info.max_x).contains(&x)
+                && opts.mem.is_none_or(|m| need(x) <= m))
+        };
+        let measured: Vec<bool> = lens.iter().map(|l| fits(l.x)).collect();
+        let top = lengths::maxmsg(p, info.unit);
+        let warm_x = if sync {
+            0
+        } else if fits(top) {
+            top
+        } else {
+            lens.iter()
+                .map(|l| l.x)
+                .filter(|&x| fits(x))
+                .max()
+                .unwrap_or(0)
+        };
+        let buf_x = lens
+            .iter()
+            .filter(|l| !sync && fits(l.x))
+            .map(|l| l.x)
+            .chain([warm_x])
+            .max()
+            .unwrap_or(0);
+        let modes: Vec<Mode> = info
+            .modes
+            .iter()
+            .copied()
+            .filter(|&m| opts.aggregate_mode.runs(m))
+            .collect();
+        // The repetition cap of a mode (doc/METHODOLOGY.md, "Repetitions").
+        let cap = |m: Mode| {
+            if info.nonaggr_cap || m == Mode::NonAggregate {
+                p.msgs_nonaggr
+            } else {
+                p.msgspersample
+            }
+        };
+        let n_sample: Vec<Vec<usize>> = modes
+            .iter()
+            .map(|&m| {
+                lens.iter()
+                    .map(|l| lengths::n_sample((info.sample_bytes)(l.x), cap(m), p.overall_vol))
+                    .collect()
+            })
+            .collect();
+        let volume = n_sample
+            .iter()
+            .flat_map(|ns| {
+                ns.iter()
+                    .zip(&lens)
+                    .zip(&measured)
+                    .filter(|(_, &m)| m)
+                    .map(|((n, l), _)| n * l.x)
+            })
+            .max()
+            .unwrap_or(0);
+        Sizes {
+            first: measured.iter().position(|&m| m).unwrap_or(0),
+            measured,
+            lens,
+            warm_x,
+            warm_mode: if info.modes.contains(&Mode::Aggregate) {
+                Mode::Aggregate
+            } else {
+                info.modes[0]
+            },
+            buf_x,
+            modes,
+            n_sample,
+            volume,
+            sync,
+        }
+    }
+
+    /// The size handed to the kernel (Sync benchmarks move no data).
+    pub fn x(&self, len: &Len) -> usize {
+        if self.sync {
+            0
+        } else {
+            len.x
+        }
+    }
+
+    /// The sizes `-mem` left out.
+    pub fn skipped(&self) -> Vec<usize> {
+        self.lens
+            .iter()
+            .zip(&self.measured)
+            .filter(|(_, &m)| !m)
+            .map(|(l, _)| l.x)
+            .collect()
+    }
+}
