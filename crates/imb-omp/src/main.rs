@@ -11,12 +11,61 @@ mod native;
 mod output;
 
 use constructs::{Family, Kind, CONSTRUCTS};
+use imb_core::cli::table::{self, Opt, Takes};
 use imb_core::report::{grid_rule, grid_text, suite_head};
 use output::{finish, out};
 use std::process::ExitCode;
 
-const VALUE_OPTS: &[&str] = &["threads", "outer_reps", "test_time", "delay_time", "cutoff"];
-const FLAG_OPTS: &[&str] = &["help", "h", "list", "force"];
+/// The options, in `-help` order; `-help` and the argv normaliser come from this table.
+const OPTS: &[Opt] = &[
+    Opt {
+        synopsis: (0, 0, "[-h{elp}]"),
+        ..Opt::plain("help", Takes::Help)
+    },
+    Opt {
+        synopsis: (0, 1, "[-list]"),
+        ..Opt::plain("list", Takes::Flag)
+    },
+    Opt {
+        synopsis: (0, 2, "[-threads LIST]"),
+        help: "- -threads LIST: thread counts, e.g. 4, 1,2,4 or 1-4 (default 1, 2, 4, ... up to the runtime's\n  \
+maximum, which always comes last; at most 4096 and the runtime's thread limit).\n",
+        ..Opt::plain("threads", Takes::Value)
+    },
+    Opt {
+        synopsis: (0, 3, "[-outer_reps N]"),
+        help: "- -outer_reps N: measurements per data point (default 20, 2..10000).\n",
+        ..Opt::plain("outer_reps", Takes::Value)
+    },
+    Opt {
+        synopsis: (0, 4, "[-test_time USEC]"),
+        help: "- -test_time USEC: innerreps doubles until one test lasts this long (default 1000, at most\n  \
+10 s).\n",
+        ..Opt::plain("test_time", Takes::Value)
+    },
+    Opt {
+        synopsis: (1, 0, "[-delay_time USEC]"),
+        help: "- -delay_time USEC: the calibrated delay in each construct (default 0.1, at most 1000); the\n  \
+schedule family uses a body of about 100 cycles instead.\n",
+        ..Opt::plain("delay_time", Takes::Value)
+    },
+    Opt {
+        synopsis: (1, 2, "[-force]"),
+        help: "- -force: run even when the data points asked for need more than an hour at the least.\n",
+        ..Opt::plain("force", Takes::Flag)
+    },
+    Opt {
+        synopsis: (1, 1, "[-cutoff PCT]"),
+        help: "- -cutoff PCT: a data point whose test times spread more than PCT % of their mean, or with more\n  \
+than a quarter outliers, is flagged UNSETTLED (default 10).\n",
+        ..Opt::plain("cutoff", Takes::Value)
+    },
+    Opt {
+        synopsis: (1, 3, "[family | construct ...]"),
+        help: "- family: sync, sched or array; construct: a name from -list, any case. Default: all.\n",
+        ..Opt::plain("names", Takes::Names)
+    },
+];
 const EXIT_USAGE: u8 = 2;
 /// A failure while measuring, or a failed write to stdout.
 const EXIT_RUNTIME: u8 = 3;
@@ -68,32 +117,20 @@ fn parse_threads(s: &str, runtime_limit: i32) -> Result<Vec<i32>, String> {
     } else {
         format!("imb-omp takes at most {MAX_THREADS}")
     };
-    let mut v = Vec::new();
-    for part in s.split(',') {
-        let (a, b) = part.split_once('-').unwrap_or((part, part));
-        let num = |x: &str| -> Result<i32, String> {
-            let x = x.trim();
-            match x.parse::<i64>() {
-                Ok(n) if (1..=i64::from(limit)).contains(&n) => Ok(n as i32),
-                Ok(n) if n < 1 => Err(format!("-threads {s}: thread counts start at 1")),
-                _ if !x.is_empty() && x.bytes().all(|b| b.is_ascii_digit()) => {
-                    Err(format!("-threads {s}: {x} threads: {why}"))
-                }
-                _ => Err(format!(
-                    "-threads {s}: expected thread counts like 4, 1,2,4 or 1-4"
-                )),
+    let num = |x: &str| -> Result<usize, String> {
+        let x = x.trim();
+        match x.parse::<i64>() {
+            Ok(n) if (1..=i64::from(limit)).contains(&n) => Ok(n as usize),
+            Ok(n) if n < 1 => Err("thread counts start at 1".to_string()),
+            _ if !x.is_empty() && x.bytes().all(|b| b.is_ascii_digit()) => {
+                Err(format!("{x} threads: {why}"))
             }
-        };
-        let (a, b) = (num(a)?, num(b)?);
-        if b < a {
-            return Err(format!(
-                "-threads {s}: range {} goes downwards (write it low-high)",
-                part.trim()
-            ));
+            _ => Err("expected thread counts like 4, 1,2,4 or 1-4".to_string()),
         }
-        v.extend(a..=b);
-    }
-    Ok(v)
+    };
+    let v = table::number_list(s, num).map_err(|e| format!("-threads {s}: {e}"))?;
+    // Each is at most `limit`, an i32.
+    Ok(v.into_iter().map(|t| t as i32).collect())
 }
 
 /// A whole number `min..=max` for option `opt`.
@@ -112,8 +149,8 @@ fn count(opt: &str, v: &str, min: usize, max: usize) -> Result<usize, String> {
 }
 
 fn parse(args: &[String], max_threads: i32, thread_limit: i32) -> Result<Action, String> {
-    let m = imb_core::cli::dash_matches("imb-omp", args, VALUE_OPTS, FLAG_OPTS)?;
-    if m.get_flag("help") || m.get_flag("h") {
+    let m = table::dash_matches("imb-omp", args, OPTS)?;
+    if m.get_flag("help") {
         return Ok(Action::Print(help()));
     }
     if m.get_flag("list") {
@@ -236,21 +273,11 @@ fn least_secs(o: &Options) -> f64 {
 }
 
 fn help() -> String {
-    "\nCalling sequence:\n\n\
-imb-omp [-h{elp}] [-list] [-threads LIST] [-outer_reps N] [-test_time USEC]\n\
-        [-delay_time USEC] [-cutoff PCT] [-force] [family | construct ...]\n\n\
-- -threads LIST: thread counts, e.g. 4, 1,2,4 or 1-4 (default 1, 2, 4, ... up to the runtime's\n  \
-maximum, which always comes last; at most 4096 and the runtime's thread limit).\n\
-- -outer_reps N: measurements per data point (default 20, 2..10000).\n\
-- -test_time USEC: innerreps doubles until one test lasts this long (default 1000, at most\n  \
-10 s).\n\
-- -delay_time USEC: the calibrated delay in each construct (default 0.1, at most 1000); the\n  \
-schedule family uses a body of about 100 cycles instead.\n\
-- -force: run even when the data points asked for need more than an hour at the least.\n\
-- -cutoff PCT: a data point whose test times spread more than PCT % of their mean, or with more\n  \
-than a quarter outliers, is flagged UNSETTLED (default 10).\n\
-- family: sync, sched or array; construct: a name from -list, any case. Default: all.\n"
-        .to_string()
+    let mut s = String::from("\nCalling sequence:\n\n");
+    s.push_str(&table::synopsis(OPTS, |_| true, "imb-omp ", &" ".repeat(8)));
+    s.push('\n');
+    s.push_str(&table::help_text(OPTS, |_| true, str::to_string));
+    s
 }
 
 fn list() -> String {

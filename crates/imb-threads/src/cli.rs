@@ -4,13 +4,77 @@
 
 use crate::suite::BENCHMARKS;
 use imb_core::binding::{self, Bind};
+use imb_core::cli::table::{self, Opt, Takes};
 use serde::Deserialize;
 use toml::Spanned;
 
-const VALUE_OPTS: &[&str] = &[
-    "cutoff", "min_reps", "max_reps", "bind", "threads", "cpus", "settings",
+/// The options, in `-help` order; `-help` and the argv normaliser come from this table.
+const OPTS: &[Opt] = &[
+    Opt {
+        synopsis: (0, 0, "[-h{elp}]"),
+        ..Opt::plain("help", Takes::Help)
+    },
+    Opt {
+        synopsis: (0, 1, "[-list]"),
+        ..Opt::plain("list", Takes::Flag)
+    },
+    Opt {
+        synopsis: (0, 2, "[-cutoff PCT]"),
+        help: "- -cutoff PCT: a data point settles when the standard deviation of its timings is at most\n  \
+PCT % of their mean (default 5, any finite PCT >= 0), after at least -min_reps timings\n  \
+(default 5); after -max_reps timings (default 100) it stops and is flagged UNSETTLED.\n  \
+Both are 2..1000000.\n",
+        ..Opt::plain("cutoff", Takes::Value)
+    },
+    Opt {
+        synopsis: (0, 3, "[-min_reps N]"),
+        ..Opt::plain("min_reps", Takes::Value)
+    },
+    Opt {
+        synopsis: (0, 4, "[-max_reps N]"),
+        ..Opt::plain("max_reps", Takes::Value)
+    },
+    Opt {
+        synopsis: (1, 0, "[-bind same|different|none|all]"),
+        help: "- -bind same|different|none|all: where the threads of multi-thread benchmarks run: all on\n  \
+one CPU, each on its own, left to the OS, or all three (default). A comma list works\n  \
+(same,none).\n",
+        ..Opt::plain("bind", Takes::Value)
+    },
+    Opt {
+        synopsis: (1, 1, "[-threads LIST]"),
+        help: "- -threads LIST: thread counts of Cond_Broadcast, Barrier and Std_Barrier (default 2,4),\n  \
+e.g. 4, 1,2,4 or 1-4; each 1..1024.\n",
+        ..Opt::plain("threads", Takes::Value)
+    },
+    Opt {
+        synopsis: (1, 2, "[-cpus LIST]"),
+        help: "- -cpus LIST: bind only to these CPUs (they must be in the process's affinity mask; none\n  \
+twice with -bind different).\n",
+        ..Opt::plain("cpus", Takes::Value)
+    },
+    Opt {
+        synopsis: (1, 3, "[-correct]"),
+        help: "- -correct: subtract the harness's own cost (an empty action) from every mean; a row whose\n  \
+correction is anomalous is flagged UNRELIABLE.\n",
+        ..Opt::plain("correct", Takes::Flag)
+    },
+    Opt {
+        synopsis: (2, 0, "[-settings FILE.toml]"),
+        help: "- -settings FILE: defaults from a file like settings/threads.toml (a regular file).\n",
+        ..Opt::plain("settings", Takes::Value)
+    },
+    Opt {
+        synopsis: (2, 1, "[-force]"),
+        help: "- -force: run even when the rows asked for need more than an hour at the least.\n",
+        ..Opt::plain("force", Takes::Flag)
+    },
+    Opt {
+        synopsis: (2, 2, "[benchmark1 [benchmark2 ...]]"),
+        help: "- benchmarki: names in any case; default all, in the order below.\n",
+        ..Opt::plain("names", Takes::Names)
+    },
 ];
-const FLAG_OPTS: &[&str] = &["help", "h", "list", "correct", "force"];
 
 /// Most threads a row may be asked for (`-threads`): far above any CPU count this suite is meant
 /// for, low enough that creating them stays within the default thread limits of Linux
@@ -148,31 +212,18 @@ fn whole(s: &str, min: usize, max: usize) -> Result<usize, String> {
 /// or the file).
 pub fn parse_list(s: &str, min: usize, max: usize) -> Result<Vec<usize>, String> {
     let shape = || format!("expected numbers like 4, 1,2,4 or 1-4 (each {min}..{max})");
-    let mut v = Vec::new();
-    for part in s.split(',') {
-        let (a, b) = part.split_once('-').unwrap_or((part, part));
-        let num = |x: &str| match whole(x, min, max) {
-            Ok(n) => Ok(n),
-            Err(_) if x.trim().bytes().all(|b| b.is_ascii_digit()) && !x.trim().is_empty() => {
-                Err(format!("{} is outside {min}..{max}", x.trim()))
-            }
-            Err(_) => Err(shape()),
-        };
-        let (a, b) = (num(a)?, num(b)?);
-        if b < a {
-            return Err(format!(
-                "range {} goes downwards (write it low-high)",
-                part.trim()
-            ));
+    table::number_list(s, |x| match whole(x, min, max) {
+        Ok(n) => Ok(n),
+        Err(_) if x.trim().bytes().all(|b| b.is_ascii_digit()) && !x.trim().is_empty() => {
+            Err(format!("{} is outside {min}..{max}", x.trim()))
         }
-        v.extend(a..=b);
-    }
-    Ok(v)
+        Err(_) => Err(shape()),
+    })
 }
 
 pub fn parse(args: &[String]) -> Result<Action, String> {
-    let m = imb_core::cli::dash_matches("imb-threads", args, VALUE_OPTS, FLAG_OPTS)?;
-    if m.get_flag("help") || m.get_flag("h") {
+    let m = table::dash_matches("imb-threads", args, OPTS)?;
+    if m.get_flag("help") {
         return Ok(Action::Help);
     }
     if m.get_flag("list") {
@@ -376,28 +427,16 @@ pub fn cpus(o: &Options, allowed: &[usize]) -> Result<Vec<usize>, String> {
 }
 
 pub fn help() -> String {
-    let mut s = String::from(
-        "\nCalling sequence:\n\n\
-imb-threads [-h{elp}] [-list] [-cutoff PCT] [-min_reps N] [-max_reps N]\n\
-            [-bind same|different|none|all] [-threads LIST] [-cpus LIST] [-correct]\n\
-            [-settings FILE.toml] [-force] [benchmark1 [benchmark2 ...]]\n\n\
-- -cutoff PCT: a data point settles when the standard deviation of its timings is at most\n  \
-PCT % of their mean (default 5, any finite PCT >= 0), after at least -min_reps timings\n  \
-(default 5); after -max_reps timings (default 100) it stops and is flagged UNSETTLED.\n  \
-Both are 2..1000000.\n\
-- -bind same|different|none|all: where the threads of multi-thread benchmarks run: all on\n  \
-one CPU, each on its own, left to the OS, or all three (default). A comma list works\n  \
-(same,none).\n\
-- -threads LIST: thread counts of Cond_Broadcast, Barrier and Std_Barrier (default 2,4),\n  \
-e.g. 4, 1,2,4 or 1-4; each 1..1024.\n\
-- -cpus LIST: bind only to these CPUs (they must be in the process's affinity mask; none\n  \
-twice with -bind different).\n\
-- -correct: subtract the harness's own cost (an empty action) from every mean; a row whose\n  \
-correction is anomalous is flagged UNRELIABLE.\n\
-- -settings FILE: defaults from a file like settings/threads.toml (a regular file).\n\
-- -force: run even when the rows asked for need more than an hour at the least.\n\
-- benchmarki: names in any case; default all, in the order below.\n\nBenchmarks:\n",
-    );
+    let mut s = String::from("\nCalling sequence:\n\n");
+    s.push_str(&table::synopsis(
+        OPTS,
+        |_| true,
+        "imb-threads ",
+        &" ".repeat(12),
+    ));
+    s.push('\n');
+    s.push_str(&table::help_text(OPTS, |_| true, str::to_string));
+    s.push_str("\nBenchmarks:\n");
     for b in BENCHMARKS {
         s.push_str(&format!("{:<22}{}\n", b.name, b.what));
     }

@@ -3,26 +3,32 @@
 //! clap has no single-dash long options, so argv is first normalised (`-npmin 2` becomes
 //! `--npmin=2`, which also lets values start with `-`), then parsed by clap. Rank 0 parses,
 //! reads the files the options name, and broadcasts the resolved `Options`; every error is one
-//! line naming the argument, file and line. `syntax` is the command line as clap sees it,
-//! `resolve` what the values mean on this machine, `help` the `-help` and `-list` texts.
+//! line naming the argument, file and line. `table` is the option-table machinery every
+//! executable uses, `mpi_opts` the MPI executables' table, `syntax` the normaliser and value
+//! parsers, `raw` argv read into typed values (pure), `resolve` what they mean on this machine
+//! and world size, `merge` the one settings merge with each value's origin, `help` the `-help`
+//! and `-list` texts.
 
 use crate::error::{Error, Result};
 use crate::lengths;
 use crate::plan::Map;
 use crate::settings::{self, Kind, Params, Settings};
-use clap::{Arg, ArgAction, Command};
 use serde::{Deserialize, Serialize};
 
 mod help;
+mod merge;
+mod mpi_opts;
+pub mod raw;
 mod resolve;
 mod syntax;
+pub mod table;
 #[cfg(test)]
 mod tests;
 
-pub use help::{dash_matches, dashes, help, list};
+pub use help::{help, list};
 pub use resolve::MAX_FILE_PATH;
-use resolve::{adaptive_options, files_options, lookup, read_input, Named};
 use syntax::*;
+pub use table::{dash_matches, dashes};
 
 /// What a binary tells the parser about itself.
 pub struct Spec<'a> {
@@ -35,6 +41,17 @@ pub struct Spec<'a> {
     pub npmin: usize,
     /// Whether some benchmark has AGGREGATE/NON-AGGREGATE tables (`-aggregate_mode` applies).
     pub aggregate: bool,
+}
+
+impl Spec<'_> {
+    /// Whether this executable lists options of `a` in `-help`.
+    pub fn accepts(&self, a: table::Accept) -> bool {
+        match a {
+            table::Accept::All => true,
+            table::Accept::Aggregate => self.aggregate,
+            table::Accept::Files => self.kind == Kind::Io,
+        }
+    }
 }
 
 /// The MPI thread level to request (`-thread_level`).
@@ -111,6 +128,8 @@ pub struct Options {
     pub lengths: Lengths,
     /// Effective parameters: settings file, then `-iter`/`-msglog`.
     pub params: Params,
+    /// Where each of `params` came from.
+    pub origins: settings::Origins,
     pub settings: Settings,
     /// `-time`: seconds per message size at most.
     pub time: Option<f64>,
@@ -190,153 +209,12 @@ pub fn prescan_thread_level(args: &[String]) -> ThreadLevel {
         .unwrap_or(ThreadLevel::Single)
 }
 
-/// Parse argv (without the program name) on world size `np`.
+/// Parse argv (without the program name) on world size `np`: `raw::read`, then
+/// `resolve::resolve`.
 pub fn parse(spec: &Spec, args: &[String], np: usize) -> Result<Action> {
-    let Some(norm) = normalise(args)? else {
-        return Ok(Action::Help(help(spec)));
-    };
-    let m = command().try_get_matches_from(&norm).map_err(from_clap)?;
-    if m.get_flag("list") {
-        return Ok(Action::List(list(spec)));
-    }
-
-    // Names from the command line and from -input files, in argv order.
-    let mut named: Vec<(usize, Vec<Named>)> = Vec::new();
-    if let (Some(vals), Some(idx)) = (m.get_many::<String>("names"), m.indices_of("names")) {
-        for (v, i) in vals.zip(idx) {
-            named.push((i, vec![(v.clone(), None)]));
-        }
-    }
-    if let (Some(vals), Some(idx)) = (m.get_many::<String>("input"), m.indices_of("input")) {
-        for (f, i) in vals.zip(idx) {
-            named.push((i, read_input(f)?));
-        }
-    }
-    named.sort_by_key(|(i, _)| *i);
-    let mut benchmarks = Vec::new();
-    for (name, origin) in named.into_iter().flat_map(|(_, v)| v) {
-        benchmarks.push(lookup(spec, &name, origin.as_ref())?);
-    }
-    if benchmarks.is_empty() {
-        benchmarks = (0..spec.defaults).collect();
-    }
-    // IMB 2021: -include adds (also benchmarks run only when named), -exclude removes.
-    for (opt, add) in [("include", true), ("exclude", false)] {
-        let lists = m.get_many::<String>(opt).into_iter().flatten();
-        for name in lists.flat_map(|l| l.split(',')).map(str::trim) {
-            if name.is_empty() {
-                continue;
-            }
-            let i = lookup(spec, name, None).map_err(|e| match e {
-                Error::Arg { msg, .. } => Error::arg(format!("-{opt}"), format!("{name}: {msg}")),
-                e => e,
-            })?;
-            if add {
-                if !benchmarks.contains(&i) {
-                    benchmarks.push(i);
-                }
-            } else {
-                benchmarks.retain(|&b| b != i);
-            }
-        }
-    }
-    if benchmarks.is_empty() {
-        return Err(Error::arg("-exclude", "leaves no benchmark to run"));
-    }
-    if !spec.aggregate && m.get_one::<AggregateMode>("aggregate_mode").is_some() {
-        return Err(Error::arg(
-            "-aggregate_mode",
-            format!(
-                "{} has no AGGREGATE/NON-AGGREGATE tables (imb-ext and imb-io have)",
-                spec.exe
-            ),
-        ));
-    }
-
-    let map = m.get_one::<Map>("map").copied();
-    if let Some(Map { p, q }) = map {
-        if p * q != np {
-            return Err(Error::arg(
-                "-map",
-                format!("{p}x{q} has {} places but the job has {np} processes (P·Q must equal the process count)", p * q),
-            ));
-        }
-    }
-
-    let settings = match m.get_one::<String>("settings") {
-        Some(f) => settings::load(f, spec.kind)?,
-        None => settings::built_in(spec.kind),
-    };
-    let mut params = settings.params.clone();
-    if let Some(&(min, max)) = m.get_one::<(u32, u32)>("msglog") {
-        params.minmsglog = min;
-        params.maxmsglog = max;
-    }
-    if let Some(&(msgs, vol, nonaggr)) = m.get_one::<(usize, Option<usize>, Option<usize>)>("iter")
-    {
-        params.msgspersample = msgs;
-        if let Some(mb) = vol {
-            params.overall_vol = mb
-                .checked_mul(1 << 20)
-                .filter(|&v| v <= settings::MAX_OVERALL_VOL)
-                .ok_or_else(|| {
-                    Error::arg(
-                        "-iter",
-                        format!("{mb} MB is above OVERALL_VOL's 1 TiB limit"),
-                    )
-                })?;
-        }
-        if let Some(n) = nonaggr {
-            params.msgs_nonaggr = n;
-        }
-    }
-
-    // Fail before measuring, not after the first table; nothing is created yet.
-    let json = m
-        .get_one::<String>("json")
-        .map(|f| crate::safefile::OutFile::check("-json", f))
-        .transpose()?;
-
-    let adaptive = adaptive_options(&m)?;
-    let (dir, overwrite) = files_options(
-        &m,
-        spec.kind,
-        params.filename.as_deref().unwrap_or("IMB_out"),
-        np,
-    )?;
-
-    let lengths = match m.get_one::<String>("msglen") {
-        Some(f) => Lengths::File {
-            file: f.clone(),
-            values: lengths::read_msglen(f)?,
-        },
-        None => Lengths::Ladder,
-    };
-
-    Ok(Action::Run(Box::new(Options {
-        benchmarks,
-        npmin: m.get_one::<usize>("npmin").copied().unwrap_or(spec.npmin),
-        multi: m.get_one::<Multi>("multi").copied(),
-        map,
-        lengths,
-        params,
-        settings,
-        time: m.get_one::<f64>("time").copied(),
-        mem: m.get_one::<f64>("mem").map(|gb| gb * (1u64 << 30) as f64),
-        zero_size: m.get_one::<bool>("zero_size").copied().unwrap_or(true),
-        check: m.get_flag("check"),
-        thread_level: m
-            .get_one::<ThreadLevel>("thread_level")
-            .copied()
-            .unwrap_or(ThreadLevel::Single),
-        json,
-        aggregate_mode: m
-            .get_one::<AggregateMode>("aggregate_mode")
-            .copied()
-            .unwrap_or(AggregateMode::Both),
-        dir,
-        overwrite,
-        adaptive,
-        force: m.get_flag("force"),
-    })))
+    Ok(match raw::read(args)? {
+        raw::Command::Help => Action::Help(help(spec)),
+        raw::Command::List => Action::List(list(spec)),
+        raw::Command::Run(raw) => Action::Run(Box::new(resolve::resolve(spec, &raw, np)?)),
+    })
 }

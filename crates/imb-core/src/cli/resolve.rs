@@ -1,16 +1,124 @@
-//! What the parsed options mean on this machine: `-adaptive`'s rule, the directory of imb-io's
-//! files and their path lengths, benchmark names and `-input` files.
+//! What the command line means on this machine and world size: benchmark names and `-input`
+//! files, `-map` against the process count, the settings merged once, `-adaptive`'s rule, the
+//! directory of imb-io's files and their path lengths, the `-json` and `-msglen` files.
 
+use super::raw::{Named, Raw};
 use super::*;
+
+/// The options of a run from the command line `raw` on `np` processes. Rank 0 resolves (it
+/// reads files and probes paths); the other ranks receive the result.
+pub fn resolve(spec: &Spec, raw: &Raw, np: usize) -> Result<Options> {
+    let benchmarks = benchmarks(spec, raw)?;
+    if !spec.aggregate && raw.aggregate_mode.is_some() {
+        return Err(Error::arg(
+            "-aggregate_mode",
+            format!(
+                "{} has no AGGREGATE/NON-AGGREGATE tables (imb-ext and imb-io have)",
+                spec.exe
+            ),
+        ));
+    }
+    if let Some(Map { p, q }) = raw.map {
+        if p * q != np {
+            return Err(Error::arg(
+                "-map",
+                format!("{p}x{q} has {} places but the job has {np} processes (P·Q must equal the process count)", p * q),
+            ));
+        }
+    }
+    let settings = match &raw.settings {
+        Some(f) => settings::load(f, spec.kind)?,
+        None => settings::built_in(spec.kind),
+    };
+    let (params, origins) = merge::merge(&settings, raw)?;
+    // Fail before measuring, not after the first table; nothing is created yet.
+    let json = raw
+        .json
+        .as_ref()
+        .map(|f| crate::safefile::OutFile::check("-json", f))
+        .transpose()?;
+    let adaptive = adaptive_options(raw)?;
+    let base = params.filename.as_deref().unwrap_or("IMB_out");
+    let (dir, overwrite) = files_options(raw, spec.kind, base, np)?;
+    let lengths = match &raw.msglen {
+        Some(f) => Lengths::File {
+            file: f.clone(),
+            values: lengths::read_msglen(f)?,
+        },
+        None => Lengths::Ladder,
+    };
+    Ok(Options {
+        benchmarks,
+        npmin: raw.npmin.unwrap_or(spec.npmin),
+        multi: raw.multi,
+        map: raw.map,
+        lengths,
+        params,
+        origins,
+        settings,
+        time: raw.time,
+        mem: raw.mem_gb.map(|gb| gb * (1u64 << 30) as f64),
+        zero_size: raw.zero_size.unwrap_or(true),
+        check: raw.check,
+        thread_level: raw.thread_level.unwrap_or(ThreadLevel::Single),
+        json,
+        aggregate_mode: raw.aggregate_mode.unwrap_or(AggregateMode::Both),
+        dir,
+        overwrite,
+        adaptive,
+        force: raw.force,
+    })
+}
+
+/// The benchmarks to run, in order: names and `-input` files in argv order (or the defaults),
+/// then IMB 2021's `-include` (adds, also benchmarks run only when named) and `-exclude`.
+fn benchmarks(spec: &Spec, raw: &Raw) -> Result<Vec<usize>> {
+    let mut benchmarks = Vec::new();
+    for n in &raw.names {
+        let named = match n {
+            Named::Name(name) => vec![(name.clone(), None)],
+            Named::Input(file) => read_input(file)?,
+        };
+        for (name, origin) in named {
+            benchmarks.push(lookup(spec, &name, origin.as_ref())?);
+        }
+    }
+    if benchmarks.is_empty() {
+        benchmarks = (0..spec.defaults).collect();
+    }
+    for (opt, lists, add) in [
+        ("include", &raw.include, true),
+        ("exclude", &raw.exclude, false),
+    ] {
+        for name in lists.iter().flat_map(|l| l.split(',')).map(str::trim) {
+            if name.is_empty() {
+                continue;
+            }
+            let i = lookup(spec, name, None).map_err(|e| match e {
+                Error::Arg { msg, .. } => Error::arg(format!("-{opt}"), format!("{name}: {msg}")),
+                e => e,
+            })?;
+            if add {
+                if !benchmarks.contains(&i) {
+                    benchmarks.push(i);
+                }
+            } else {
+                benchmarks.retain(|&b| b != i);
+            }
+        }
+    }
+    if benchmarks.is_empty() {
+        return Err(Error::arg("-exclude", "leaves no benchmark to run"));
+    }
+    Ok(benchmarks)
+}
 
 /// `-adaptive` and its `-cutoff`, `-min_reps`, `-max_reps` (defaults 10 %, 5, 10: the n_sample
 /// loop split in 5, at most twice the standard run's repetitions). The three are errors without
 /// `-adaptive`, so a forgotten flag is noticed.
-pub(super) fn adaptive_options(m: &clap::ArgMatches) -> Result<Option<Adaptive>> {
-    let cutoff = m.get_one::<f64>("cutoff").copied();
-    let min = m.get_one::<usize>("min_reps").copied();
-    let max = m.get_one::<usize>("max_reps").copied();
-    if !m.get_flag("adaptive") {
+fn adaptive_options(raw: &Raw) -> Result<Option<Adaptive>> {
+    let (cutoff, min, max) = (raw.cutoff, raw.min_reps, raw.max_reps);
+    if !raw.adaptive {
         for (name, given) in [
             ("-cutoff", cutoff.is_some()),
             ("-min_reps", min.is_some()),
@@ -79,14 +187,9 @@ pub(super) fn longest_file_path(dir: &str, base: &str, np: usize) -> usize {
     dir.len() + sep + base.len() + "_g".len() + digits + "_".len() + digits
 }
 
-pub(super) fn files_options(
-    m: &clap::ArgMatches,
-    kind: Kind,
-    base: &str,
-    np: usize,
-) -> Result<(String, bool)> {
-    let dir = m.get_one::<String>("dir").cloned();
-    let overwrite = m.get_flag("overwrite");
+fn files_options(raw: &Raw, kind: Kind, base: &str, np: usize) -> Result<(String, bool)> {
+    let dir = raw.dir.clone();
+    let overwrite = raw.overwrite;
     if kind != Kind::Io {
         let which = if dir.is_some() { "-dir" } else { "-overwrite" };
         if dir.is_some() || overwrite {
@@ -150,10 +253,10 @@ pub(super) fn files_options(
 }
 
 /// A benchmark name and, when it came from an `-input` file, that file and line.
-pub(super) type Named = (String, Option<(String, usize)>);
+type Origin = Option<(String, usize)>;
 
 /// The index of benchmark `name` (any case), or an error listing the valid names.
-pub(super) fn lookup(spec: &Spec, name: &str, origin: Option<&(String, usize)>) -> Result<usize> {
+fn lookup(spec: &Spec, name: &str, origin: Option<&(String, usize)>) -> Result<usize> {
     if let Some(i) = spec.names.iter().position(|n| n.eq_ignore_ascii_case(name)) {
         return Ok(i);
     }
@@ -174,7 +277,7 @@ pub(super) fn lookup(spec: &Spec, name: &str, origin: Option<&(String, usize)>) 
 
 /// Benchmark names of an `-input` file with their line numbers: `#` lines and blank lines are
 /// skipped, the first word of every other line is a name.
-pub(super) fn read_input(file: &str) -> Result<Vec<Named>> {
+fn read_input(file: &str) -> Result<Vec<(String, Origin)>> {
     let text = crate::safefile::read_text("-input", file)?;
     Ok(text
         .lines()

@@ -1,32 +1,9 @@
-//! The IMB-style command line as clap sees it: the options that take values or are flags,
-//! argv normalised from single-dash IMB spellings, the value parsers and the clap command.
+//! The IMB-style command line as clap sees it: argv normalised from single-dash IMB spellings
+//! (the option names come from the table in `mpi_opts`), and the value parsers.
 
+use super::mpi_opts::MPI;
 use super::*;
 
-/// Options that take a value, in help order.
-pub(super) const VALUE_OPTS: &[&str] = &[
-    "npmin",
-    "multi",
-    "map",
-    "msglen",
-    "input",
-    "msglog",
-    "iter",
-    "time",
-    "mem",
-    "zero_size",
-    "thread_level",
-    "settings",
-    "json",
-    "aggregate_mode",
-    "dir",
-    "cutoff",
-    "min_reps",
-    "max_reps",
-    "include",
-    "exclude",
-    "iter_policy",
-];
 /// IMB 2021 options imb-rs does not implement: named in the error, so a script written for
 /// IMB 2021 fails with a reason instead of "unknown option".
 pub(super) const IMB2021_UNSUPPORTED: &[&str] = &[
@@ -46,9 +23,6 @@ pub(super) const IMB2021_UNSUPPORTED: &[&str] = &[
     "dump",
     "load",
 ];
-/// Options without a value.
-pub(super) const FLAG_OPTS: &[&str] = &["list", "check", "overwrite", "adaptive", "force"];
-
 /// Rewrite IMB argv into clap's long-option form. Returns `None` for `-h`/`-help`.
 pub(super) fn normalise(args: &[String]) -> Result<Option<Vec<String>>> {
     let mut out = Vec::with_capacity(args.len());
@@ -63,7 +37,7 @@ pub(super) fn normalise(args: &[String]) -> Result<Option<Vec<String>>> {
                 Some((n, v)) => (n, Some(v.to_string())),
                 None => (bare, None),
             };
-            if VALUE_OPTS.contains(&name) {
+            if table::value_names(MPI).any(|n| n == name) {
                 let v = match inline {
                     Some(v) => v,
                     None => it
@@ -72,7 +46,7 @@ pub(super) fn normalise(args: &[String]) -> Result<Option<Vec<String>>> {
                         .ok_or_else(|| Error::arg(format!("-{name}"), "needs a value"))?,
                 };
                 out.push(format!("--{name}={v}"));
-            } else if FLAG_OPTS.contains(&name) {
+            } else if table::flag_names(MPI).any(|n| n == name) {
                 if inline.is_some() {
                     return Err(Error::arg(format!("-{name}"), "takes no value"));
                 }
@@ -190,56 +164,6 @@ pub(super) fn on_off(s: &str) -> std::result::Result<bool, String> {
         "off" | "0" | "no" | "disable" | "false" => Ok(false),
         _ => Err("expected on or off".into()),
     }
-}
-
-pub(super) fn command() -> Command {
-    let v = |name: &'static str| {
-        Arg::new(name)
-            .long(name)
-            .action(ArgAction::Set)
-            .num_args(1)
-            .allow_hyphen_values(true)
-    };
-    Command::new("imb")
-        .no_binary_name(true)
-        .disable_help_flag(true)
-        .disable_version_flag(true)
-        .args_override_self(true)
-        .arg(v("npmin").value_parser(positive_int))
-        .arg(v("multi").value_parser(parse_multi))
-        .arg(v("map").value_parser(parse_map))
-        .arg(v("msglen"))
-        .arg(v("input").action(ArgAction::Append))
-        .arg(v("msglog").value_parser(parse_msglog))
-        .arg(v("iter").value_parser(parse_iter))
-        .arg(v("time").value_parser(positive_float))
-        .arg(v("mem").value_parser(positive_float))
-        .arg(v("zero_size").value_parser(on_off))
-        .arg(v("thread_level").value_parser(ThreadLevel::parse))
-        .arg(v("settings"))
-        .arg(v("json"))
-        .arg(v("aggregate_mode").value_parser(AggregateMode::parse))
-        .arg(v("dir"))
-        .arg(v("cutoff").value_parser(nonneg_float))
-        .arg(v("min_reps").value_parser(positive_int))
-        .arg(v("max_reps").value_parser(positive_int))
-        .arg(v("include").action(ArgAction::Append))
-        .arg(v("exclude").action(ArgAction::Append))
-        .arg(v("iter_policy").value_parser(iter_policy))
-        .arg(
-            Arg::new("overwrite")
-                .long("overwrite")
-                .action(ArgAction::SetTrue),
-        )
-        .arg(
-            Arg::new("adaptive")
-                .long("adaptive")
-                .action(ArgAction::SetTrue),
-        )
-        .arg(Arg::new("list").long("list").action(ArgAction::SetTrue))
-        .arg(Arg::new("force").long("force").action(ArgAction::SetTrue))
-        .arg(Arg::new("check").long("check").action(ArgAction::SetTrue))
-        .arg(Arg::new("names").action(ArgAction::Append).num_args(0..))
 }
 
 pub(super) fn from_clap(e: clap::Error) -> Error {

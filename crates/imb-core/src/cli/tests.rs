@@ -356,3 +356,57 @@ fn thread_level_prescan() {
         ThreadLevel::Single
     );
 }
+
+#[test]
+fn reading_argv_touches_no_file() {
+    // Files named on the command line are only read by resolve.
+    let raw::Command::Run(r) = raw::read(&args(
+        "-input /nonexistent/list -msglen /nonexistent/lens -settings /nonexistent/s.toml \
+         -map 3x5 PingPong",
+    ))
+    .unwrap() else {
+        panic!("not a run")
+    };
+    assert_eq!(
+        r.names,
+        vec![
+            raw::Named::Input("/nonexistent/list".into()),
+            raw::Named::Name("PingPong".into())
+        ]
+    );
+    assert_eq!(r.map, Some(Map { p: 3, q: 5 }));
+    assert!(err("-input /nonexistent/list", 2).starts_with("-input /nonexistent/list"));
+    assert!(err("-map 3x5", 2).starts_with("-map: 3x5 has 15 places"));
+    assert_eq!(raw::read(&args("-list -bogus_name")).ok(), None);
+    assert_eq!(
+        raw::read(&args("-list PingPong")).unwrap(),
+        raw::Command::List
+    );
+}
+
+#[test]
+fn the_merge_records_where_each_value_came_from() {
+    use settings::Origin::*;
+    let f = tmp(
+        "origins.toml",
+        "[optional]\nIMB_OPTIONAL = true\nMSGSPERSAMPLE = 50\nMAXMSGLOG = 10\n",
+    );
+    let o = run(&format!("-settings {f} -iter 20"), 2);
+    assert_eq!(o.params.msgspersample, 20);
+    assert_eq!(o.params.maxmsglog, 10);
+    assert_eq!(o.origins.of("MSGSPERSAMPLE"), CommandLine);
+    assert_eq!(o.origins.of("MAXMSGLOG"), SettingsFile);
+    assert_eq!(o.origins.of("MINMSGLOG"), Standard);
+    assert_eq!(o.origins.of("OVERALL_VOL"), Standard);
+    let o = run("-msglog 2:4 -iter 5,1,3", 2);
+    for key in [
+        "MINMSGLOG",
+        "MAXMSGLOG",
+        "MSGSPERSAMPLE",
+        "OVERALL_VOL",
+        "MSGS_NONAGGR",
+    ] {
+        assert_eq!(o.origins.of(key), CommandLine, "{key}");
+    }
+    assert!(!run("", 2).origins.any(CommandLine));
+}

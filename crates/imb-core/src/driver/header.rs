@@ -1,7 +1,9 @@
-//! The header of a run and what it says about the run before it starts: optional-mode lines,
-//! the sizes each benchmark asks for, and the lower bound of the run's time.
+//! The header of a run and what it says about the run before it starts: optional-mode lines
+//! (written from the settings merge's record of where each value came from), the sizes each
+//! benchmark asks for, and the lower bound of the run's time.
 
 use super::*;
+use crate::settings::Origin;
 
 impl Runner<'_> {
     pub(super) fn header(&self, granted: Threading) -> Header {
@@ -58,14 +60,13 @@ impl Runner<'_> {
         if parameters.is_empty() && self.opts.time.is_none() && adaptive.is_none() {
             return None;
         }
-        let by_cli = self.opts.params != self.opts.settings.params
-            || self.opts.time.is_some()
-            || self.opts.adaptive.is_some();
-        let from = match (&self.opts.settings.source, self.opts.settings.optional) {
-            (Some(f), true) if by_cli => {
+        let o = &self.opts.origins;
+        let by_cli = o.any(Origin::CommandLine) || self.opts.time.is_some() || adaptive.is_some();
+        let from = match &self.opts.settings.source {
+            Some(f) if o.any(Origin::SettingsFile) && by_cli => {
                 format!("the [optional] block of {f} and the command line")
             }
-            (Some(f), true) => format!("the [optional] block of {f}"),
+            Some(f) if o.any(Origin::SettingsFile) => format!("the [optional] block of {f}"),
             _ => "the command line".to_string(),
         };
         Some(Note::OptionalMode {
