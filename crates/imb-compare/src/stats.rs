@@ -4,7 +4,7 @@
 /// Median of a non-empty slice (the mean of the two middle values for an even count), from the
 /// engine's `adaptive::summary`.
 pub fn median(xs: &[f64]) -> f64 {
-    imb_core::adaptive::summary(xs).2
+    imb_harness::adaptive::summary(xs).2
 }
 
 /// Sample standard deviation over the mean; NaN below two values or for a zero mean.
@@ -12,7 +12,7 @@ pub fn cv(xs: &[f64]) -> f64 {
     if xs.len() < 2 {
         return f64::NAN;
     }
-    let (mean, sd, ..) = imb_core::adaptive::summary(xs);
+    let (mean, sd, ..) = imb_harness::adaptive::summary(xs);
     sd / mean
 }
 

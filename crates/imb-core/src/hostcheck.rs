@@ -2,10 +2,10 @@
 //! share a host than CPUs they may run on (the header then says the times are not results),
 //! and whether a step's buffers fit in the host's available memory (an error, not an OOM kill).
 
-use crate::binding;
 use crate::kernel::Comm;
 use crate::report::Note;
 use crate::sysinfo;
+use imb_harness::binding;
 use mpi::collective::SystemOperation;
 use mpi::traits::*;
 

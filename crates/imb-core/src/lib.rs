@@ -11,9 +11,7 @@
 //! The `mpi` feature (on by default) adds the MPI side; without it the crate builds where no
 //! MPI is installed, for the thread and OpenMP suites.
 
-pub mod adaptive;
 pub mod bench;
-pub mod binding;
 pub mod buffers;
 pub mod cli;
 pub mod error;
@@ -21,7 +19,6 @@ pub mod files;
 pub mod lengths;
 pub mod plan;
 pub mod report;
-pub mod robust;
 pub mod safefile;
 pub mod settings;
 pub mod settle;

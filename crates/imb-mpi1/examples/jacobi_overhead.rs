@@ -12,8 +12,8 @@
 use imb_core::bench::Mode;
 use imb_core::buffers::Buffer;
 use imb_core::kernel::{Comm, Ctx, Sample};
-use imb_core::robust::summarize;
 use imb_core::whitebox::Part;
+use imb_harness::robust::summarize;
 use mpi::collective::SystemOperation;
 use mpi::ffi;
 use mpi::raw::AsRaw;

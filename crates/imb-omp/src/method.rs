@@ -5,8 +5,8 @@
 //! the outer repetitions gives the confidence interval and the clean-run checks.
 
 use crate::ffi;
-use imb_core::adaptive::Flags;
-use imb_core::robust::{self, Summary};
+use imb_harness::adaptive::Flags;
+use imb_harness::robust::{self, Summary};
 
 /// How a data point is measured.
 #[derive(Debug, Clone, Copy, PartialEq)]

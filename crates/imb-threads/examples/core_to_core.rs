@@ -11,7 +11,7 @@
 //!
 //! Defaults: the first two CPUs this process may run on, 100 ms.
 
-use imb_core::binding::{allowed_cpus, bind_current, Placement};
+use imb_harness::binding::{allowed_cpus, bind_current, Placement};
 use std::hint::spin_loop;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;

@@ -1,7 +1,7 @@
 //! imb-threads: the Pthreads benchmark suite of "Benchmarking Pthreads Performance" (de
 //! Supinski and May) and its future work, on the Sphinx-style adaptive harness of
-//! `imb_core::adaptive` (timings repeat until they settle, or are flagged) with threads bound
-//! by `imb_core::binding` (and the binding verified). Runs without MPI. Prints an IMB-style
+//! `imb_harness::adaptive` (timings repeat until they settle, or are flagged) with threads bound
+//! by `imb_harness::binding` (and the binding verified). Runs without MPI. Prints an IMB-style
 //! header and one table per benchmark; `-help` lists the options.
 
 mod cli;
@@ -10,9 +10,9 @@ mod pair;
 mod pt;
 mod suite;
 
-use imb_core::adaptive::{Clock, Policy};
-use imb_core::binding;
 use imb_core::report::{grid_rule, grid_text, suite_head};
+use imb_harness::adaptive::{Clock, Policy};
+use imb_harness::binding;
 use output::{finish, out};
 use std::process::ExitCode;
 
@@ -216,7 +216,7 @@ fn table(b: &suite::Bench, t: &suite::Table) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use imb_core::adaptive::{Flags, Measurement};
+    use imb_harness::adaptive::{Flags, Measurement};
 
     fn measurement(flags: Flags) -> Measurement {
         Measurement {

@@ -4,8 +4,8 @@
 //! own; a stop command (0 rounds) from the harness side ends them, since Rust threads must not
 //! be cancelled (the paper used pthread_cancel).
 
-use imb_core::adaptive::{self, Measurement, Policy};
-use imb_core::binding::{self, Observed, Placement};
+use imb_harness::adaptive::{self, Measurement, Policy};
+use imb_harness::binding::{self, Observed, Placement};
 use std::sync::mpsc;
 
 /// What a measurement with threads found besides the times.

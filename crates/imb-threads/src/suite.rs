@@ -6,8 +6,8 @@
 
 use crate::pair::{lockstep, Run};
 use crate::pt::{self, Barrier, Cond, Detach, Mutex, Protocol, RwLock, Sem, Spin};
-use imb_core::adaptive::{self, Measurement, Policy};
-use imb_core::binding::{self, Bind, Placement};
+use imb_harness::adaptive::{self, Measurement, Policy};
+use imb_harness::binding::{self, Bind, Placement};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Ordering for state that a mutex already orders.
