@@ -3,37 +3,7 @@
 
 use crate::table::{self, TableKind};
 
-/// The guide's benchmark classes (3.3.1, 4.2.1); they decide process counts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Class {
-    SingleTransfer,
-    ParallelTransfer,
-    Collective,
-    Sync,
-}
-
-/// How many processes a benchmark runs on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Procs {
-    /// Exactly two (MPI-1/EXT single transfer): larger counts are skipped silently, one
-    /// process is "invalid".
-    Pair,
-    /// Exactly one (IO `S_`), whatever `-npmin` says.
-    One,
-    /// The P_min, 2·P_min, …, P ladder.
-    Any,
-    /// That ladder from at least 2 processes; one process is "invalid" (a Sphinx latency needs
-    /// a process besides the root).
-    AtLeastTwo,
-}
-
-/// A run mode (EXT/IO aggregate or not; MPI-1 has only `Plain`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
-    Plain,
-    Aggregate,
-    NonAggregate,
-}
+pub use crate::vocab::{Class, Mode, Procs};
 
 /// Send and receive buffer lengths as a function of the base length L and the process count.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

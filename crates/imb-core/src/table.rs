@@ -4,9 +4,9 @@
 //! holds. The plain IMB kinds are here; a family brings its own (the white-box decomposition
 //! in imb-mpi1's Jacobi2D, the Sphinx latencies, IMB-IO's non-blocking overlap).
 
-use crate::plan::Layout;
 use crate::report::Note;
 use crate::stats::{self, RankResult, Stats};
+use crate::vocab::Layout;
 use crate::vocab::Multi;
 
 /// What one row is reduced from.

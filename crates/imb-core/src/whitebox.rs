@@ -6,6 +6,7 @@
 //! `Timer`, so the variant timed with `Off` has the calls compiled out (zero-sized marks,
 //! empty inline bodies) and the instrumented variant is a separate monomorphisation.
 
+pub use crate::report::SectionsRow;
 use crate::report::{Note, SectionClass};
 use crate::stats::{self, RankResult};
 use crate::table::{RowIn, TableIn};
@@ -163,13 +164,6 @@ impl Timer for On {
     }
 }
 
-/// One size's section times: (min, max, avg) over the ranks per class, usec per repetition.
-#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
-pub struct SectionsRow {
-    pub bytes: usize,
-    pub classes: [(f64, f64, f64); 3],
-}
-
 /// The note after a white-box table (None without rows): the section timers of the
 /// instrumented full kernel, named per class, and min/max/avg over the ranks per class and size.
 pub fn sections_note(sections: &[Section], rows: &[SectionsRow]) -> Option<Note> {
@@ -194,39 +188,6 @@ pub fn sections_note(sections: &[Section], rows: &[SectionsRow]) -> Option<Note>
         classes,
         rows: rows.to_vec(),
     })
-}
-
-/// The printed lines of `Note::Sections`.
-pub fn sections_lines(classes: &[SectionClass], rows: &[SectionsRow]) -> Vec<String> {
-    let titles = ["#bytes", "communication", "data movement", "computation"];
-    let cells: Vec<Vec<String>> = rows
-        .iter()
-        .map(|r| {
-            let mut v = vec![r.bytes.to_string()];
-            v.extend(
-                r.classes
-                    .iter()
-                    .map(|(lo, hi, avg)| format!("{lo:.2}/{hi:.2}/{avg:.2}")),
-            );
-            v
-        })
-        .collect();
-    let named: Vec<String> = classes
-        .iter()
-        .map(|c| format!("{} ({})", c.class, c.sections.join(", ")))
-        .collect();
-    let mut out = vec![
-        "section timers of the full kernel (timers on), usec per repetition, \
-         min/max/avg over the ranks:"
-            .to_string(),
-        format!("sections: {}", named.join("; ")),
-    ];
-    out.extend(
-        crate::report::grid_text(&titles, &cells)
-            .lines()
-            .map(|l| l.to_string()),
-    );
-    out
 }
 
 #[cfg(test)]

@@ -11,8 +11,8 @@
 
 use crate::error::{Error, Result};
 use crate::lengths;
-use crate::plan::Map;
 use crate::settings::{self, Kind, Params, Settings};
+use crate::vocab::Map;
 use serde::{Deserialize, Serialize};
 
 mod help;
@@ -96,8 +96,8 @@ impl AggregateMode {
         }
     }
     /// Whether a table of this mode runs.
-    pub fn runs(self, m: crate::bench::Mode) -> bool {
-        use crate::bench::Mode;
+    pub fn runs(self, m: crate::vocab::Mode) -> bool {
+        use crate::vocab::Mode;
         matches!(
             (self, m),
             (_, Mode::Plain)

@@ -2,6 +2,7 @@
 //! gather and the row.
 
 use super::*;
+use crate::table::TableKind;
 
 impl Runner<'_> {
     /// Execute one step of the plan: set up, then for each mode a table of every measured
@@ -60,14 +61,18 @@ impl Runner<'_> {
         Ok(())
     }
 
-    /// The columns of a benchmark's tables in this run.
-    fn columns(&self, info: &Info) -> Columns {
-        let kind = match (info.table.merged, self.opts.multi) {
+    /// The table kind of a benchmark in this run: its merged form under `-multi 0`.
+    fn kind(&self, info: &Info) -> &'static TableKind {
+        match (info.table.merged, self.opts.multi) {
             (Some(m), Some(Multi::Merged)) => m,
             _ => info.table,
-        };
+        }
+    }
+
+    /// The columns of a benchmark's tables in this run.
+    fn columns(&self, info: &Info) -> Columns {
         Columns {
-            kind,
+            titles: self.kind(info).titles,
             group: self.opts.multi == Some(Multi::PerGroup),
             defects: self.opts.check && info.checked,
         }
@@ -167,7 +172,7 @@ impl Runner<'_> {
             .into_iter()
             .map(|(g, members)| {
                 let st = stats::over(all, &members);
-                let mut values = (cols.kind.values)(&RowIn {
+                let mut values = (self.kind(info).values)(&RowIn {
                     all,
                     members: &members,
                     stats: &st,

@@ -4,19 +4,13 @@
 //! the driver executes.
 
 use crate::bench::Procs;
+pub use crate::vocab::{Layout, Map};
 
 mod build;
 mod sizes;
 
 pub use build::{build, BenchmarkPlan, Plan, StepPlan};
 pub use sizes::Sizes;
-
-/// The `-map PxQ` grid (validated: P·Q = np).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Map {
-    pub p: usize,
-    pub q: usize,
-}
 
 /// The index of every world rank (3.0's renumbering: fill grid rows first).
 /// Identity unless P > 1 and Q > 1.
@@ -38,34 +32,6 @@ pub fn process_counts(np: usize, npmin: usize) -> Vec<usize> {
         v.push(next);
     }
     v
-}
-
-/// Who does what in one step of a benchmark.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Layout {
-    /// Processes per group (NP).
-    pub np: usize,
-    /// Groups in banner order (increasing world rank of the leader); each lists its members'
-    /// world ranks in group-rank order.
-    pub groups: Vec<Vec<usize>>,
-    /// The index-based group number of each listed group (IO file names use it).
-    pub index_group: Vec<usize>,
-    /// World ranks that only wait in MPI_Barrier.
-    pub idle: usize,
-    /// Rank-order rows for the single-group banner with `-map` (P > 1, Q > 1).
-    pub rows: Option<Vec<Vec<usize>>>,
-    /// True when the benchmark is shown as `Multi-<Name>` (more than one group).
-    pub multi: bool,
-}
-
-impl Layout {
-    /// (group number in banner order, rank in group) of a world rank, if it is active.
-    pub fn role(&self, world_rank: usize) -> Option<(usize, usize)> {
-        self.groups
-            .iter()
-            .enumerate()
-            .find_map(|(g, m)| m.iter().position(|&r| r == world_rank).map(|pos| (g, pos)))
-    }
 }
 
 /// One step of the plan for one benchmark.

@@ -6,8 +6,8 @@
 //! machine keys. Notes are objects with a `kind`, their fields, and `text`, the printed lines.
 
 use super::{Banner, Failure, Header, Note, Row, Sink, Verdict};
-use crate::bench::Mode;
 use crate::safefile::OutFile;
+use crate::vocab::Mode;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -210,7 +210,7 @@ mod tests {
             layout: &l,
             mode: Mode::Plain,
             cols: Columns {
-                kind: &crate::table::SINGLE,
+                titles: crate::table::SINGLE.titles,
                 group: true,
                 defects: true,
             },

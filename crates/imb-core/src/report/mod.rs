@@ -4,16 +4,18 @@
 mod grid;
 mod json;
 mod note;
+mod sections;
 mod text;
 
 pub use grid::{grid_rule, grid_text, suite_head};
 
 pub use json::{Json, SCHEMA_VERSION};
-pub use note::{AdaptiveRule, Changed, Note, SectionClass, Unsettled};
+pub use note::{AdaptiveRule, Changed, Note, Unsettled};
+pub use sections::{SectionClass, SectionsRow};
 pub use text::{header_text, process_block, row_text, Text};
 
-use crate::bench::Mode;
-use crate::plan::Layout;
+use crate::vocab::Layout;
+use crate::vocab::Mode;
 use serde::Serialize;
 
 /// The header's facts (gathered by `sysinfo` and the driver).
@@ -42,7 +44,8 @@ pub struct Header {
 /// The columns of one table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Columns {
-    pub kind: &'static crate::table::TableKind,
+    /// The table kind's titles (`table::TableKind::titles`).
+    pub titles: &'static [&'static str],
     pub group: bool,
     pub defects: bool,
 }
@@ -90,7 +93,7 @@ impl Columns {
         if self.group {
             t.push("Group");
         }
-        t.extend_from_slice(self.kind.titles);
+        t.extend_from_slice(self.titles);
         if self.defects {
             t.push("defects");
         }

@@ -4,7 +4,7 @@
 //! parsers have always seen, and the JSON sink writes the fields under a `kind` tag, with the
 //! same lines beside them as `text`.
 
-use crate::whitebox::SectionsRow;
+use super::sections::{sections_lines, SectionClass, SectionsRow};
 use serde::Serialize;
 
 /// One note. Sizes are in bytes, times in microseconds.
@@ -85,13 +85,6 @@ pub enum Note {
     },
 }
 
-/// A white-box activity class and the section timers it sums.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct SectionClass {
-    pub class: String,
-    pub sections: Vec<String>,
-}
-
 /// Why an `-adaptive` size did not settle.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Unsettled {
@@ -130,7 +123,7 @@ impl Note {
     /// The printed lines, without the `# ` or `# !! ` prefix the sink adds.
     pub fn lines(&self) -> Vec<String> {
         match self {
-            Note::Sections { classes, rows } => crate::whitebox::sections_lines(classes, rows),
+            Note::Sections { classes, rows } => sections_lines(classes, rows),
             Note::OptionalMode {
                 from,
                 parameters,

@@ -2,8 +2,8 @@
 //! It flushes after every write, so a crash keeps what was already measured.
 
 use super::{Banner, Failure, Header, Note, Row, Sink, Verdict};
-use crate::bench::Mode;
-use crate::plan::Layout;
+use crate::vocab::Layout;
+use crate::vocab::Mode;
 use std::io::Write;
 
 /// The IMB text layout on any writer (stdout in a run, a Vec in tests).

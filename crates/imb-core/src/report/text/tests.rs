@@ -61,7 +61,7 @@ fn render(f: impl FnOnce(&mut Text<Vec<u8>>)) -> String {
 
 fn cols(kind: &'static TableKind) -> Columns {
     Columns {
-        kind,
+        titles: kind.titles,
         group: false,
         defects: false,
     }
@@ -211,12 +211,12 @@ fn multi_merged_with_map_and_single_group_rows() {
 fn multi_per_group_and_sync() {
     let l = layout(4, 2, None, true);
     let c = Columns {
-        kind: &table::SINGLE,
+        titles: table::SINGLE.titles,
         group: true,
         defects: false,
     };
     let s = Columns {
-        kind: &table::SYNC,
+        titles: table::SYNC.titles,
         group: true,
         defects: false,
     };
@@ -315,7 +315,7 @@ fn idle_ranks_invalid_modes_attention_and_check() {
     let l = layout(14, 8, Some(Map { p: 2, q: 7 }), false);
     let p = layout(3, 2, None, false);
     let c = Columns {
-        kind: &table::COLLECTIVE,
+        titles: table::COLLECTIVE.titles,
         group: false,
         defects: true,
     };
