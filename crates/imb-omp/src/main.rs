@@ -18,53 +18,54 @@ use std::process::ExitCode;
 
 /// The options, in `-help` order; `-help` and the argv normaliser come from this table.
 const OPTS: &[Opt] = &[
-    Opt {
-        synopsis: (0, 0, "[-h{elp}]"),
-        ..Opt::plain("help", Takes::Help)
-    },
-    Opt {
-        synopsis: (0, 1, "[-list]"),
-        ..Opt::plain("list", Takes::Flag)
-    },
-    Opt {
-        synopsis: (0, 2, "[-threads LIST]"),
-        help: "- -threads LIST: thread counts, e.g. 4, 1,2,4 or 1-4 (default 1, 2, 4, ... up to the runtime's\n  \
+    Opt::row("help", Takes::Help, (0, 0, "[-h{elp}]"), ""),
+    Opt::row("list", Takes::Flag, (0, 1, "[-list]"), ""),
+    Opt::row(
+        "threads",
+        Takes::Value,
+        (0, 2, "[-threads LIST]"),
+        "- -threads LIST: thread counts, e.g. 4, 1,2,4 or 1-4 (default 1, 2, 4, ... up to the runtime's\n  \
 maximum, which always comes last; at most 4096 and the runtime's thread limit).\n",
-        ..Opt::plain("threads", Takes::Value)
-    },
-    Opt {
-        synopsis: (0, 3, "[-outer_reps N]"),
-        help: "- -outer_reps N: measurements per data point (default 20, 2..10000).\n",
-        ..Opt::plain("outer_reps", Takes::Value)
-    },
-    Opt {
-        synopsis: (0, 4, "[-test_time USEC]"),
-        help: "- -test_time USEC: innerreps doubles until one test lasts this long (default 1000, at most\n  \
+    ),
+    Opt::row(
+        "outer_reps",
+        Takes::Value,
+        (0, 3, "[-outer_reps N]"),
+        "- -outer_reps N: measurements per data point (default 20, 2..10000).\n",
+    ),
+    Opt::row(
+        "test_time",
+        Takes::Value,
+        (0, 4, "[-test_time USEC]"),
+        "- -test_time USEC: innerreps doubles until one test lasts this long (default 1000, at most\n  \
 10 s).\n",
-        ..Opt::plain("test_time", Takes::Value)
-    },
-    Opt {
-        synopsis: (1, 0, "[-delay_time USEC]"),
-        help: "- -delay_time USEC: the calibrated delay in each construct (default 0.1, at most 1000); the\n  \
+    ),
+    Opt::row(
+        "delay_time",
+        Takes::Value,
+        (1, 0, "[-delay_time USEC]"),
+        "- -delay_time USEC: the calibrated delay in each construct (default 0.1, at most 1000); the\n  \
 schedule family uses a body of about 100 cycles instead.\n",
-        ..Opt::plain("delay_time", Takes::Value)
-    },
-    Opt {
-        synopsis: (1, 2, "[-force]"),
-        help: "- -force: run even when the data points asked for need more than an hour at the least.\n",
-        ..Opt::plain("force", Takes::Flag)
-    },
-    Opt {
-        synopsis: (1, 1, "[-cutoff PCT]"),
-        help: "- -cutoff PCT: a data point whose test times spread more than PCT % of their mean, or with more\n  \
+    ),
+    Opt::row(
+        "force",
+        Takes::Flag,
+        (1, 2, "[-force]"),
+        "- -force: run even when the data points asked for need more than an hour at the least.\n",
+    ),
+    Opt::row(
+        "cutoff",
+        Takes::Value,
+        (1, 1, "[-cutoff PCT]"),
+        "- -cutoff PCT: a data point whose test times spread more than PCT % of their mean, or with more\n  \
 than a quarter outliers, is flagged UNSETTLED (default 10).\n",
-        ..Opt::plain("cutoff", Takes::Value)
-    },
-    Opt {
-        synopsis: (1, 3, "[family | construct ...]"),
-        help: "- family: sync, sched or array; construct: a name from -list, any case. Default: all.\n",
-        ..Opt::plain("names", Takes::Names)
-    },
+    ),
+    Opt::row(
+        "names",
+        Takes::Names,
+        (1, 3, "[family | construct ...]"),
+        "- family: sync, sched or array; construct: a name from -list, any case. Default: all.\n",
+    ),
 ];
 const EXIT_USAGE: u8 = 2;
 /// A failure while measuring, or a failed write to stdout.

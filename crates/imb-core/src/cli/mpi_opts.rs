@@ -15,33 +15,23 @@ const fn value(
     help: &'static str,
 ) -> Opt {
     Opt {
-        name,
-        takes: Takes::Value,
         parser,
-        accept: Accept::All,
-        synopsis,
-        help,
+        ..Opt::row(name, Takes::Value, synopsis, help)
     }
 }
 
 const fn flag(name: &'static str, synopsis: (u8, u8, &'static str), help: &'static str) -> Opt {
-    Opt {
-        name,
-        takes: Takes::Flag,
-        parser: None,
-        accept: Accept::All,
-        synopsis,
-        help,
-    }
+    Opt::row(name, Takes::Flag, synopsis, help)
 }
 
 /// Every option of the MPI executables, in `-help` order.
 pub const MPI: &[Opt] = &[
-    Opt {
-        synopsis: (0, 0, "[-h{elp}]"),
-        help: "- h ( or help) just provides basic help; all other arguments are then ignored.\n\n",
-        ..Opt::plain("help", Takes::Help)
-    },
+    Opt::row(
+        "help",
+        Takes::Help,
+        (0, 0, "[-h{elp}]"),
+        "- h ( or help) just provides basic help; all other arguments are then ignored.\n\n",
+    ),
     value(
         "npmin",
         Some(|| ValueParser::new(positive_int)),
@@ -73,21 +63,20 @@ benchmark at the same time. 0: one row with min/max/avg over all processes of al
         "- Lengths_file holds one message length per line (bytes, optionally followed by k or M);\n  \
 lines starting with # and blank lines are skipped. It replaces the default lengths.\n\n",
     ),
-    Opt {
-        synopsis: (5, 0, "[-input  <filename>]"),
-        help: "- filename (-input) holds one benchmark name per line; # lines are skipped.\n",
-        ..Opt::plain("input", Takes::Append)
-    },
-    Opt {
-        synopsis: (5, 1, "[-include <b1,b2,...>]"),
-        help: "- -include / -exclude b1,b2: add benchmarks to the list (also those run only when named),\n  \
+    Opt::row(
+        "input",
+        Takes::Append,
+        (5, 0, "[-input  <filename>]"),
+        "- filename (-input) holds one benchmark name per line; # lines are skipped.\n",
+    ),
+    Opt::row(
+        "include",
+        Takes::Append,
+        (5, 1, "[-include <b1,b2,...>]"),
+        "- -include / -exclude b1,b2: add benchmarks to the list (also those run only when named),\n  \
 or remove them from it (IMB 2021).\n\n",
-        ..Opt::plain("include", Takes::Append)
-    },
-    Opt {
-        synopsis: (5, 2, "[-exclude <b1,b2,...>]"),
-        ..Opt::plain("exclude", Takes::Append)
-    },
+    ),
+    Opt::row("exclude", Takes::Append, (5, 2, "[-exclude <b1,b2,...>]"), ""),
     value(
         "msglog",
         Some(|| ValueParser::new(parse_msglog)),
@@ -212,10 +201,11 @@ defect (check-mode timings are not benchmark results).\n",
         (9, 3, "[-list]"),
         "- -list: list the benchmarks and exit.\n\n",
     ),
-    Opt {
-        synopsis: (13, 0, "[benchmark1 [benchmark2 [...]]]"),
-        help: "- benchmarki is a benchmark name of this executable, in any case. They run in the order\n  \
+    Opt::row(
+        "names",
+        Takes::Names,
+        (13, 0, "[benchmark1 [benchmark2 [...]]]"),
+        "- benchmarki is a benchmark name of this executable, in any case. They run in the order\n  \
 given; default: all of the first list below, in its order.\n\n",
-        ..Opt::plain("names", Takes::Names)
-    },
+    ),
 ];

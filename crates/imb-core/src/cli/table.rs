@@ -63,6 +63,24 @@ impl Opt {
             help: "",
         }
     }
+
+    /// An option listed by every executable of its table, with its calling-sequence text and
+    /// help paragraph.
+    pub const fn row(
+        name: &'static str,
+        takes: Takes,
+        synopsis: (u8, u8, &'static str),
+        help: &'static str,
+    ) -> Opt {
+        Opt {
+            name,
+            takes,
+            parser: None,
+            accept: Accept::All,
+            synopsis,
+            help,
+        }
+    }
 }
 
 /// The names of the options that take values, and of the switches (help included), for the

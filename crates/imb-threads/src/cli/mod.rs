@@ -10,70 +10,66 @@ use toml::Spanned;
 
 /// The options, in `-help` order; `-help` and the argv normaliser come from this table.
 const OPTS: &[Opt] = &[
-    Opt {
-        synopsis: (0, 0, "[-h{elp}]"),
-        ..Opt::plain("help", Takes::Help)
-    },
-    Opt {
-        synopsis: (0, 1, "[-list]"),
-        ..Opt::plain("list", Takes::Flag)
-    },
-    Opt {
-        synopsis: (0, 2, "[-cutoff PCT]"),
-        help: "- -cutoff PCT: a data point settles when the standard deviation of its timings is at most\n  \
+    Opt::row("help", Takes::Help, (0, 0, "[-h{elp}]"), ""),
+    Opt::row("list", Takes::Flag, (0, 1, "[-list]"), ""),
+    Opt::row(
+        "cutoff",
+        Takes::Value,
+        (0, 2, "[-cutoff PCT]"),
+        "- -cutoff PCT: a data point settles when the standard deviation of its timings is at most\n  \
 PCT % of their mean (default 5, any finite PCT >= 0), after at least -min_reps timings\n  \
 (default 5); after -max_reps timings (default 100) it stops and is flagged UNSETTLED.\n  \
 Both are 2..1000000.\n",
-        ..Opt::plain("cutoff", Takes::Value)
-    },
-    Opt {
-        synopsis: (0, 3, "[-min_reps N]"),
-        ..Opt::plain("min_reps", Takes::Value)
-    },
-    Opt {
-        synopsis: (0, 4, "[-max_reps N]"),
-        ..Opt::plain("max_reps", Takes::Value)
-    },
-    Opt {
-        synopsis: (1, 0, "[-bind same|different|none|all]"),
-        help: "- -bind same|different|none|all: where the threads of multi-thread benchmarks run: all on\n  \
+    ),
+    Opt::row("min_reps", Takes::Value, (0, 3, "[-min_reps N]"), ""),
+    Opt::row("max_reps", Takes::Value, (0, 4, "[-max_reps N]"), ""),
+    Opt::row(
+        "bind",
+        Takes::Value,
+        (1, 0, "[-bind same|different|none|all]"),
+        "- -bind same|different|none|all: where the threads of multi-thread benchmarks run: all on\n  \
 one CPU, each on its own, left to the OS, or all three (default). A comma list works\n  \
 (same,none).\n",
-        ..Opt::plain("bind", Takes::Value)
-    },
-    Opt {
-        synopsis: (1, 1, "[-threads LIST]"),
-        help: "- -threads LIST: thread counts of Cond_Broadcast, Barrier and Std_Barrier (default 2,4),\n  \
+    ),
+    Opt::row(
+        "threads",
+        Takes::Value,
+        (1, 1, "[-threads LIST]"),
+        "- -threads LIST: thread counts of Cond_Broadcast, Barrier and Std_Barrier (default 2,4),\n  \
 e.g. 4, 1,2,4 or 1-4; each 1..1024.\n",
-        ..Opt::plain("threads", Takes::Value)
-    },
-    Opt {
-        synopsis: (1, 2, "[-cpus LIST]"),
-        help: "- -cpus LIST: bind only to these CPUs (they must be in the process's affinity mask; none\n  \
+    ),
+    Opt::row(
+        "cpus",
+        Takes::Value,
+        (1, 2, "[-cpus LIST]"),
+        "- -cpus LIST: bind only to these CPUs (they must be in the process's affinity mask; none\n  \
 twice with -bind different).\n",
-        ..Opt::plain("cpus", Takes::Value)
-    },
-    Opt {
-        synopsis: (1, 3, "[-correct]"),
-        help: "- -correct: subtract the harness's own cost (an empty action) from every mean; a row whose\n  \
+    ),
+    Opt::row(
+        "correct",
+        Takes::Flag,
+        (1, 3, "[-correct]"),
+        "- -correct: subtract the harness's own cost (an empty action) from every mean; a row whose\n  \
 correction is anomalous is flagged UNRELIABLE.\n",
-        ..Opt::plain("correct", Takes::Flag)
-    },
-    Opt {
-        synopsis: (2, 0, "[-settings FILE.toml]"),
-        help: "- -settings FILE: defaults from a file like settings/threads.toml (a regular file).\n",
-        ..Opt::plain("settings", Takes::Value)
-    },
-    Opt {
-        synopsis: (2, 1, "[-force]"),
-        help: "- -force: run even when the rows asked for need more than an hour at the least.\n",
-        ..Opt::plain("force", Takes::Flag)
-    },
-    Opt {
-        synopsis: (2, 2, "[benchmark1 [benchmark2 ...]]"),
-        help: "- benchmarki: names in any case; default all, in the order below.\n",
-        ..Opt::plain("names", Takes::Names)
-    },
+    ),
+    Opt::row(
+        "settings",
+        Takes::Value,
+        (2, 0, "[-settings FILE.toml]"),
+        "- -settings FILE: defaults from a file like settings/threads.toml (a regular file).\n",
+    ),
+    Opt::row(
+        "force",
+        Takes::Flag,
+        (2, 1, "[-force]"),
+        "- -force: run even when the rows asked for need more than an hour at the least.\n",
+    ),
+    Opt::row(
+        "names",
+        Takes::Names,
+        (2, 2, "[benchmark1 [benchmark2 ...]]"),
+        "- benchmarki: names in any case; default all, in the order below.\n",
+    ),
 ];
 
 /// Most threads a row may be asked for (`-threads`): far above any CPU count this suite is meant
