@@ -136,17 +136,7 @@ fn parse_threads(s: &str, runtime_limit: i32) -> Result<Vec<i32>, String> {
 
 /// A whole number `min..=max` for option `opt`.
 fn count(opt: &str, v: &str, min: usize, max: usize) -> Result<usize, String> {
-    let t = v.trim();
-    let n = match t.parse::<usize>() {
-        Ok(n) => n,
-        // All digits but too long for a number: above any limit.
-        Err(_) if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) => usize::MAX,
-        Err(_) => return Err(format!("-{opt} {v}: expected a whole number")),
-    };
-    if n < min || n > max {
-        return Err(format!("-{opt} {v}: must be {min}..{max}"));
-    }
-    Ok(n)
+    table::whole(v, min, max).map_err(|e| format!("-{opt} {v}: {e}"))
 }
 
 fn parse(args: &[String], max_threads: i32, thread_limit: i32) -> Result<Action, String> {

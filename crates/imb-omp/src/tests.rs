@@ -61,7 +61,7 @@ fn counts_and_times_have_limits() {
         ),
         (
             "-outer_reps 2.5",
-            "-outer_reps 2.5: expected a whole number",
+            "-outer_reps 2.5: expected a whole number (2..10000)",
         ),
         ("-test_time 0", "-test_time 0: must be a positive number"),
         (

@@ -75,7 +75,7 @@ fn bad_input_is_one_line_and_exit_2() {
         ),
         (
             &["-outer_reps", "x"],
-            "imb-omp: error: -outer_reps x: expected a whole number",
+            "imb-omp: error: -outer_reps x: expected a whole number (2..10000)",
         ),
         (
             &["-outer_reps", "1"],

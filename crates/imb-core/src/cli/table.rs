@@ -238,6 +238,21 @@ pub fn dash_matches(
         .map_err(|e| e.to_string().lines().next().unwrap_or_default().to_string())
 }
 
+/// A whole number `min..=max` (the thread suites' counts); the error says why, and the caller
+/// names the option or the file. All digits but too long for a number is above any limit.
+pub fn whole(s: &str, min: usize, max: usize) -> std::result::Result<usize, String> {
+    let s = s.trim();
+    let v: usize = match s.parse() {
+        Ok(v) => v,
+        Err(_) if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) => usize::MAX,
+        Err(_) => return Err(format!("expected a whole number ({min}..{max})")),
+    };
+    if v < min || v > max {
+        return Err(format!("must be {min}..{max}"));
+    }
+    Ok(v)
+}
+
 /// A list of numbers written `4`, `1,2,4` or `1-4` (the thread suites' `-threads`, imb-threads'
 /// `-cpus`), each number read by `num`, which says why one is wrong; a range that goes
 /// downwards is an error. The callers put the option in front of the message.

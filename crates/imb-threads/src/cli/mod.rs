@@ -189,26 +189,11 @@ pub fn parse_binds(s: &str) -> Result<Vec<Bind>, String> {
     Ok(out)
 }
 
-/// A whole number `min..=max`; the error says why (the caller names the option or the file).
-fn whole(s: &str, min: usize, max: usize) -> Result<usize, String> {
-    let s = s.trim();
-    let v: usize = match s.parse() {
-        Ok(v) => v,
-        // All digits but too long for a number: above any limit.
-        Err(_) if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) => usize::MAX,
-        Err(_) => return Err(format!("expected a whole number ({min}..{max})")),
-    };
-    if v < min || v > max {
-        return Err(format!("must be {min}..{max}"));
-    }
-    Ok(v)
-}
-
 /// `4`, `1,2,4`, `1-4`: numbers `min..=max`; the error says why (the caller names the option
 /// or the file).
 pub fn parse_list(s: &str, min: usize, max: usize) -> Result<Vec<usize>, String> {
     let shape = || format!("expected numbers like 4, 1,2,4 or 1-4 (each {min}..{max})");
-    table::number_list(s, |x| match whole(x, min, max) {
+    table::number_list(s, |x| match table::whole(x, min, max) {
         Ok(n) => Ok(n),
         Err(_) if x.trim().bytes().all(|b| b.is_ascii_digit()) && !x.trim().is_empty() => {
             Err(format!("{} is outside {min}..{max}", x.trim()))
@@ -248,7 +233,7 @@ pub fn parse(args: &[String]) -> Result<Action, String> {
     };
     let reps = |name: &str, d: usize| -> Result<usize, String> {
         opt(name).map_or(Ok(d), |s| {
-            whole(s, 2, MAX_REPS).map_err(|e| format!("-{name} {s}: {e}"))
+            table::whole(s, 2, MAX_REPS).map_err(|e| format!("-{name} {s}: {e}"))
         })
     };
     let min_reps = reps("min_reps", *d.min_reps.get_ref())?;
@@ -328,7 +313,7 @@ fn check_file(d: &Defaults, text: &str, file: &str) -> Result<(), String> {
         );
     }
     for (key, v) in [("MIN_REPS", &d.min_reps), ("MAX_REPS", &d.max_reps)] {
-        if let Err(e) = whole(&v.get_ref().to_string(), 2, MAX_REPS) {
+        if let Err(e) = table::whole(&v.get_ref().to_string(), 2, MAX_REPS) {
             return at(v.span(), format!("{key} = {}: {e}", v.get_ref()));
         }
     }
