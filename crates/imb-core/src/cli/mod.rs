@@ -108,6 +108,29 @@ impl AggregateMode {
     }
 }
 
+/// `-progress`: lines on stderr saying where a run is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum ProgressMode {
+    On,
+    Off,
+    /// On when rank 0's stderr is a terminal.
+    #[default]
+    Auto,
+}
+
+impl ProgressMode {
+    fn parse(s: &str) -> std::result::Result<Self, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "auto" => Ok(Self::Auto),
+            v => match on_off(v) {
+                Ok(true) => Ok(Self::On),
+                Ok(false) => Ok(Self::Off),
+                Err(_) => Err("expected on, off or auto".into()),
+            },
+        }
+    }
+}
+
 /// Where the message lengths come from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Lengths {
@@ -150,6 +173,12 @@ pub struct Options {
     /// `-force`: run even when the run cannot finish within `LONG_RUN_SECS`.
     #[serde(default)]
     pub force: bool,
+    /// `-summary`: each table's lowest latency and highest bandwidth after the last table.
+    #[serde(default)]
+    pub summary: bool,
+    /// `-progress`: where the run is, on rank 0's stderr.
+    #[serde(default)]
+    pub progress: ProgressMode,
 }
 
 /// The stopping rule of `-adaptive` (`imb_core::settle`): timings per size at least and at

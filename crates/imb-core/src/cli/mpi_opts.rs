@@ -5,7 +5,7 @@
 
 use super::syntax::*;
 use super::table::{Accept, Opt, Takes};
-use super::{AggregateMode, ThreadLevel};
+use super::{AggregateMode, ProgressMode, ThreadLevel};
 use clap::builder::ValueParser;
 
 const fn value(
@@ -197,6 +197,20 @@ every size's median, interval and timings, and UNSETTLED where the budget ran ou
 defect (check-mode timings are not benchmark results).\n",
     ),
     flag(
+        "summary",
+        (13, 0, "[-summary]"),
+        "- -summary: after the last table, each table's lowest latency and highest bandwidth with\n  \
+their message sizes, as # comment lines (and under \"summary\" in the -json file).\n",
+    ),
+    value(
+        "progress",
+        Some(|| ValueParser::new(ProgressMode::parse)),
+        (13, 1, "[-progress on|off|auto]"),
+        "- -progress on|off|auto: lines on stderr saying which benchmark, process count and size\n  \
+the run is at, the time elapsed and an estimate of the time left; never on stdout. auto\n  \
+(default): only when stderr is a terminal (launchers usually hand the ranks a pipe: use on).\n",
+    ),
+    flag(
         "list",
         (9, 3, "[-list]"),
         "- -list: list the benchmarks and exit.\n\n",
@@ -204,7 +218,7 @@ defect (check-mode timings are not benchmark results).\n",
     Opt::row(
         "names",
         Takes::Names,
-        (13, 0, "[benchmark1 [benchmark2 [...]]]"),
+        (14, 0, "[benchmark1 [benchmark2 [...]]]"),
         "- benchmarki is a benchmark name of this executable, in any case. They run in the order\n  \
 given; default: all of the first list below, in its order.\n\n",
     ),

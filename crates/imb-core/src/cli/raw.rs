@@ -43,6 +43,8 @@ pub struct Raw {
     pub min_reps: Option<usize>,
     pub max_reps: Option<usize>,
     pub force: bool,
+    pub summary: bool,
+    pub progress: Option<ProgressMode>,
 }
 
 /// What argv asks for, before anything is resolved.
@@ -110,5 +112,7 @@ pub fn read(args: &[String]) -> Result<Command> {
         min_reps: m.get_one::<usize>("min_reps").copied(),
         max_reps: m.get_one::<usize>("max_reps").copied(),
         force: m.get_flag("force"),
+        summary: m.get_flag("summary"),
+        progress: m.get_one::<ProgressMode>("progress").copied(),
     })))
 }

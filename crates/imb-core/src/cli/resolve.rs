@@ -67,6 +67,8 @@ pub fn resolve(spec: &Spec, raw: &Raw, np: usize) -> Result<Options> {
         overwrite,
         adaptive,
         force: raw.force,
+        summary: raw.summary,
+        progress: raw.progress.unwrap_or_default(),
     })
 }
 

@@ -410,3 +410,28 @@ fn the_merge_records_where_each_value_came_from() {
     }
     assert!(!run("", 2).origins.any(CommandLine));
 }
+
+#[test]
+fn summary_and_progress() {
+    let o = run("", 2);
+    assert!(!o.summary);
+    assert_eq!(o.progress, ProgressMode::Auto);
+    let o = run("-summary -progress ON PingPong", 2);
+    assert!(o.summary);
+    assert_eq!(o.progress, ProgressMode::On);
+    assert_eq!(run("-progress=off", 2).progress, ProgressMode::Off);
+    assert_eq!(run("-progress 0", 2).progress, ProgressMode::Off);
+    assert_eq!(run("-progress auto", 2).progress, ProgressMode::Auto);
+    let e = err("-progress sometimes", 2);
+    assert!(
+        e.starts_with("-progress") && e.contains("on, off or auto"),
+        "{e}"
+    );
+    assert!(err("-progress", 2).starts_with("-progress: needs a value"));
+    assert!(err("-summary=yes", 2).starts_with("-summary: takes no value"));
+    let h = help(&spec());
+    assert!(
+        h.contains("[-summary] [-progress on|off|auto]\n")
+            && h.contains("- -progress on|off|auto:")
+    );
+}

@@ -82,7 +82,7 @@ impl Runner<'_> {
     /// own costs are left out. Only a bound this far below reality can refuse a run safely.
     /// `-adaptive` splits the n_sample loop, so its least cost is the standard run's.
     pub(super) fn least_secs(&self, plan: &Plan) -> f64 {
-        let per = |x: usize| 1e-7 + x as f64 / 5e10;
+        let per = plan::rep_secs;
         let n_barr = self.opts.params.n_barr as f64;
         let mut total = 0.0;
         for step in plan.benchmarks.iter().flat_map(|b| &b.steps) {

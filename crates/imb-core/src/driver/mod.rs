@@ -6,7 +6,7 @@
 
 use crate::bench::{Class, Info, Mode};
 use crate::buffers::{Buffer, TOL};
-use crate::cli::{self, Action, Lengths, Multi, Options, ThreadLevel};
+use crate::cli::{self, Action, Lengths, Multi, Options, ProgressMode, ThreadLevel};
 use crate::comm;
 use crate::error::{Error, Result};
 use crate::hostcheck::Host;
@@ -15,8 +15,8 @@ use crate::kernel::{Benchmark, Comm, Ctx, Prep, Sample};
 use crate::lengths::{self, Len};
 use crate::plan::{self, Layout, Plan, Sizes, StepPlan};
 use crate::report::{
-    AdaptiveRule, Banner, Changed, Columns, Failure, Header, Json, Note, Row, Sink, Text,
-    Unsettled, Verdict,
+    AdaptiveRule, Banner, Changed, Collector, Columns, Failure, Header, Json, Note, Progress, Row,
+    Sink, Text, Unsettled, Verdict,
 };
 use crate::settings::{self, Params};
 use crate::stats::{self, RankResult, Usec};
@@ -157,14 +157,15 @@ fn run_options(suite: &Suite, world: &Comm, opts: Options, granted: Threading) -
         }
         return EXIT_USAGE;
     }
-    let sinks = if rank == 0 {
-        sinks(suite, &opts)
-    } else {
-        Vec::new()
-    };
     // Every rank plans the same run from the same options, so all leave together.
     let infos: Vec<&'static Info> = opts.benchmarks.iter().map(|&b| suite.info(b)).collect();
     let plan = plan::build(&opts, &infos, world.size() as usize);
+    let sinks = if rank == 0 {
+        sinks(suite, &opts, &plan)
+    } else {
+        Vec::new()
+    };
+    let opts_summary = opts.summary;
     let mut r = Runner {
         suite,
         world,
@@ -174,6 +175,7 @@ fn run_options(suite: &Suite, world: &Comm, opts: Options, granted: Threading) -
         sinks,
         verdicts: Vec::new(),
         run_state: None,
+        summary: (rank == 0 && opts_summary).then(Collector::default),
     };
     let least = r.least_secs(&plan);
     if least > LONG_RUN_SECS && !r.opts.force {
@@ -212,11 +214,30 @@ fn run_options(suite: &Suite, world: &Comm, opts: Options, granted: Threading) -
     comm::bcast_code(world, code)
 }
 
-/// Rank 0's outputs: the IMB tables on stdout (always first), and the `-json` file if asked for.
-fn sinks(suite: &Suite, opts: &Options) -> Vec<Box<dyn Sink>> {
+/// Between two progress lines inside a table, at least this long.
+const PROGRESS_INTERVAL: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Rank 0's outputs: the IMB tables on stdout (always first), the `-json` file if asked for,
+/// and progress on stderr if asked for (or, by default, if stderr is a terminal).
+fn sinks(suite: &Suite, opts: &Options, plan: &Plan) -> Vec<Box<dyn Sink>> {
+    use std::io::IsTerminal;
     let mut v: Vec<Box<dyn Sink>> = vec![Box::new(Text::new(std::io::stdout()))];
     if let Some(f) = &opts.json {
         v.push(Box::new(Json::new(f.clone(), suite.exe)));
+    }
+    let progress = match opts.progress {
+        ProgressMode::On => true,
+        ProgressMode::Off => false,
+        ProgressMode::Auto => std::io::stderr().is_terminal(),
+    };
+    if progress {
+        let work = plan::work(plan, opts.time);
+        v.push(Box::new(Progress::new(
+            std::io::stderr(),
+            suite.exe,
+            work,
+            PROGRESS_INTERVAL,
+        )));
     }
     v
 }
@@ -232,6 +253,8 @@ struct Runner<'a> {
     verdicts: Vec<Verdict>,
     /// What the suite's `Hooks::run_state` built on this rank, for every kernel.
     run_state: Option<Box<dyn std::any::Any>>,
+    /// `-summary` on rank 0: every table's rows, for the block after the last table.
+    summary: Option<Collector>,
 }
 
 /// What the steps of one benchmark found, for the check summary.
@@ -244,6 +267,9 @@ impl Runner<'_> {
     fn emit(&mut self, f: impl Fn(&mut dyn Sink)) {
         for s in self.sinks.iter_mut() {
             f(s.as_mut());
+        }
+        if let Some(c) = self.summary.as_mut() {
+            f(c);
         }
     }
 
@@ -319,6 +345,9 @@ impl Runner<'_> {
                 name: info.name.to_string(),
                 ok: !outcome.defect,
             });
+        }
+        if let Some(summary) = self.summary.as_ref().map(Collector::summary) {
+            self.emit(|s| s.summary(&summary));
         }
         let verdicts = self.opts.check.then(|| self.verdicts.clone());
         self.emit(|s| s.finish(verdicts.as_deref()));

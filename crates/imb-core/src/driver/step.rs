@@ -218,6 +218,7 @@ impl Runner<'_> {
             for r in &rows {
                 s.row(r);
             }
+            s.measured((!sync).then_some(len.x));
         });
     }
 }

@@ -220,4 +220,41 @@ mod tests {
         assert_eq!(s.warm_mode, Mode::Aggregate);
         assert_eq!(s.n_sample[0][0], o.params.msgs_nonaggr);
     }
+
+    #[test]
+    fn work_lists_every_table_and_measured_size() {
+        let mut o = opts();
+        o.aggregate_mode = AggregateMode::Both;
+        let plan = build(&o, &[&PINGPONG, &WRITE, &BARRIER, &ALLGATHER], 3);
+        let w = super::super::work(&plan, None);
+        assert_eq!(w.benchmarks, 4);
+        let tables: Vec<(usize, &str, usize, Mode, usize)> = w
+            .tables
+            .iter()
+            .map(|t| (t.bench, t.name.as_str(), t.np, t.mode, t.sizes.len()))
+            .collect();
+        assert_eq!(
+            tables,
+            [
+                (1, "PingPong", 2, Mode::Plain, 5),
+                (2, "Unidir_Put", 2, Mode::Aggregate, 5),
+                (2, "Unidir_Put", 2, Mode::NonAggregate, 5),
+                (3, "Barrier", 2, Mode::Plain, 1),
+                (3, "Barrier", 3, Mode::Plain, 1),
+                (4, "Allgather", 2, Mode::Plain, 5),
+                (4, "Allgather", 3, Mode::Plain, 5),
+            ]
+        );
+        assert_eq!(w.tables[3].sizes[0].0, None);
+        assert_eq!(w.tables[0].sizes[4].0, Some(8));
+        // 1000 repetitions outweigh 100 of the same size; -time caps the count.
+        assert!(w.tables[1].sizes[0].1 > w.tables[2].sizes[0].1);
+        let capped = super::super::work(&plan, Some(1e-6));
+        assert!(capped.tables[0].sizes[0].1 < w.tables[0].sizes[0].1);
+        // -mem's skipped sizes are not work.
+        o.mem = Some((2u64 << 20) as f64);
+        o.params.maxmsglog = 20;
+        let plan = build(&o, &[&ALLGATHER], 2);
+        assert_eq!(super::super::work(&plan, None).tables[0].sizes.len(), 21);
+    }
 }

@@ -8,9 +8,11 @@ pub use crate::vocab::{Layout, Map};
 
 mod build;
 mod sizes;
+mod work;
 
 pub use build::{build, BenchmarkPlan, Plan, StepPlan};
 pub use sizes::Sizes;
+pub use work::{rep_secs, work};
 
 /// The index of every world rank (3.0's renumbering: fill grid rows first).
 /// Identity unless P > 1 and Q > 1.

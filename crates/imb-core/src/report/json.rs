@@ -5,7 +5,7 @@
 //! `t_avg_us`, `mbytes_per_s`, `report::COLUMNS` maps one to the other); rows are keyed by the
 //! machine keys. Notes are objects with a `kind`, their fields, and `text`, the printed lines.
 
-use super::{Banner, Failure, Header, Note, Row, Sink, Verdict};
+use super::{Banner, Failure, Header, Note, Row, Sink, Summary, Verdict};
 use crate::safefile::OutFile;
 use crate::vocab::Mode;
 use serde::Serialize;
@@ -63,6 +63,9 @@ struct Doc {
     notes: Vec<Value>,
     tables: Vec<TableDoc>,
     check: Option<Vec<Verdict>>,
+    /// `-summary` only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    summary: Option<Summary>,
     complete: bool,
 }
 
@@ -88,6 +91,7 @@ impl Json {
                 notes: Vec::new(),
                 tables: Vec::new(),
                 check: None,
+                summary: None,
                 complete: false,
             },
             failed: None,
@@ -182,6 +186,9 @@ impl Sink for Json {
             t.unsuccessful = unsuccessful;
         }
         self.save();
+    }
+    fn summary(&mut self, s: &Summary) {
+        self.doc.summary = Some(s.clone());
     }
     fn finish(&mut self, verdicts: Option<&[Verdict]>) {
         self.doc.check = verdicts.map(|v| v.to_vec());

@@ -1,17 +1,22 @@
 //! Everything that is printed. Results flow in as events (`Sink`); each output format is a sink
-//! in its own file: `text` (the IMB tables on stdout) and `json` (`-json FILE`).
+//! in its own file: `text` (the IMB tables on stdout), `json` (`-json FILE`) and `progress`
+//! (`-progress`, on stderr); `summary` collects rows for `-summary`.
 
 mod grid;
 mod json;
 mod note;
+mod progress;
 mod sections;
+mod summary;
 mod text;
 
 pub use grid::{grid_rule, grid_text, suite_head};
 
 pub use json::{Json, SCHEMA_VERSION};
 pub use note::{AdaptiveRule, Changed, Note, Unsettled};
+pub use progress::{Position, Progress, TableWork, Work};
 pub use sections::{SectionClass, SectionsRow};
+pub use summary::{summarise, summary_text, Best, Collector, Summary, SummaryLine};
 pub use text::{header_text, process_block, row_text, Text};
 
 use crate::vocab::Layout;
@@ -158,10 +163,15 @@ pub trait Sink {
     /// `-multi 1`: the blank line before each size's group rows.
     fn size_block(&mut self) {}
     fn row(&mut self, _r: &Row) {}
+    /// One size of the current table is measured and its rows are out (called between
+    /// sizes, never inside a timed loop).
+    fn measured(&mut self, _bytes: Option<usize>) {}
     /// A `#` note outside any table (placed where a banner would start).
     fn note(&mut self, _note: &Note) {}
     /// After a table: `#` notes, placed after the blank line that ends the table.
     fn table_end(&mut self, _notes: &[Note], _unsuccessful: bool) {}
+    /// `-summary`: each table's lowest latency and highest bandwidth, after the last table.
+    fn summary(&mut self, _s: &Summary) {}
     /// The check-mode summary (None outside check mode) and the end marker.
     fn finish(&mut self, _verdicts: Option<&[Verdict]>) {}
 }

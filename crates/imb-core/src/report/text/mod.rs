@@ -1,7 +1,7 @@
 //! The IMB text layout, byte for byte (doc/OUTPUT.md, including "Compatibility with IMB parsers").
 //! It flushes after every write, so a crash keeps what was already measured.
 
-use super::{Banner, Failure, Header, Note, Row, Sink, Verdict};
+use super::{Banner, Failure, Header, Note, Row, Sink, Summary, Verdict};
 use crate::vocab::Layout;
 use crate::vocab::Mode;
 use std::io::Write;
@@ -247,6 +247,10 @@ impl<W: Write> Sink for Text<W> {
             s.push_str("\n\n!!! Benchmark unsuccessful !!!\n\n");
         }
         self.put(&s);
+    }
+    fn summary(&mut self, s: &Summary) {
+        let t = super::summary_text(s);
+        self.put(&t);
     }
     fn finish(&mut self, verdicts: Option<&[Verdict]>) {
         let mut s = String::new();

@@ -1,0 +1,300 @@
+//! `-progress`: where a long run is, on stderr, never on stdout (doc/OUTPUT.md, "Progress").
+//! The driver hands the sink the run's `Work`, read off the plan before anything runs: every
+//! table in run order with the weight of each measured size. A line is written when a table
+//! starts, after a size when `interval` has passed since the last line, and at the end. The
+//! estimate of the time left scales the elapsed time by the weight still to do over the
+//! weight done. Lines are whole lines (no cursor control), so they read the same on a
+//! terminal, in a log file and through a launcher's pipe.
+
+use super::{Banner, Sink, Verdict};
+use crate::vocab::Mode;
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+/// One table the run will print: its benchmark's place in the run, its step and the weight of
+/// each measured size in order (its bytes, None for Barrier-like tables).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TableWork {
+    /// 1-based place of the benchmark in the run list.
+    pub bench: usize,
+    pub name: String,
+    pub np: usize,
+    pub groups: usize,
+    pub mode: Mode,
+    pub sizes: Vec<(Option<usize>, f64)>,
+}
+
+/// Everything the run will measure, in run order.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Work {
+    /// Benchmarks in the run list.
+    pub benchmarks: usize,
+    pub tables: Vec<TableWork>,
+}
+
+impl Work {
+    fn total(&self) -> f64 {
+        self.tables
+            .iter()
+            .flat_map(|t| &t.sizes)
+            .map(|(_, w)| w)
+            .sum()
+    }
+}
+
+/// Where the run is: a table and how many of its sizes are done (the last one's bytes).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Position<'a> {
+    pub table: &'a TableWork,
+    pub benchmarks: usize,
+    pub done: usize,
+    pub bytes: Option<usize>,
+}
+
+/// "0:07", "12:05", "1:02:03".
+pub fn clock(secs: f64) -> String {
+    let s = secs.max(0.0).round() as u64;
+    if s >= 3600 {
+        format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+    } else {
+        format!("{}:{:02}", s / 60, s % 60)
+    }
+}
+
+/// The time left: the elapsed time scaled by the weight to do over the weight done (None
+/// before any weight is done).
+pub fn estimate(elapsed: f64, done_w: f64, total_w: f64) -> Option<f64> {
+    (done_w > 0.0).then(|| elapsed * (total_w - done_w).max(0.0) / done_w)
+}
+
+/// One progress line (pure).
+pub fn progress_line(exe: &str, p: &Position, elapsed: f64, left: Option<f64>) -> String {
+    let t = p.table;
+    let procs = if t.groups > 1 {
+        format!("{} groups of {} processes", t.groups, t.np)
+    } else if t.np == 1 {
+        "1 process".to_string()
+    } else {
+        format!("{} processes", t.np)
+    };
+    let mode = super::summary::mode_name(t.mode)
+        .map(|m| format!(", {m}"))
+        .unwrap_or_default();
+    let at = match (p.done, p.bytes) {
+        (0, _) => "starting".to_string(),
+        (k, Some(x)) => format!("size {k} of {} done ({x} bytes)", t.sizes.len()),
+        (k, None) => format!("size {k} of {} done", t.sizes.len()),
+    };
+    let left = left
+        .map(|s| format!(", about {} left", clock(s)))
+        .unwrap_or_default();
+    format!(
+        "{exe}: benchmark {} of {}, {} on {procs}{mode}: {at}; elapsed {}{left}\n",
+        t.bench,
+        p.benchmarks,
+        t.name,
+        clock(elapsed)
+    )
+}
+
+/// The progress sink (rank 0; stderr in a run, a Vec in tests).
+pub struct Progress<W: Write> {
+    out: W,
+    exe: String,
+    work: Work,
+    total_w: f64,
+    start: Instant,
+    interval: Duration,
+    last: Instant,
+    /// The table in progress (index into `work.tables`).
+    table: Option<usize>,
+    done: usize,
+    done_w: f64,
+}
+
+impl<W: Write> Progress<W> {
+    /// A sink for the run `work` of executable `exe`; between sizes it writes at most one line
+    /// per `interval`.
+    pub fn new(out: W, exe: &str, work: Work, interval: Duration) -> Self {
+        let now = Instant::now();
+        Progress {
+            out,
+            exe: exe.to_string(),
+            total_w: work.total(),
+            work,
+            start: now,
+            interval,
+            last: now,
+            table: None,
+            done: 0,
+            done_w: 0.0,
+        }
+    }
+    pub fn into_inner(self) -> W {
+        self.out
+    }
+
+    fn show(&mut self, bytes: Option<usize>) {
+        let Some(table) = self.table.and_then(|i| self.work.tables.get(i)) else {
+            return;
+        };
+        self.last = Instant::now();
+        let elapsed = (self.last - self.start).as_secs_f64();
+        let p = Position {
+            table,
+            benchmarks: self.work.benchmarks,
+            done: self.done,
+            bytes,
+        };
+        let line = progress_line(
+            &self.exe,
+            &p,
+            elapsed,
+            estimate(elapsed, self.done_w, self.total_w),
+        );
+        // Progress is a courtesy: a closed or full stderr must not end the run.
+        let _ = self.out.write_all(line.as_bytes());
+        let _ = self.out.flush();
+    }
+}
+
+impl<W: Write> Sink for Progress<W> {
+    fn banner(&mut self, _b: &Banner) {
+        self.table = Some(self.table.map_or(0, |i| i + 1));
+        self.done = 0;
+        self.show(None);
+    }
+    fn measured(&mut self, bytes: Option<usize>) {
+        let Some(t) = self.table.and_then(|i| self.work.tables.get(i)) else {
+            return;
+        };
+        self.done_w += t.sizes.get(self.done).map_or(0.0, |(_, w)| *w);
+        self.done += 1;
+        if self.last.elapsed() >= self.interval {
+            self.show(bytes);
+        }
+    }
+    fn finish(&mut self, _verdicts: Option<&[Verdict]>) {
+        let line = format!(
+            "{}: {} tables of {} benchmarks done in {}\n",
+            self.exe,
+            self.table.map_or(0, |i| i + 1),
+            self.work.benchmarks,
+            clock(self.start.elapsed().as_secs_f64())
+        );
+        let _ = self.out.write_all(line.as_bytes());
+        let _ = self.out.flush();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn work() -> Work {
+        let t = |bench, name: &str, np, mode, sizes: Vec<(Option<usize>, f64)>| TableWork {
+            bench,
+            name: name.into(),
+            np,
+            groups: 1,
+            mode,
+            sizes,
+        };
+        Work {
+            benchmarks: 2,
+            tables: vec![
+                t(
+                    1,
+                    "PingPong",
+                    2,
+                    Mode::Plain,
+                    vec![(Some(0), 1.0), (Some(1), 1.0)],
+                ),
+                t(2, "Unidir_Put", 2, Mode::Aggregate, vec![(Some(8), 2.0)]),
+            ],
+        }
+    }
+
+    #[test]
+    fn clock_and_estimate() {
+        assert_eq!(clock(7.4), "0:07");
+        assert_eq!(clock(725.0), "12:05");
+        assert_eq!(clock(3723.0), "1:02:03");
+        assert_eq!(clock(-1.0), "0:00");
+        assert_eq!(estimate(10.0, 0.0, 4.0), None);
+        assert_eq!(estimate(10.0, 1.0, 4.0), Some(30.0));
+        assert_eq!(estimate(10.0, 4.0, 4.0), Some(0.0));
+    }
+
+    #[test]
+    fn lines() {
+        let w = work();
+        let p = |table, done, bytes| Position {
+            table,
+            benchmarks: 2,
+            done,
+            bytes,
+        };
+        assert_eq!(
+            progress_line("imb-ext", &p(&w.tables[0], 0, None), 0.2, None),
+            "imb-ext: benchmark 1 of 2, PingPong on 2 processes: starting; elapsed 0:00\n"
+        );
+        assert_eq!(
+            progress_line("imb-ext", &p(&w.tables[1], 1, Some(8)), 65.0, Some(190.0)),
+            "imb-ext: benchmark 2 of 2, Unidir_Put on 2 processes, AGGREGATE: size 1 of 1 \
+             done (8 bytes); elapsed 1:05, about 3:10 left\n"
+        );
+        let mut multi = w.tables[0].clone();
+        multi.groups = 3;
+        let barrier = TableWork {
+            np: 1,
+            sizes: vec![(None, 1.0)],
+            ..w.tables[0].clone()
+        };
+        assert!(progress_line("x", &p(&multi, 0, None), 0.0, None)
+            .contains("on 3 groups of 2 processes:"));
+        assert!(progress_line("x", &p(&barrier, 1, None), 0.0, None)
+            .contains("on 1 process: size 1 of 1 done; elapsed"));
+    }
+
+    #[test]
+    fn sink_writes_table_starts_and_end_only_within_interval() {
+        let l = crate::plan::layout(2, 2, None, false);
+        let banner = Banner {
+            name: "PingPong",
+            layout: &l,
+            mode: Mode::Plain,
+            cols: super::super::Columns {
+                titles: crate::table::SINGLE.titles,
+                group: false,
+                defects: false,
+            },
+        };
+        let mut s = Progress::new(Vec::new(), "imb-mpi1", work(), Duration::from_secs(3600));
+        s.banner(&banner);
+        s.measured(Some(0));
+        s.measured(Some(1));
+        s.banner(&banner);
+        s.measured(Some(8));
+        s.finish(None);
+        let text = String::from_utf8(s.into_inner()).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 3, "{text}");
+        assert!(lines[0].starts_with("imb-mpi1: benchmark 1 of 2, PingPong"));
+        // The second table starts with half the weight done: an estimate is shown.
+        assert!(lines[1].starts_with("imb-mpi1: benchmark 2 of 2, Unidir_Put"));
+        assert!(lines[1].contains(" left"), "{}", lines[1]);
+        assert!(lines[2].starts_with("imb-mpi1: 2 tables of 2 benchmarks done in "));
+
+        // With no interval every size gets a line.
+        let mut s = Progress::new(Vec::new(), "imb-mpi1", work(), Duration::ZERO);
+        s.banner(&banner);
+        s.measured(Some(0));
+        let text = String::from_utf8(s.into_inner()).unwrap();
+        assert!(text
+            .lines()
+            .nth(1)
+            .unwrap()
+            .contains("size 1 of 2 done (0 bytes)"));
+    }
+}
