@@ -23,6 +23,28 @@ pub struct Run {
     pub core_to_core: Option<(f64, f64)>,
     /// The launch's wall time in seconds (`# launch wall time: 1.29 s`, also from the script).
     pub wall_secs: Option<f64>,
+    /// The header's oversubscription line (doc/OUTPUT.md, "Oversubscription"), without `# !! `.
+    pub oversubscribed: Option<String>,
+    /// Where the run ran, when a `-json` file's provenance says: MPI library, hosts.
+    pub provenance: Option<String>,
+}
+
+/// A row the program itself marked as not a trustworthy figure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Flag {
+    /// `-adaptive`'s interval stayed wider than the cut-off.
+    Unsettled,
+    /// A Sphinx latency whose correction left a time not above zero.
+    Unreliable,
+}
+
+impl Flag {
+    pub fn name(self) -> &'static str {
+        match self {
+            Flag::Unsettled => "UNSETTLED",
+            Flag::Unreliable => "UNRELIABLE",
+        }
+    }
 }
 
 /// One table: one benchmark at one process count (and mode).
@@ -42,6 +64,8 @@ pub struct Table {
     pub rows: Vec<Vec<f64>>,
     /// The line of the table's header, for messages.
     pub line: usize,
+    /// Flagged sizes (`None`: the table's only, sizeless row) from the notes after the table.
+    pub flags: Vec<(Option<u64>, Flag)>,
 }
 
 impl Table {
@@ -49,6 +73,43 @@ impl Table {
     pub fn column(&self, key: &str) -> Option<usize> {
         self.columns.iter().position(|c| c == key)
     }
+
+    /// The flags of the row of `bytes`.
+    pub fn flags_at(&self, bytes: Option<u64>) -> impl Iterator<Item = Flag> + '_ {
+        self.flags
+            .iter()
+            .filter(move |(b, _)| *b == bytes)
+            .map(|(_, f)| *f)
+    }
+}
+
+/// The flag a note line after a table sets, with its size: `adaptive: 8 bytes: … UNSETTLED (…)`,
+/// `adaptive: median …: UNSETTLED` (a sizeless table), `8 bytes: UNRELIABLE: rank 2: …`. Text
+/// output and schema 1 `-json` notes hold these lines (without `# ` in the JSON).
+pub(crate) fn note_flag(note: &str) -> Option<(Option<u64>, Flag)> {
+    let note = note.trim().trim_start_matches('#').trim();
+    let size = |s: &str| -> Option<u64> { s.split_once(" bytes:")?.0.trim().parse().ok() };
+    if let Some(rest) = note.strip_prefix("adaptive:") {
+        return rest
+            .contains("UNSETTLED")
+            .then(|| (size(rest), Flag::Unsettled));
+    }
+    let (head, tail) = note.split_once(" bytes: ")?;
+    tail.starts_with("UNRELIABLE")
+        .then(|| {
+            head.trim()
+                .parse()
+                .ok()
+                .map(|b| (Some(b), Flag::Unreliable))
+        })
+        .flatten()
+}
+
+/// IMB 2018 and later (title "Intel(R) MPI Benchmarks 20…") count a megabyte as 10^6 bytes,
+/// IMB 3.0 and imb-rs as 2^20 (doc/OUTPUT.md): their Mbytes/sec are converted on reading so
+/// that ratios compare like with like.
+fn decimal_megabytes(title: &str) -> bool {
+    title.contains("MPI Benchmarks 20")
 }
 
 /// The key of one printed column title.
@@ -158,6 +219,8 @@ pub fn parse(name: &str, text: &str) -> Result<Run, Error> {
         finished: false,
         core_to_core: None,
         wall_secs: None,
+        oversubscribed: None,
+        provenance: None,
     };
     let mut pending: Option<Pending> = None;
     let mut current: Option<Table> = None;
@@ -239,6 +302,16 @@ pub fn parse(name: &str, text: &str) -> Result<Run, Error> {
             run.core_to_core = core_to_core(v);
             continue;
         }
+        if trimmed.starts_with("# !!") && trimmed.contains("(oversubscribed)") {
+            run.oversubscribed = Some(trimmed.trim_start_matches("# !!").trim().to_string());
+            continue;
+        }
+        if let Some(flag) = note_flag(trimmed).filter(|_| trimmed.starts_with("# ")) {
+            if let Some(t) = run.tables.last_mut() {
+                t.flags.push(flag);
+            }
+            continue;
+        }
         if trimmed.starts_with("# All processes entering MPI_Finalize") {
             run.finished = true;
             continue;
@@ -295,6 +368,7 @@ pub fn parse(name: &str, text: &str) -> Result<Run, Error> {
                     columns,
                     rows: Vec::new(),
                     line: no,
+                    flags: Vec::new(),
                 });
                 // A mode block (imb-ext, imb-io) repeats the header under the same banner.
                 if osu {
@@ -309,6 +383,15 @@ pub fn parse(name: &str, text: &str) -> Result<Run, Error> {
         run.thread_level = Some(level_from_command(command.as_deref().unwrap_or("")));
     }
     run.tables.retain(|t| !t.rows.is_empty());
+    if decimal_megabytes(&run.title) {
+        for t in &mut run.tables {
+            if let Some(c) = t.column("mbytes") {
+                for r in &mut t.rows {
+                    r[c] *= 1e6 / f64::from(1u32 << 20);
+                }
+            }
+        }
+    }
     if run.tables.is_empty() {
         return Err(Error::File {
             file: name.to_string(),

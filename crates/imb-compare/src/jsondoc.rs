@@ -2,7 +2,7 @@
 //! text output, so launches kept either way can be compared.
 
 use crate::error::Error;
-use crate::imbtext::{column_key, Run, Table};
+use crate::imbtext::{column_key, Flag, Run, Table};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
@@ -12,6 +12,9 @@ struct Doc {
     tables: Vec<TableDoc>,
     #[serde(default)]
     complete: bool,
+    /// Schema 3: where the run ran (read loosely: only the library and the hosts are shown).
+    #[serde(default)]
+    provenance: Option<Value>,
 }
 
 #[derive(Deserialize)]
@@ -19,6 +22,11 @@ struct Header {
     version: String,
     part: String,
     thread_env: String,
+    /// Schema 2: typed notes; schema 1: none here (its `warnings` are strings).
+    #[serde(default)]
+    notes: Vec<Value>,
+    #[serde(default)]
+    warnings: Vec<Value>,
 }
 
 #[derive(Deserialize)]
@@ -35,6 +43,77 @@ struct TableDoc {
     #[serde(default)]
     keys: Vec<String>,
     rows: Vec<Map<String, Value>>,
+    #[serde(default)]
+    notes: Vec<Value>,
+}
+
+/// A note's text: schema 2's objects carry it in `text`, schema 1's notes are the text.
+fn note_text(n: &Value) -> &str {
+    n.get("text")
+        .and_then(Value::as_str)
+        .or(n.as_str())
+        .unwrap_or("")
+}
+
+/// A table note's flag: schema 2 by `kind` and fields, schema 1 by its text.
+fn json_flag(n: &Value) -> Option<(Option<u64>, Flag)> {
+    let bytes = n.get("bytes").and_then(Value::as_u64);
+    match n.get("kind").and_then(Value::as_str) {
+        Some("adaptive") => n
+            .get("unsettled")
+            .is_some_and(|u| !u.is_null())
+            .then_some((bytes, Flag::Unsettled)),
+        Some("unreliable") => Some((bytes, Flag::Unreliable)),
+        Some(_) => None,
+        None => crate::imbtext::note_flag(note_text(n)),
+    }
+}
+
+/// Every string under a key named `key` anywhere in `v`, in order, without repeats.
+fn strings_under(v: &Value, key: &str, out: &mut Vec<String>) {
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m {
+                match x {
+                    Value::String(s) if k == key && !out.contains(s) => out.push(s.clone()),
+                    Value::Array(a) if k == key => {
+                        for s in a.iter().filter_map(Value::as_str) {
+                            if !out.iter().any(|o| o == s) {
+                                out.push(s.to_string());
+                            }
+                        }
+                    }
+                    _ => strings_under(x, key, out),
+                }
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|x| strings_under(x, key, out)),
+        _ => {}
+    }
+}
+
+/// "MPI library …; hosts a, b" from a provenance object, whatever its nesting.
+fn provenance_line(p: &Value) -> Option<String> {
+    let mut parts = Vec::new();
+    let mut lib = Vec::new();
+    for key in ["mpi_library", "library_version", "library"] {
+        strings_under(p, key, &mut lib);
+    }
+    if let Some(l) = lib.first() {
+        // Open MPI's string runs over several lines; its first says enough.
+        parts.push(format!(
+            "MPI library {}",
+            l.lines().next().unwrap_or("").trim()
+        ));
+    }
+    let mut hosts = Vec::new();
+    for key in ["hostname", "host", "hosts"] {
+        strings_under(p, key, &mut hosts);
+    }
+    if !hosts.is_empty() {
+        parts.push(format!("hosts {}", hosts.join(", ")));
+    }
+    (!parts.is_empty()).then(|| parts.join("; "))
 }
 
 /// Parse one `-json` document. `name` is the file's name, for messages.
@@ -76,6 +155,7 @@ pub fn parse(name: &str, text: &str) -> Result<Run, Error> {
                     .collect(),
                 columns: t.columns.iter().map(|c| column_key(c)).collect(),
                 line: 0,
+                flags: t.notes.iter().filter_map(json_flag).collect(),
             }
         })
         .collect();
@@ -85,11 +165,23 @@ pub fn parse(name: &str, text: &str) -> Result<Run, Error> {
             msg: "no table with rows in this -json document".to_string(),
         });
     }
+    let mut oversubscribed = None;
     let (title, thread_level) = match doc.header {
-        Some(h) => (
-            format!("imb-rs {}, {}", h.version, h.part),
-            Some(h.thread_env),
-        ),
+        Some(h) => {
+            oversubscribed = h
+                .notes
+                .iter()
+                .chain(&h.warnings)
+                .find(|n| {
+                    n.get("kind").and_then(Value::as_str) == Some("oversubscribed")
+                        || note_text(n).contains("(oversubscribed)")
+                })
+                .map(|n| note_text(n).trim_start_matches("!!").trim().to_string());
+            (
+                format!("imb-rs {}, {}", h.version, h.part),
+                Some(h.thread_env),
+            )
+        }
         None => ("imb-rs".to_string(), None),
     };
     Ok(Run {
@@ -99,6 +191,8 @@ pub fn parse(name: &str, text: &str) -> Result<Run, Error> {
         finished: doc.complete,
         core_to_core: None,
         wall_secs: None,
+        oversubscribed,
+        provenance: doc.provenance.as_ref().and_then(provenance_line),
     })
 }
 

@@ -10,8 +10,13 @@ pub mod agree;
 pub mod error;
 pub mod imbtext;
 pub mod jsondoc;
+pub mod junit;
+pub mod plot;
+pub mod refs;
+pub mod render;
 pub mod report;
 pub mod sides;
 pub mod stats;
+pub mod versus;
 
 pub use error::Error;
