@@ -583,6 +583,44 @@ mod tests {
     }
 
     #[test]
+    fn flags_oversubscription_and_decimal_megabytes() {
+        assert_eq!(
+            note_flag("# adaptive: 16 bytes: median 1.74 usec, 98 % interval 1.70..1.77, 10 timings of 10 (slowest rank): UNSETTLED (half-width 1.9 % of the median, cut-off 1 %)"),
+            Some((Some(16), Flag::Unsettled))
+        );
+        assert_eq!(note_flag("# adaptive: 8 bytes: median 1.71 usec"), None);
+        assert_eq!(
+            note_flag("adaptive: median 0.5 usec: UNSETTLED (half-width 12.0 %)"),
+            Some((None, Flag::Unsettled))
+        );
+        assert_eq!(
+            note_flag("# 8 bytes: UNRELIABLE: rank 2: corrected time -0.12 usec <= 0"),
+            Some((Some(8), Flag::Unreliable))
+        );
+        assert_eq!(
+            note_flag("# 8 bytes: last receiver: rank 1 (4.39 usec)"),
+            None
+        );
+        let text = "\
+#    Intel(R) MPI Benchmarks 2021.11, MPI-1 part
+# !! 3 processes share 2 CPUs on one host (oversubscribed): times measure the scheduler
+# Benchmarking PingPong 
+# #processes = 2 
+       #bytes #repetitions      t[usec]   Mbytes/sec
+            1         1000         0.16         6.25
+
+# 1 bytes: UNRELIABLE: rank 1: corrected time -0.1 usec <= 0
+";
+        let r = parse("d", text).unwrap();
+        assert_eq!(
+            r.oversubscribed.as_deref(),
+            Some("3 processes share 2 CPUs on one host (oversubscribed): times measure the scheduler")
+        );
+        assert!((r.tables[0].rows[0][3] - 6.25e6 / 1048576.0).abs() < 1e-9);
+        assert_eq!(r.tables[0].flags, [(Some(1), Flag::Unreliable)]);
+    }
+
+    #[test]
     fn no_table_is_an_error() {
         let e = parse("empty.txt", "hello\n").unwrap_err().to_string();
         assert_eq!(e, "empty.txt: no IMB or OSU table in it");

@@ -237,6 +237,44 @@ mod tests {
         assert_eq!(multi.rows[0][4], 0.25);
     }
 
+    /// Schema 3's provenance is read loosely (library and hosts, wherever they sit) and any
+    /// other key is ignored; typed notes give flags and oversubscription.
+    #[test]
+    fn notes_and_provenance() {
+        let doc = r##"{"schema_version": 3, "unknown": {"x": 1},
+          "header": {"version": "0.1.0", "part": "MPI-1 part", "thread_env": "MPI_THREAD_SINGLE",
+            "notes": [{"kind": "oversubscribed", "what": "processes", "count": 3, "cpus": 2,
+                       "text": "3 processes share 2 CPUs on one host (oversubscribed): x"}]},
+          "provenance": {"mpi": {"library_version": "Open MPI v4.1.4, package: Debian\nmore"},
+                         "ranks": [{"rank": 0, "hostname": "n1"}, {"rank": 1, "hostname": "n2"},
+                                   {"rank": 2, "hostname": "n1"}]},
+          "tables": [{"benchmark": "Bcast_latency", "processes": 2, "groups": [[0, 1]],
+            "columns": ["#bytes", "#repetitions", "t_min[usec]", "t_max[usec]", "t_avg[usec]"],
+            "keys": ["bytes", "repetitions", "t_min_us", "t_max_us", "t_avg_us"],
+            "rows": [{"bytes": 4, "repetitions": 10, "t_min_us": 1, "t_max_us": 1, "t_avg_us": 1}],
+            "notes": [{"kind": "adaptive", "bytes": 4, "unsettled": {"half_width_pct": 2.0}},
+                      {"kind": "adaptive", "bytes": 8, "unsettled": null},
+                      {"kind": "unreliable", "bytes": 4, "rank": 1},
+                      "adaptive: 16 bytes: median 1 usec: UNSETTLED (half-width 3 %)"]}]}"##;
+        let r = parse("p.json", doc).unwrap();
+        assert_eq!(
+            r.provenance.as_deref(),
+            Some("MPI library Open MPI v4.1.4, package: Debian; hosts n1, n2")
+        );
+        assert!(r
+            .oversubscribed
+            .unwrap()
+            .starts_with("3 processes share 2 CPUs"));
+        assert_eq!(
+            r.tables[0].flags,
+            [
+                (Some(4), Flag::Unsettled),
+                (Some(4), Flag::Unreliable),
+                (Some(16), Flag::Unsettled)
+            ]
+        );
+    }
+
     #[test]
     fn a_broken_document_names_its_line() {
         let e = parse("b.json", "{\n  \"tables\": [\n  oops\n")

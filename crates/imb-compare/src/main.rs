@@ -127,10 +127,16 @@ fn load_all<'a>(paths: impl Iterator<Item = &'a String>) -> Result<Vec<sides::Si
     for p in &paths {
         loaded.push(sides::load(p)?);
     }
-    // Two runs with the same file name (a/run.json, b/run.json) are told apart by their path,
-    // then by their place.
-    for k in 0..loaded.len() {
-        if loaded.iter().filter(|s| s.label == loaded[k].label).count() > 1 {
+    // Two runs with the same file name (a/run.json, b/run.json) are told apart by their path;
+    // one file named twice by its place.
+    let clash: Vec<bool> = (0..loaded.len())
+        .map(|k| {
+            let same = |j: usize| loaded[j].label == loaded[k].label;
+            (0..loaded.len()).any(|j| j != k && same(j) && paths[j] != paths[k])
+        })
+        .collect();
+    for (k, c) in clash.into_iter().enumerate() {
+        if c {
             loaded[k].label = paths[k].to_string();
         }
     }
