@@ -381,3 +381,24 @@ fn bad_input_is_one_line_and_status_2() {
     assert_eq!(run(&["agreement", &f, &f]).0, Some(0));
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// The example references file parses, and its criteria read as doc/ACCEPTANCE.md says: a
+/// criterion that covers no row of the run fails.
+#[test]
+fn the_example_references_file() {
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../settings/acceptance.toml");
+    let f = fixture("imb-rs-mpi1.json");
+    let (code, out, err) = run(&["--references", example.to_str().unwrap(), &f, &f]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        out.contains("PASS PingPong latency, 0 B to 1 KiB ["),
+        "{out}"
+    );
+    assert!(out.contains("PASS Allreduce ["), "{out}");
+    assert!(out.contains("PASS Barrier ["), "{out}");
+    assert!(
+        out.contains("FAIL PingPong bandwidth, 64 KiB to 4 MiB [imb-rs-mpi1.json #2]: no row of imb-rs-mpi1.json #2 matches the criterion"),
+        "{out}"
+    );
+    assert!(out.contains("# 2 of 5 criteria failed"), "{out}");
+}
