@@ -251,6 +251,10 @@ pub fn parse(name: &str, text: &str) -> Result<Run, Error> {
                 t.rows.push(v);
                 continue;
             }
+            // Under -multi 1 a blank line precedes each size's group rows (doc/OUTPUT.md).
+            if trimmed.is_empty() && t.column("group").is_some() {
+                continue;
+            }
             run.tables.extend(current.take());
         }
 
@@ -618,6 +622,29 @@ mod tests {
         );
         assert!((r.tables[0].rows[0][3] - 6.25e6 / 1048576.0).abs() < 1e-9);
         assert_eq!(r.tables[0].flags, [(Some(1), Flag::Unreliable)]);
+    }
+
+    #[test]
+    fn group_rows_after_blank_lines() {
+        let text = "\
+# Benchmarking PingPong 
+# #processes = 2 
+        Group       #bytes #repetitions      t[usec]   Mbytes/sec
+
+            0            0           50         0.33         0.00
+
+            0            1           50         0.35         2.75
+
+#----------------------------------------------------------------
+# Benchmarking Barrier 
+        Group #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]
+
+            0           50         0.40         0.41         0.40
+";
+        let r = parse("m", text).unwrap();
+        assert_eq!(r.tables.len(), 2);
+        assert_eq!(r.tables[0].rows.len(), 2);
+        assert_eq!(r.tables[1].rows, [[0.0, 50.0, 0.40, 0.41, 0.40]]);
     }
 
     #[test]

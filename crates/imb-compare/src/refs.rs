@@ -264,8 +264,8 @@ pub fn evaluate(c: &Criterion, base: Option<&Side>, new: &Side, len: Lenience) -
     let mut worst: Option<(f64, String)> = None;
     for ((key, group, bytes), (vals, flags)) in &fnew {
         let bench_ok = c.benchmark == "*" || c.benchmark == key.benchmark;
-        let procs_ok = c.processes.is_none_or(|p| p == key.processes);
-        let mode_ok = c.mode.as_deref().is_none_or(|m| m == key.mode);
+        let procs_ok = c.processes.is_none() || c.processes == Some(key.processes);
+        let mode_ok = c.mode.is_none() || c.mode.as_deref() == Some(key.mode.as_str());
         let bytes_ok = match (c.bytes, bytes) {
             (None, _) => true,
             (Some((lo, hi)), Some(b)) => (lo..=hi).contains(b),
@@ -318,7 +318,7 @@ pub fn evaluate(c: &Criterion, base: Option<&Side>, new: &Side, len: Lenience) -
             ));
         } else {
             let far = dev.abs();
-            if worst.as_ref().is_none_or(|w| far > w.0) {
+            if !worst.as_ref().is_some_and(|w| far <= w.0) {
                 worst = Some((far, format!("{at}: {}", pct(dev))));
             }
         }

@@ -135,11 +135,12 @@ pub fn comparison(
     let (h, p) = if md { ("## ", "") } else { ("# ", "# ") };
     let _ = writeln!(
         s,
-        "{h}imb-compare: {} against the base, metric {}, ratio new/base",
+        "{h}imb-compare: {} against {}, metric {}, ratio new/base",
         all.iter()
             .map(|c| c.new.label.as_str())
             .collect::<Vec<_>>()
             .join(", "),
+        base.label,
         metric.name()
     );
     if md {
