@@ -192,6 +192,9 @@ fn against_base(m: &clap::ArgMatches) -> Result<bool, Stop> {
             "one run: give BASE and NEW, or --references FILE.toml to check one run".to_string(),
         ));
     }
+    if let Some(dir) = m.get_one::<String>("plot") {
+        plot::prepare(dir)?;
+    }
     let (base, news) = if loaded.len() == 1 {
         (None, &loaded[..])
     } else {

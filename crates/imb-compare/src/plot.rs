@@ -210,30 +210,39 @@ fn html_escape(s: &str) -> String {
     crate::junit::escape(s)
 }
 
-/// Write the plots of `sides` into `dir` (made when missing; an existing directory must be
-/// empty or one we wrote before). Returns the files written.
+/// Make `dir` ready for plots: made when missing; an existing directory must be empty or one
+/// we wrote before (its index.html carries [`MARKER`]), so no file of anyone else's is replaced.
+pub fn prepare(dir: &str) -> Result<(), Error> {
+    let fail = |msg: String| Error::File {
+        file: dir.to_string(),
+        msg,
+    };
+    let d = Path::new(dir);
+    if std::fs::symlink_metadata(d).is_err() {
+        return std::fs::create_dir_all(d).map_err(|e| fail(e.to_string()));
+    }
+    if !std::fs::metadata(d).is_ok_and(|m| m.is_dir()) {
+        return Err(fail("exists and is not a directory".to_string()));
+    }
+    let mut entries = std::fs::read_dir(d).map_err(|e| fail(e.to_string()))?;
+    let ours = std::fs::read_to_string(d.join("index.html")).is_ok_and(|t| t.contains(MARKER));
+    if entries.next().is_some() && !ours {
+        return Err(fail(
+            "a directory with files not written by imb-compare --plot: name a new or empty one"
+                .to_string(),
+        ));
+    }
+    Ok(())
+}
+
+/// Write the plots of `sides` into `dir`, made ready by [`prepare`]. Returns the files
+/// written.
 pub fn write(dir: &str, sides: &[&Side]) -> Result<Vec<String>, Error> {
     let fail = |msg: String| Error::File {
         file: dir.to_string(),
         msg,
     };
     let d = Path::new(dir);
-    if let Ok(m) = std::fs::symlink_metadata(d) {
-        if !std::fs::metadata(d).is_ok_and(|m| m.is_dir()) {
-            let _ = m;
-            return Err(fail("exists and is not a directory".to_string()));
-        }
-        let mut entries = std::fs::read_dir(d).map_err(|e| fail(e.to_string()))?;
-        let ours = std::fs::read_to_string(d.join("index.html")).is_ok_and(|t| t.contains(MARKER));
-        if entries.next().is_some() && !ours {
-            return Err(fail(
-                "a directory with files not written by imb-compare --plot: name a new or empty one"
-                    .to_string(),
-            ));
-        }
-    } else {
-        std::fs::create_dir_all(d).map_err(|e| fail(e.to_string()))?;
-    }
     let order: Vec<String> = sides.iter().map(|s| s.label.clone()).collect();
     let mut written = Vec::new();
     let mut index = format!(
