@@ -105,11 +105,14 @@ pub(crate) fn note_flag(note: &str) -> Option<(Option<u64>, Flag)> {
         .flatten()
 }
 
-/// IMB 2018 and later (title "Intel(R) MPI Benchmarks 20…") count a megabyte as 10^6 bytes,
-/// IMB 3.0 and imb-rs as 2^20 (doc/OUTPUT.md): their Mbytes/sec are converted on reading so
-/// that ratios compare like with like.
+/// IMB 2021 (title "Intel(R) MPI Benchmarks 2021.…") counts a megabyte as 10^6 bytes, IMB 3.0
+/// and imb-rs as 2^20 (doc/METHODOLOGY.md, "From per-rank times to a row"): its Mbytes/sec are
+/// converted on reading so that ratios compare like with like.
 fn decimal_megabytes(title: &str) -> bool {
-    title.contains("MPI Benchmarks 20")
+    title
+        .split_once("MPI Benchmarks ")
+        .and_then(|(_, v)| v.get(..4)?.parse::<u32>().ok())
+        .is_some_and(|year| year >= 2021)
 }
 
 /// The key of one printed column title.
@@ -622,6 +625,15 @@ mod tests {
         );
         assert!((r.tables[0].rows[0][3] - 6.25e6 / 1048576.0).abs() < 1e-9);
         assert_eq!(r.tables[0].flags, [(Some(1), Flag::Unreliable)]);
+        assert!(!decimal_megabytes(
+            "Intel (R) MPI Benchmark Suite V3.0, MPI-1 part"
+        ));
+        assert!(!decimal_megabytes(
+            "Intel(R) MPI Benchmarks 2019 Update 6, MPI-1 part"
+        ));
+        assert!(decimal_megabytes(
+            "Intel(R) MPI Benchmarks 2021.11, MPI-1 part"
+        ));
     }
 
     #[test]
