@@ -36,13 +36,24 @@ impl Metric {
     }
 
     /// The column this metric reads in `table`, if any.
-    fn column(self, table: &Table) -> Option<usize> {
+    pub fn column(self, table: &Table) -> Option<usize> {
         match self {
             Metric::T => table.column("t").or_else(|| table.column("t_avg")),
             Metric::TAvg => table.column("t_avg").or_else(|| table.column("t")),
             Metric::TMin => table.column("t_min").or_else(|| table.column("t")),
             Metric::TMax => table.column("t_max").or_else(|| table.column("t")),
             Metric::Mbytes => table.column("mbytes"),
+        }
+    }
+
+    /// The metric as `--metric` spells it.
+    pub fn key(self) -> &'static str {
+        match self {
+            Metric::T => "t",
+            Metric::TAvg => "t_avg",
+            Metric::TMin => "t_min",
+            Metric::TMax => "t_max",
+            Metric::Mbytes => "mbytes",
         }
     }
 
@@ -66,6 +77,21 @@ pub struct TableKey {
     pub mode: String,
 }
 
+impl TableKey {
+    /// Where `t` sits; a table without a process count is taken at the benchmark's `world`.
+    pub(crate) fn of(t: &Table, world: &BTreeMap<String, usize>) -> TableKey {
+        TableKey {
+            benchmark: t.benchmark.clone(),
+            processes: t
+                .processes
+                .or_else(|| world.get(&t.benchmark).copied())
+                .unwrap_or(0),
+            groups: t.groups,
+            mode: t.mode.clone().unwrap_or_default(),
+        }
+    }
+}
+
 /// A row within its table: the group (Multi- tables with `-multi 1`) and the size (none for
 /// Barrier).
 type RowKey = (Option<u64>, Option<u64>);
@@ -75,7 +101,7 @@ type Values = BTreeMap<TableKey, BTreeMap<RowKey, Vec<(usize, f64)>>>;
 
 /// The largest process count of each benchmark, which is what a table without a count (OSU's:
 /// it runs on the whole world) is measured at.
-fn world_counts(sides: &[&Side]) -> BTreeMap<String, usize> {
+pub(crate) fn world_counts(sides: &[&Side]) -> BTreeMap<String, usize> {
     let mut m: BTreeMap<String, usize> = BTreeMap::new();
     for t in sides.iter().flat_map(|s| &s.runs).flat_map(|r| &r.tables) {
         if let Some(p) = t.processes {
@@ -93,16 +119,7 @@ fn values(side: &Side, metric: Metric, world: &BTreeMap<String, usize>) -> Value
             let Some(col) = metric.column(t) else {
                 continue;
             };
-            let processes = t
-                .processes
-                .or_else(|| world.get(&t.benchmark).copied())
-                .unwrap_or(0);
-            let key = TableKey {
-                benchmark: t.benchmark.clone(),
-                processes,
-                groups: t.groups,
-                mode: t.mode.clone().unwrap_or_default(),
-            };
+            let key = TableKey::of(t, world);
             let bytes = t.column("bytes");
             let group = t.column("group");
             let cells = v.entry(key).or_default();

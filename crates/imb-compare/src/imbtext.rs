@@ -23,6 +23,28 @@ pub struct Run {
     pub core_to_core: Option<(f64, f64)>,
     /// The launch's wall time in seconds (`# launch wall time: 1.29 s`, also from the script).
     pub wall_secs: Option<f64>,
+    /// The header's oversubscription line (doc/OUTPUT.md, "Oversubscription"), without `# !! `.
+    pub oversubscribed: Option<String>,
+    /// Where the run ran, when a `-json` file's provenance says: MPI library, hosts.
+    pub provenance: Option<String>,
+}
+
+/// A row the program itself marked as not a trustworthy figure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Flag {
+    /// `-adaptive`'s interval stayed wider than the cut-off.
+    Unsettled,
+    /// A Sphinx latency whose correction left a time not above zero.
+    Unreliable,
+}
+
+impl Flag {
+    pub fn name(self) -> &'static str {
+        match self {
+            Flag::Unsettled => "UNSETTLED",
+            Flag::Unreliable => "UNRELIABLE",
+        }
+    }
 }
 
 /// One table: one benchmark at one process count (and mode).
@@ -42,6 +64,8 @@ pub struct Table {
     pub rows: Vec<Vec<f64>>,
     /// The line of the table's header, for messages.
     pub line: usize,
+    /// Flagged sizes (`None`: the table's only, sizeless row) from the notes after the table.
+    pub flags: Vec<(Option<u64>, Flag)>,
 }
 
 impl Table {
@@ -49,6 +73,46 @@ impl Table {
     pub fn column(&self, key: &str) -> Option<usize> {
         self.columns.iter().position(|c| c == key)
     }
+
+    /// The flags of the row of `bytes`.
+    pub fn flags_at(&self, bytes: Option<u64>) -> impl Iterator<Item = Flag> + '_ {
+        self.flags
+            .iter()
+            .filter(move |(b, _)| *b == bytes)
+            .map(|(_, f)| *f)
+    }
+}
+
+/// The flag a note line after a table sets, with its size: `adaptive: 8 bytes: … UNSETTLED (…)`,
+/// `adaptive: median …: UNSETTLED` (a sizeless table), `8 bytes: UNRELIABLE: rank 2: …`. Text
+/// output and schema 1 `-json` notes hold these lines (without `# ` in the JSON).
+pub(crate) fn note_flag(note: &str) -> Option<(Option<u64>, Flag)> {
+    let note = note.trim().trim_start_matches('#').trim();
+    let size = |s: &str| -> Option<u64> { s.split_once(" bytes:")?.0.trim().parse().ok() };
+    if let Some(rest) = note.strip_prefix("adaptive:") {
+        return rest
+            .contains("UNSETTLED")
+            .then(|| (size(rest), Flag::Unsettled));
+    }
+    let (head, tail) = note.split_once(" bytes: ")?;
+    tail.starts_with("UNRELIABLE")
+        .then(|| {
+            head.trim()
+                .parse()
+                .ok()
+                .map(|b| (Some(b), Flag::Unreliable))
+        })
+        .flatten()
+}
+
+/// IMB 2021 (title "Intel(R) MPI Benchmarks 2021.…") counts a megabyte as 10^6 bytes, IMB 3.0
+/// and imb-rs as 2^20 (doc/METHODOLOGY.md, "From per-rank times to a row"): its Mbytes/sec are
+/// converted on reading so that ratios compare like with like.
+fn decimal_megabytes(title: &str) -> bool {
+    title
+        .split_once("MPI Benchmarks ")
+        .and_then(|(_, v)| v.get(..4)?.parse::<u32>().ok())
+        .is_some_and(|year| year >= 2021)
 }
 
 /// The key of one printed column title.
@@ -158,6 +222,8 @@ pub fn parse(name: &str, text: &str) -> Result<Run, Error> {
         finished: false,
         core_to_core: None,
         wall_secs: None,
+        oversubscribed: None,
+        provenance: None,
     };
     let mut pending: Option<Pending> = None;
     let mut current: Option<Table> = None;
@@ -186,6 +252,10 @@ pub fn parse(name: &str, text: &str) -> Result<Run, Error> {
                     });
                 }
                 t.rows.push(v);
+                continue;
+            }
+            // Under -multi 1 a blank line precedes each size's group rows (doc/OUTPUT.md).
+            if trimmed.is_empty() && t.column("group").is_some() {
                 continue;
             }
             run.tables.extend(current.take());
@@ -237,6 +307,16 @@ pub fn parse(name: &str, text: &str) -> Result<Run, Error> {
         }
         if let Some(v) = trimmed.strip_prefix("# core-to-core latency:") {
             run.core_to_core = core_to_core(v);
+            continue;
+        }
+        if trimmed.starts_with("# !!") && trimmed.contains("(oversubscribed)") {
+            run.oversubscribed = Some(trimmed.trim_start_matches("# !!").trim().to_string());
+            continue;
+        }
+        if let Some(flag) = note_flag(trimmed).filter(|_| trimmed.starts_with("# ")) {
+            if let Some(t) = run.tables.last_mut() {
+                t.flags.push(flag);
+            }
             continue;
         }
         if trimmed.starts_with("# All processes entering MPI_Finalize") {
@@ -295,6 +375,7 @@ pub fn parse(name: &str, text: &str) -> Result<Run, Error> {
                     columns,
                     rows: Vec::new(),
                     line: no,
+                    flags: Vec::new(),
                 });
                 // A mode block (imb-ext, imb-io) repeats the header under the same banner.
                 if osu {
@@ -309,6 +390,15 @@ pub fn parse(name: &str, text: &str) -> Result<Run, Error> {
         run.thread_level = Some(level_from_command(command.as_deref().unwrap_or("")));
     }
     run.tables.retain(|t| !t.rows.is_empty());
+    if decimal_megabytes(&run.title) {
+        for t in &mut run.tables {
+            if let Some(c) = t.column("mbytes") {
+                for r in &mut t.rows {
+                    r[c] *= 1e6 / f64::from(1u32 << 20);
+                }
+            }
+        }
+    }
     if run.tables.is_empty() {
         return Err(Error::File {
             file: name.to_string(),
@@ -497,6 +587,76 @@ mod tests {
             e,
             "x.txt, line 4: a row of 3 values under a header of 4 columns (line 3)"
         );
+    }
+
+    #[test]
+    fn flags_oversubscription_and_decimal_megabytes() {
+        assert_eq!(
+            note_flag("# adaptive: 16 bytes: median 1.74 usec, 98 % interval 1.70..1.77, 10 timings of 10 (slowest rank): UNSETTLED (half-width 1.9 % of the median, cut-off 1 %)"),
+            Some((Some(16), Flag::Unsettled))
+        );
+        assert_eq!(note_flag("# adaptive: 8 bytes: median 1.71 usec"), None);
+        assert_eq!(
+            note_flag("adaptive: median 0.5 usec: UNSETTLED (half-width 12.0 %)"),
+            Some((None, Flag::Unsettled))
+        );
+        assert_eq!(
+            note_flag("# 8 bytes: UNRELIABLE: rank 2: corrected time -0.12 usec <= 0"),
+            Some((Some(8), Flag::Unreliable))
+        );
+        assert_eq!(
+            note_flag("# 8 bytes: last receiver: rank 1 (4.39 usec)"),
+            None
+        );
+        let text = "\
+#    Intel(R) MPI Benchmarks 2021.11, MPI-1 part
+# !! 3 processes share 2 CPUs on one host (oversubscribed): times measure the scheduler
+# Benchmarking PingPong 
+# #processes = 2 
+       #bytes #repetitions      t[usec]   Mbytes/sec
+            1         1000         0.16         6.25
+
+# 1 bytes: UNRELIABLE: rank 1: corrected time -0.1 usec <= 0
+";
+        let r = parse("d", text).unwrap();
+        assert_eq!(
+            r.oversubscribed.as_deref(),
+            Some("3 processes share 2 CPUs on one host (oversubscribed): times measure the scheduler")
+        );
+        assert!((r.tables[0].rows[0][3] - 6.25e6 / 1048576.0).abs() < 1e-9);
+        assert_eq!(r.tables[0].flags, [(Some(1), Flag::Unreliable)]);
+        assert!(!decimal_megabytes(
+            "Intel (R) MPI Benchmark Suite V3.0, MPI-1 part"
+        ));
+        assert!(!decimal_megabytes(
+            "Intel(R) MPI Benchmarks 2019 Update 6, MPI-1 part"
+        ));
+        assert!(decimal_megabytes(
+            "Intel(R) MPI Benchmarks 2021.11, MPI-1 part"
+        ));
+    }
+
+    #[test]
+    fn group_rows_after_blank_lines() {
+        let text = "\
+# Benchmarking PingPong 
+# #processes = 2 
+        Group       #bytes #repetitions      t[usec]   Mbytes/sec
+
+            0            0           50         0.33         0.00
+
+            0            1           50         0.35         2.75
+
+#----------------------------------------------------------------
+# Benchmarking Barrier 
+        Group #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]
+
+            0           50         0.40         0.41         0.40
+";
+        let r = parse("m", text).unwrap();
+        assert_eq!(r.tables.len(), 2);
+        assert_eq!(r.tables[0].rows.len(), 2);
+        assert_eq!(r.tables[1].rows, [[0.0, 50.0, 0.40, 0.41, 0.40]]);
     }
 
     #[test]

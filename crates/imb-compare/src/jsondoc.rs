@@ -2,7 +2,7 @@
 //! text output, so launches kept either way can be compared.
 
 use crate::error::Error;
-use crate::imbtext::{column_key, Run, Table};
+use crate::imbtext::{column_key, Flag, Run, Table};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
@@ -12,6 +12,9 @@ struct Doc {
     tables: Vec<TableDoc>,
     #[serde(default)]
     complete: bool,
+    /// Schema 3: where the run ran (read loosely: only the library and the hosts are shown).
+    #[serde(default)]
+    provenance: Option<Value>,
 }
 
 #[derive(Deserialize)]
@@ -19,6 +22,11 @@ struct Header {
     version: String,
     part: String,
     thread_env: String,
+    /// Schema 2: typed notes; schema 1: none here (its `warnings` are strings).
+    #[serde(default)]
+    notes: Vec<Value>,
+    #[serde(default)]
+    warnings: Vec<Value>,
 }
 
 #[derive(Deserialize)]
@@ -35,6 +43,77 @@ struct TableDoc {
     #[serde(default)]
     keys: Vec<String>,
     rows: Vec<Map<String, Value>>,
+    #[serde(default)]
+    notes: Vec<Value>,
+}
+
+/// A note's text: schema 2's objects carry it in `text`, schema 1's notes are the text.
+fn note_text(n: &Value) -> &str {
+    n.get("text")
+        .and_then(Value::as_str)
+        .or(n.as_str())
+        .unwrap_or("")
+}
+
+/// A table note's flag: schema 2 by `kind` and fields, schema 1 by its text.
+fn json_flag(n: &Value) -> Option<(Option<u64>, Flag)> {
+    let bytes = n.get("bytes").and_then(Value::as_u64);
+    match n.get("kind").and_then(Value::as_str) {
+        Some("adaptive") => n
+            .get("unsettled")
+            .is_some_and(|u| !u.is_null())
+            .then_some((bytes, Flag::Unsettled)),
+        Some("unreliable") => Some((bytes, Flag::Unreliable)),
+        Some(_) => None,
+        None => crate::imbtext::note_flag(note_text(n)),
+    }
+}
+
+/// Every string under a key named `key` anywhere in `v`, in order, without repeats.
+fn strings_under(v: &Value, key: &str, out: &mut Vec<String>) {
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m {
+                match x {
+                    Value::String(s) if k == key && !out.contains(s) => out.push(s.clone()),
+                    Value::Array(a) if k == key => {
+                        for s in a.iter().filter_map(Value::as_str) {
+                            if !out.iter().any(|o| o == s) {
+                                out.push(s.to_string());
+                            }
+                        }
+                    }
+                    _ => strings_under(x, key, out),
+                }
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|x| strings_under(x, key, out)),
+        _ => {}
+    }
+}
+
+/// "MPI library …; hosts a, b" from a provenance object, whatever its nesting.
+fn provenance_line(p: &Value) -> Option<String> {
+    let mut parts = Vec::new();
+    let mut lib = Vec::new();
+    for key in ["mpi_library", "library_version", "library"] {
+        strings_under(p, key, &mut lib);
+    }
+    if let Some(l) = lib.first() {
+        // Open MPI's string runs over several lines; its first says enough.
+        parts.push(format!(
+            "MPI library {}",
+            l.lines().next().unwrap_or("").trim()
+        ));
+    }
+    let mut hosts = Vec::new();
+    for key in ["hostname", "host", "hosts"] {
+        strings_under(p, key, &mut hosts);
+    }
+    if !hosts.is_empty() {
+        parts.push(format!("hosts {}", hosts.join(", ")));
+    }
+    (!parts.is_empty()).then(|| parts.join("; "))
 }
 
 /// Parse one `-json` document. `name` is the file's name, for messages.
@@ -76,6 +155,7 @@ pub fn parse(name: &str, text: &str) -> Result<Run, Error> {
                     .collect(),
                 columns: t.columns.iter().map(|c| column_key(c)).collect(),
                 line: 0,
+                flags: t.notes.iter().filter_map(json_flag).collect(),
             }
         })
         .collect();
@@ -85,11 +165,23 @@ pub fn parse(name: &str, text: &str) -> Result<Run, Error> {
             msg: "no table with rows in this -json document".to_string(),
         });
     }
+    let mut oversubscribed = None;
     let (title, thread_level) = match doc.header {
-        Some(h) => (
-            format!("imb-rs {}, {}", h.version, h.part),
-            Some(h.thread_env),
-        ),
+        Some(h) => {
+            oversubscribed = h
+                .notes
+                .iter()
+                .chain(&h.warnings)
+                .find(|n| {
+                    n.get("kind").and_then(Value::as_str) == Some("oversubscribed")
+                        || note_text(n).contains("(oversubscribed)")
+                })
+                .map(|n| note_text(n).trim_start_matches("!!").trim().to_string());
+            (
+                format!("imb-rs {}, {}", h.version, h.part),
+                Some(h.thread_env),
+            )
+        }
         None => ("imb-rs".to_string(), None),
     };
     Ok(Run {
@@ -99,6 +191,8 @@ pub fn parse(name: &str, text: &str) -> Result<Run, Error> {
         finished: doc.complete,
         core_to_core: None,
         wall_secs: None,
+        oversubscribed,
+        provenance: doc.provenance.as_ref().and_then(provenance_line),
     })
 }
 
@@ -141,6 +235,47 @@ mod tests {
             ("Multi-Allreduce", Some(2), 2)
         );
         assert_eq!(multi.rows[0][4], 0.25);
+    }
+
+    /// Schema 3's provenance is read loosely (library and hosts, wherever they sit) and any
+    /// other key is ignored; typed notes give flags and oversubscription.
+    #[test]
+    fn notes_and_provenance() {
+        let doc = r##"{"schema_version": 3, "unknown": {"x": 1},
+          "header": {"version": "0.1.0", "part": "MPI-1 part", "thread_env": "MPI_THREAD_SINGLE",
+            "notes": [{"kind": "oversubscribed", "what": "processes", "count": 3, "cpus": 2,
+                       "text": "3 processes share 2 CPUs on one host (oversubscribed): x"}]},
+          "provenance": {"mpi": {"library_version": "Open MPI v4.1.4, package: Debian\nmore"},
+                         "ranks": [{"rank": 0, "host": "n1", "cpus": [0]},
+                                   {"rank": 1, "host": "n2", "cpus": [0]},
+                                   {"rank": 2, "host": "n1", "cpus": [1]}],
+                         "hosts": [{"host": "n1", "cpu_model": "AMD EPYC", "ranks": [0, 2]},
+                                   {"host": "n2", "cpu_model": "AMD EPYC", "ranks": [1]}]},
+          "tables": [{"benchmark": "Bcast_latency", "processes": 2, "groups": [[0, 1]],
+            "columns": ["#bytes", "#repetitions", "t_min[usec]", "t_max[usec]", "t_avg[usec]"],
+            "keys": ["bytes", "repetitions", "t_min_us", "t_max_us", "t_avg_us"],
+            "rows": [{"bytes": 4, "repetitions": 10, "t_min_us": 1, "t_max_us": 1, "t_avg_us": 1}],
+            "notes": [{"kind": "adaptive", "bytes": 4, "unsettled": {"half_width_pct": 2.0}},
+                      {"kind": "adaptive", "bytes": 8, "unsettled": null},
+                      {"kind": "unreliable", "bytes": 4, "rank": 1},
+                      "adaptive: 16 bytes: median 1 usec: UNSETTLED (half-width 3 %)"]}]}"##;
+        let r = parse("p.json", doc).unwrap();
+        assert_eq!(
+            r.provenance.as_deref(),
+            Some("MPI library Open MPI v4.1.4, package: Debian; hosts n1, n2")
+        );
+        assert!(r
+            .oversubscribed
+            .unwrap()
+            .starts_with("3 processes share 2 CPUs"));
+        assert_eq!(
+            r.tables[0].flags,
+            [
+                (Some(4), Flag::Unsettled),
+                (Some(4), Flag::Unreliable),
+                (Some(16), Flag::Unsettled)
+            ]
+        );
     }
 
     #[test]

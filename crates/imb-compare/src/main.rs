@@ -1,39 +1,104 @@
-//! The imb-compare executable: compares results kept as IMB-format text. Needs no MPI.
+//! The imb-compare executable: compares results kept as IMB-format text or imb-rs `-json`.
+//! Needs no MPI.
 //!
-//! `imb-compare agreement A B [C ...]`: each argument is one program's launches (a directory of
-//! output files, one per launch, or a single file); A is set against each of the others.
+//! - `imb-compare BASE NEW [NEW ...]`: each new run against the baseline, per table and size,
+//!   with the changes beyond the noise marked; `--references FILE.toml` adds acceptance
+//!   criteria (exit 1 when one fails), `--junit`, `--markdown`, `--csv` and `--plot` other
+//!   outputs (doc/ACCEPTANCE.md).
+//! - `imb-compare agreement A B [C ...]`: each argument is one program's launches (a directory
+//!   of output files, one per launch, or a single file); A is set against each of the others
+//!   (doc/METHODOLOGY.md).
+//!
+//! Exit status: 0 done (every criterion passed), 1 a criterion failed, 2 bad input, 3 an
+//! output could not be written.
 
-use clap::{Arg, ArgAction, Command};
+use clap::{Arg, ArgAction, ArgGroup, Command};
 use imb_compare::agree::Metric;
-use imb_compare::report;
-use imb_compare::sides;
+use imb_compare::render::{self, Compared, Format};
+use imb_compare::{junit, plot, refs, report, sides, versus, Error};
 use std::process::ExitCode;
 
+fn metric_arg() -> Arg {
+    Arg::new("metric")
+        .long("metric")
+        .value_name("M")
+        .default_value("t")
+        .value_parser(Metric::parse)
+        .help("t (t[usec], else t_avg), t_avg, t_min, t_max or mbytes")
+}
+
+fn noise(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x > 0.0 && x < 10.0 => Ok(x),
+        _ => Err(format!("{s:?}: a fraction above 0, e.g. 0.10 for 10 %")),
+    }
+}
+
 fn command() -> Command {
+    let flag = |name: &'static str, help: &'static str| {
+        Arg::new(name)
+            .long(name)
+            .action(ArgAction::SetTrue)
+            .help(help)
+    };
+    let value = |name: &'static str, v: &'static str, help: &'static str| {
+        Arg::new(name).long(name).value_name(v).help(help)
+    };
     Command::new("imb-compare")
         .version(env!("CARGO_PKG_VERSION"))
-        .about("Compare IMB-format results (imb-rs, IMB 3.0, IMB 2021, OSU); needs no MPI")
-        .subcommand_required(true)
+        .about(
+            "Compare IMB-format results (imb-rs text or -json, IMB 3.0, IMB 2021, OSU) with a \
+             baseline and acceptance criteria; needs no MPI (doc/ACCEPTANCE.md)",
+        )
+        .override_usage(
+            "imb-compare [OPTIONS] BASE NEW [NEW ...]\n       \
+             imb-compare --references FILE.toml [OPTIONS] [BASE] NEW [NEW ...]\n       \
+             imb-compare agreement [OPTIONS] A B [C ...]",
+        )
+        .args_conflicts_with_subcommands(true)
+        .subcommand_negates_reqs(true)
+        .arg(metric_arg())
+        .arg(
+            value("noise", "F", "single launches: a ratio outside 1 ± F is beyond the noise")
+                .default_value("0.10")
+                .value_parser(noise),
+        )
+        .arg(value(
+            "references",
+            "FILE.toml",
+            "acceptance criteria; every one is printed PASS or FAIL, exit 1 if one fails",
+        ))
+        .arg(value("junit", "FILE", "the criteria as JUnit XML (needs --references)").requires("references"))
+        .arg(flag("markdown", "Markdown tables instead of text"))
+        .arg(flag("csv", "CSV instead of text (the criteria's when --references is given)"))
+        .group(ArgGroup::new("format").args(["markdown", "csv"]))
+        .arg(value("plot", "DIR", "SVG plots (time, bandwidth vs size) and DIR/index.html"))
+        .arg(flag(
+            "accept-flagged",
+            "let UNSETTLED and UNRELIABLE rows decide criteria (they fail them otherwise)",
+        ))
+        .arg(flag(
+            "accept-oversubscribed",
+            "let oversubscribed runs decide criteria (they fail them otherwise)",
+        ))
+        .arg(
+            Arg::new("runs")
+                .value_name("RUN")
+                .num_args(1..)
+                .required(true)
+                .help("an output file (IMB text or -json) or a directory of one run's launches"),
+        )
         .subcommand(
             Command::new("agreement")
                 .about(
                     "One program's launches against others': per benchmark and size the medians, \
                      their ratio, each side's launch-to-launch CV and a verdict (doc/METHODOLOGY.md)",
                 )
-                .arg(
-                    Arg::new("metric")
-                        .long("metric")
-                        .value_name("M")
-                        .default_value("t")
-                        .value_parser(Metric::parse)
-                        .help("t (t[usec], else t_avg), t_avg, t_min, t_max or mbytes"),
-                )
-                .arg(
-                    Arg::new("brief")
-                        .long("brief")
-                        .action(ArgAction::SetTrue)
-                        .help("only the thread levels and the summary, no size-by-size tables"),
-                )
+                .arg(metric_arg())
+                .arg(flag(
+                    "brief",
+                    "only the thread levels and the summary, no size-by-size tables",
+                ))
                 .arg(
                     Arg::new("sides")
                         .value_name("SIDE")
@@ -44,6 +109,145 @@ fn command() -> Command {
         )
 }
 
+/// What ended the program early.
+enum Stop {
+    Input(String),
+    Write(Option<String>),
+}
+
+impl From<Error> for Stop {
+    fn from(e: Error) -> Stop {
+        Stop::Input(e.to_string())
+    }
+}
+
+fn load_all<'a>(paths: impl Iterator<Item = &'a String>) -> Result<Vec<sides::Side>, Stop> {
+    let paths: Vec<&String> = paths.collect();
+    let mut loaded = Vec::new();
+    for p in &paths {
+        loaded.push(sides::load(p)?);
+    }
+    // Two runs with the same file name (a/run.json, b/run.json) are told apart by their path;
+    // one file named twice by its place.
+    let clash: Vec<bool> = (0..loaded.len())
+        .map(|k| {
+            let same = |j: usize| loaded[j].label == loaded[k].label;
+            (0..loaded.len()).any(|j| j != k && same(j) && paths[j] != paths[k])
+        })
+        .collect();
+    for (k, c) in clash.into_iter().enumerate() {
+        if c {
+            loaded[k].label = paths[k].to_string();
+        }
+    }
+    for k in 0..loaded.len() {
+        if loaded[..k].iter().any(|s| s.label == loaded[k].label) {
+            loaded[k].label = format!("{} #{}", loaded[k].label, k + 1);
+        }
+    }
+    Ok(loaded)
+}
+
+fn print(text: &str) -> Result<(), Stop> {
+    imb_core::safefile::print_all(text).map_err(Stop::Write)
+}
+
+fn agreement(m: &clap::ArgMatches) -> Result<bool, Stop> {
+    let metric = *m.get_one::<Metric>("metric").expect("defaulted");
+    let loaded = load_all(m.get_many::<String>("sides").expect("required"))?;
+    print(&report::report(&loaded, metric, m.get_flag("brief")))?;
+    Ok(true)
+}
+
+fn against_base(m: &clap::ArgMatches) -> Result<bool, Stop> {
+    let metric = *m.get_one::<Metric>("metric").expect("defaulted");
+    let noise = *m.get_one::<f64>("noise").expect("defaulted");
+    let format = if m.get_flag("markdown") {
+        Format::Markdown
+    } else if m.get_flag("csv") {
+        Format::Csv
+    } else {
+        Format::Text
+    };
+    // Everything named is checked before anything is read or written.
+    let refs_path = m.get_one::<String>("references");
+    let junit_out = match m.get_one::<String>("junit") {
+        Some(p) => Some(
+            imb_core::safefile::OutFile::check("--junit", p)
+                .map_err(|e| Stop::Input(e.to_string()))?,
+        ),
+        None => None,
+    };
+    let criteria = match refs_path {
+        Some(p) => {
+            let text = imb_core::safefile::read_text("--references", p)
+                .map_err(|e| Stop::Input(e.to_string()))?;
+            Some(refs::parse(p, &text)?)
+        }
+        None => None,
+    };
+    let loaded = load_all(m.get_many::<String>("runs").expect("required"))?;
+    if loaded.len() < 2 && criteria.is_none() {
+        return Err(Stop::Input(
+            "one run: give BASE and NEW, or --references FILE.toml to check one run".to_string(),
+        ));
+    }
+    if let Some(dir) = m.get_one::<String>("plot") {
+        plot::prepare(dir)?;
+    }
+    let (base, news) = if loaded.len() == 1 {
+        (None, &loaded[..])
+    } else {
+        (Some(&loaded[0]), &loaded[1..])
+    };
+    let mut out = String::new();
+    if let Some(base) = base {
+        let all: Vec<Compared> = news
+            .iter()
+            .map(|n| Compared {
+                new: n,
+                tables: versus::versus(base, n, metric, noise),
+            })
+            .collect();
+        if !(format == Format::Csv && criteria.is_some()) {
+            out.push_str(&render::comparison(base, &all, metric, noise, format));
+        }
+    }
+    let mut pass = true;
+    if let (Some(criteria), Some(file)) = (&criteria, refs_path) {
+        let lenience = refs::Lenience {
+            flagged: m.get_flag("accept-flagged"),
+            oversubscribed: m.get_flag("accept-oversubscribed"),
+        };
+        let outcomes: Vec<refs::Outcome> = news
+            .iter()
+            .flat_map(|n| {
+                criteria
+                    .iter()
+                    .map(move |c| refs::evaluate(c, base, n, lenience))
+            })
+            .collect();
+        pass = outcomes.iter().all(|o| o.pass);
+        out.push_str(&render::outcomes(file, &outcomes, format));
+        if let Some(j) = &junit_out {
+            j.write(junit::document(file, &outcomes).as_bytes())
+                .map_err(|e| Stop::Write(Some(format!("--junit {}: {e}", j.shown))))?;
+        }
+    }
+    if let Some(dir) = m.get_one::<String>("plot") {
+        let all: Vec<&sides::Side> = loaded.iter().collect();
+        let files = plot::write(dir, &all)?;
+        if format == Format::Text {
+            out.push_str(&format!(
+                "\n# {} plot(s) and index.html in {dir}\n",
+                files.len() - 1
+            ));
+        }
+    }
+    print(&out)?;
+    Ok(pass)
+}
+
 fn main() -> ExitCode {
     let m = match command().try_get_matches() {
         Ok(m) => m,
@@ -52,25 +256,19 @@ fn main() -> ExitCode {
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
     };
-    let Some(("agreement", m)) = m.subcommand() else {
-        unreachable!("clap requires a subcommand");
+    let done = match m.subcommand() {
+        Some(("agreement", sub)) => agreement(sub),
+        _ => against_base(&m),
     };
-    let metric = *m.get_one::<Metric>("metric").expect("defaulted");
-    let mut loaded = Vec::new();
-    for path in m.get_many::<String>("sides").expect("required") {
-        match sides::load(path) {
-            Ok(s) => loaded.push(s),
-            Err(e) => {
-                eprintln!("imb-compare: {e}");
-                return ExitCode::from(2);
-            }
+    match done {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(1),
+        Err(Stop::Input(msg)) => {
+            eprintln!("imb-compare: {msg}");
+            ExitCode::from(2)
         }
-    }
-    let text = report::report(&loaded, metric, m.get_flag("brief"));
-    match imb_core::safefile::print_all(&text) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(None) => ExitCode::from(imb_core::safefile::EXIT_CLOSED),
-        Err(Some(msg)) => {
+        Err(Stop::Write(None)) => ExitCode::from(imb_core::safefile::EXIT_CLOSED),
+        Err(Stop::Write(Some(msg))) => {
             eprintln!("imb-compare: {msg}");
             ExitCode::from(imb_core::safefile::EXIT_WRITE)
         }

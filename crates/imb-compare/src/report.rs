@@ -54,7 +54,7 @@ fn pct(x: f64) -> String {
     }
 }
 
-fn table_title(k: &TableKey) -> String {
+pub(crate) fn table_title(k: &TableKey) -> String {
     let mut t = format!("{}, {} processes", k.benchmark, k.processes);
     if k.groups > 1 {
         t = format!(
