@@ -42,14 +42,15 @@ fn misuse_hints(rc: c_int, info: &Info) -> ! {
     failed(&format!("MPI_Win_create with {hints}{hint}"), rc)
 }
 
-/// Open MPI 4.1's default one-sided component (osc/rdma) keys its shared-memory segment on the
-/// communicator id, which the groups of `-multi` share, so their windows collide; osc/ucx and
-/// osc/pt2pt do not (doc/ReadMe_IMB.md, "imb-ext").
+/// Open MPI 4.1's default one-sided component (osc/rdma) cannot create a window on one process,
+/// and keys its shared-memory segment on the communicator id, which the groups of `-multi`
+/// share, so their windows collide; osc/ucx and osc/pt2pt do neither (doc/ReadMe_IMB.md,
+/// "imb-ext").
 fn osc_hint() -> String {
     let open_mpi = imb_core::sysinfo::mpi_library().contains("Open MPI");
     if open_mpi && std::env::var_os("OMPI_MCA_osc").is_none() {
-        " (with -multi, Open MPI's default one-sided component lets the groups' windows \
-         collide: run with OMPI_MCA_osc=ucx, or pt2pt)"
+        " (Open MPI's default one-sided component fails on one process, and with -multi \
+         lets the groups' windows collide: run with OMPI_MCA_osc=ucx, or pt2pt)"
             .to_string()
     } else {
         String::new()
