@@ -17,6 +17,9 @@ pub enum BufShape {
     /// max(L, OVERALL_VOL) each: room for n_sample disjoint blocks at offsets i·X (imb-ext
     /// windows, doc/METHODOLOGY.md, "The patterns")
     Window,
+    /// k·L and k·L: a block per neighbour (IMB-RMA's Exchange_put/get), or room beside the
+    /// window for the results and operands of the RMA atomics.
+    Blocks(usize),
 }
 
 impl BufShape {
@@ -27,6 +30,7 @@ impl BufShape {
             BufShape::GatherRecv => (l, np * l),
             BufShape::AllToAll => (np * l, np * l),
             BufShape::Window => (l.max(overall_vol), l.max(overall_vol)),
+            BufShape::Blocks(k) => (k * l, k * l),
         }
     }
 }
@@ -65,6 +69,10 @@ pub struct Info {
     /// The bytes one repetition touches, for n_sample = min(MSGSPERSAMPLE, OVERALL_VOL / this):
     /// X for a message, the tile for the stencil.
     pub sample_bytes: fn(usize) -> usize,
+    /// The one size this benchmark runs, whatever the ladder or `-msglen` (IMB-RMA's
+    /// Fetch_and_op and Compare_and_swap move one element); `min_x` and `max_x` should be it
+    /// too, so warm-up and buffers use it.
+    pub one_size: Option<usize>,
 }
 
 /// One repetition moves X bytes (every IMB pattern).
@@ -98,6 +106,7 @@ impl Info {
             min_x: 0,
             max_x: usize::MAX,
             sample_bytes: message_bytes,
+            one_size: None,
         }
     }
 }

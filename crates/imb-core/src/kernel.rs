@@ -85,6 +85,14 @@ pub trait Kernel {
     fn barriers(&self) -> bool {
         true
     }
+    /// Untimed, after the timed region and before `verify` (e.g. closing a passive-target
+    /// epoch, then the barrier after which a target's window holds its final data).
+    fn after(&mut self) {}
+    /// Whether this rank's time is left out of the row: an RMA target that only waits has
+    /// no time of its own (IMB drops such ranks' times).
+    fn excluded(&self) -> bool {
+        false
+    }
 }
 
 /// The result of one timed loop on one rank.
@@ -125,12 +133,14 @@ impl<K: Kernel> Timed for K {
             self.complete();
             defect
         });
+        self.after();
         if check {
             defect = defect.max(self.verify(n));
         }
         Sample {
             secs,
             defect,
+            excluded: self.excluded(),
             ..Sample::default()
         }
     }

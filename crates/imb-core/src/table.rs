@@ -20,6 +20,8 @@ pub struct RowIn<'a> {
     pub x: usize,
     /// `Info::scale_bw`: messages per sample for Mbytes/sec.
     pub scale_bw: f64,
+    /// Processes per group (NP): a kind whose bandwidth counts the peers reads it.
+    pub np: usize,
 }
 
 /// One measured size of a table, as rank 0 gathered it.
@@ -174,6 +176,7 @@ mod tests {
             stats: &st,
             x: 1 << 20,
             scale_bw: 1.0,
+            np: 2,
         };
         let single = (SINGLE.values)(&r);
         // 1 MiB in 4 usec: 250000 MB/s with IMB's MB of 2^20 bytes.

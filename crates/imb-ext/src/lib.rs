@@ -11,7 +11,7 @@
 mod accumulate;
 mod epoch;
 mod onesided;
-mod rma;
+pub mod rma;
 mod window;
 
 use imb_core::kernel::Benchmark;

@@ -251,6 +251,7 @@ mod tests {
             stats: &st,
             x: 8,
             scale_bw: 1.0,
+            np: 2,
         };
         assert_eq!(nonblocking_values(&r), [150.0, 100.0, 100.0, 50.0]);
     }

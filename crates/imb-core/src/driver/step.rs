@@ -178,6 +178,7 @@ impl Runner<'_> {
                     stats: &st,
                     x: len.x,
                     scale_bw: info.scale_bw,
+                    np: layout.np,
                 });
                 if cols.defects {
                     values.push(st.defect);

@@ -51,7 +51,8 @@ pub fn build(opts: &Options, infos: &[&'static Info], np: usize) -> Plan {
 
 fn benchmark(opts: &Options, info: &'static Info, np: usize) -> BenchmarkPlan {
     let lens = lengths_of(opts, info);
-    let ranged = (info.min_x, info.max_x) != (0, usize::MAX);
+    // A one-size benchmark keeps its range to that size without a note about the others.
+    let ranged = (info.min_x, info.max_x) != (0, usize::MAX) && info.one_size.is_none();
     let steps = steps(np, opts.npmin, info.procs, opts.map, opts.multi.is_some())
         .into_iter()
         .map(|s| match s {
@@ -97,6 +98,12 @@ fn outside(opts: &Options, info: &Info) -> Vec<usize> {
 
 /// The lengths of one benchmark's tables.
 fn lengths_of(opts: &Options, info: &Info) -> Vec<Len> {
+    if let Some(x) = info.one_size {
+        return vec![Len {
+            x,
+            truncated_from: None,
+        }];
+    }
     let mut lens = requested(opts, info);
     lens.retain(|l| (info.min_x..=info.max_x).contains(&l.x));
     if info.class == Class::Sync {
@@ -190,6 +197,32 @@ mod tests {
         };
         let plan = build(&o, &[&PINGPONG], 2);
         assert_eq!(plan.benchmarks[0].steps, [StepPlan::NoLengths]);
+    }
+
+    #[test]
+    fn one_size_whatever_the_ladder() {
+        static FOP: Info = Info {
+            unit: 4,
+            min_x: 4,
+            max_x: 4,
+            one_size: Some(4),
+            ..Info::mpi1("Fetch_and_op", Class::SingleTransfer)
+        };
+        let mut o = opts();
+        for lengths in [
+            Lengths::Ladder,
+            Lengths::File {
+                file: "m".into(),
+                values: vec![0, 1, 1000],
+            },
+        ] {
+            o.lengths = lengths;
+            let plan = build(&o, &[&FOP], 2);
+            assert!(plan.benchmarks[0].outside.is_empty());
+            let (_, s) = run_sizes(&plan.benchmarks[0], 0);
+            assert_eq!(s.lens.iter().map(|l| l.x).collect::<Vec<_>>(), [4]);
+            assert_eq!((s.warm_x, s.buf_x), (4, 4));
+        }
     }
 
     #[test]

@@ -1,13 +1,17 @@
-//! Thin, checked wrappers over the MPI-2 one-sided calls rsmpi does not wrap (the settings
-//! file's MPI_Info hints come from `imb_core::hints`): MPI_Win_create/free (`Win`, freed in `Drop`), MPI_Win_fence, MPI_Put,
-//! MPI_Get and MPI_Accumulate. Every return code is checked: a failure prints one line naming
-//! the call and MPI's error string, then aborts every rank (MPI_Abort), so no rank hangs in a
-//! collective the failed rank never reaches. All `unsafe` of imb-ext is in this file.
+//! Thin, checked wrappers over the one-sided calls rsmpi does not wrap, shared by imb-ext and
+//! imb-rma (the settings file's MPI_Info hints come from `imb_core::hints`): MPI_Win_create and
+//! MPI_Win_free (`Win`, freed in `Drop`) here; the transfers and atomics (MPI_Put, MPI_Get,
+//! MPI_Accumulate, MPI_Get_accumulate, MPI_Fetch_and_op, MPI_Compare_and_swap) in `ops`; the
+//! synchronisation, active (MPI_Win_fence) and passive target (lock, lock_all, the flushes), in
+//! `sync`. Every return code is checked: a failure prints one line naming the call and MPI's
+//! error string, then aborts every rank (MPI_Abort), so no rank hangs in a collective the
+//! failed rank never reaches. All `unsafe` of imb-ext and imb-rma is in this module.
 //!
-//! Memory contract: a `Win` borrows its window memory (and, for MPI_Get, the memory the data
-//! lands in) for its whole life, and every origin buffer of a put or accumulate for that life
-//! too, so nothing MPI may still read or write can be dropped or mutated from Rust before the
-//! window is freed. The contents (`local`, `landed`) are meaningful after a fence.
+//! Memory contract: a `Win` borrows its window memory (and the memory gets and fetching
+//! atomics land in) for its whole life, and every origin buffer of a put or accumulate for
+//! that life too, so nothing MPI may still read or write can be dropped or mutated from Rust
+//! before the window is freed. The contents (`local`, `landed`) are meaningful after a fence,
+//! or after a flush or unlock and the barrier that tells the target.
 
 pub use imb_core::hints::Info;
 use imb_core::kernel::Comm;
@@ -16,6 +20,9 @@ use mpi::ffi;
 use mpi::raw::AsRaw;
 use std::marker::PhantomData;
 use std::os::raw::{c_int, c_void};
+
+mod ops;
+mod sync;
 
 fn misuse(what: &str) -> ! {
     mpirc::abort(what, 1)
@@ -35,14 +42,15 @@ fn misuse_hints(rc: c_int, info: &Info) -> ! {
     failed(&format!("MPI_Win_create with {hints}{hint}"), rc)
 }
 
-/// Open MPI 4.1's default one-sided component (osc/rdma) keys its shared-memory segment on the
-/// communicator id, which the groups of `-multi` share, so their windows collide; osc/ucx and
-/// osc/pt2pt do not (doc/ReadMe_IMB.md, "imb-ext").
+/// Open MPI 4.1's default one-sided component (osc/rdma) cannot create a window on one process,
+/// and keys its shared-memory segment on the communicator id, which the groups of `-multi`
+/// share, so their windows collide; osc/ucx and osc/pt2pt do neither (doc/ReadMe_IMB.md,
+/// "imb-ext").
 fn osc_hint() -> String {
     let open_mpi = imb_core::sysinfo::mpi_library().contains("Open MPI");
     if open_mpi && std::env::var_os("OMPI_MCA_osc").is_none() {
-        " (with -multi, Open MPI's default one-sided component lets the groups' windows \
-         collide: run with OMPI_MCA_osc=ucx, or pt2pt)"
+        " (Open MPI's default one-sided component fails on one process, and with -multi \
+         lets the groups' windows collide: run with OMPI_MCA_osc=ucx, or pt2pt)"
             .to_string()
     } else {
         String::new()
@@ -58,6 +66,7 @@ pub struct Win<'a> {
     land_len: usize,
     byte: ffi::MPI_Datatype,
     float: ffi::MPI_Datatype,
+    int: ffi::MPI_Datatype,
     sum: ffi::MPI_Op,
     /// Created by `exposing`: puts and accumulates may target it. A `readable` window is over
     /// shared memory, so this rank refuses to put or accumulate through it (every rank of a
@@ -143,7 +152,14 @@ impl<'a> Win<'a> {
             ffi::MPI_Win_set_errhandler(raw, ffi::RSMPI_ERRORS_RETURN)
         });
         // SAFETY: reading rsmpi's extern statics (datatype and op constants).
-        let (byte, float, sum) = unsafe { (ffi::RSMPI_UINT8_T, ffi::RSMPI_FLOAT, ffi::RSMPI_SUM) };
+        let (byte, float, int, sum) = unsafe {
+            (
+                ffi::RSMPI_UINT8_T,
+                ffi::RSMPI_FLOAT,
+                ffi::RSMPI_INT32_T,
+                ffi::RSMPI_SUM,
+            )
+        };
         Win {
             raw,
             base,
@@ -152,6 +168,7 @@ impl<'a> Win<'a> {
             land_len: land.len(),
             byte,
             float,
+            int,
             sum,
             writable,
             _mem: PhantomData,
@@ -168,6 +185,24 @@ impl<'a> Win<'a> {
             writable: true,
         };
         Win::create(comm, mem, &mut [], disp_unit, info, true)
+    }
+
+    /// As `exposing`, with `land` for the results of this rank's fetching atomics
+    /// (MPI_Get_accumulate, MPI_Fetch_and_op, MPI_Compare_and_swap).
+    pub fn exposing_with(
+        comm: &'a Comm,
+        mem: &'a mut [u8],
+        land: &'a mut [u8],
+        disp_unit: usize,
+        info: &Info,
+    ) -> Self {
+        let (base, len) = (mem.as_mut_ptr(), mem.len());
+        let mem = Exposed {
+            base,
+            len,
+            writable: true,
+        };
+        Win::create(comm, mem, land, disp_unit, info, true)
     }
 
     /// As `exposing`, for a timed loop (Window): no error-handler swap around the call, so a
@@ -208,86 +243,12 @@ impl<'a> Win<'a> {
         Win::create(comm, mem, land, disp_unit, info, true)
     }
 
-    /// MPI_Win_fence(0): completes every RMA operation of the epoch, on both sides.
-    #[inline(always)]
-    pub fn fence(&self) {
-        // SAFETY: self.raw is a live window; the fence only completes operations whose memory
-        // is borrowed for the window's life.
-        check("MPI_Win_fence", unsafe { ffi::MPI_Win_fence(0, self.raw) })
+    /// Whether `land[at..at+len]` lies within the landing buffer.
+    fn lands(&self, at: usize, len: usize) -> bool {
+        at <= self.land_len && len <= self.land_len - at
     }
 
-    /// MPI_Put of `src` (bytes) into `target`'s window at displacement `disp`.
-    #[inline(always)]
-    pub fn put(&self, src: &'a [u8], target: c_int, disp: usize) {
-        if !self.writable {
-            misuse("MPI_Put through a read-only window")
-        }
-        // SAFETY: src is borrowed for the window's life, so it stays valid and unchanged until
-        // the fence or free that completes the put; MPI only reads it.
-        let rc = unsafe {
-            ffi::MPI_Put(
-                src.as_ptr() as *const c_void,
-                count(src.len()),
-                self.byte,
-                target,
-                aint(disp),
-                count(src.len()),
-                self.byte,
-                self.raw,
-            )
-        };
-        check("MPI_Put", rc)
-    }
-
-    /// MPI_Get of `len` bytes from `target`'s window at `disp` into the landing buffer at `at`.
-    #[inline(always)]
-    pub fn get(&self, at: usize, len: usize, target: c_int, disp: usize) {
-        if at > self.land_len || len > self.land_len - at {
-            misuse("MPI_Get beyond the landing buffer")
-        }
-        // SAFETY: land[at..at+len] lies within the landing buffer (checked above), which is
-        // exclusively borrowed for the window's life, so MPI may write it until the fence.
-        let rc = unsafe {
-            ffi::MPI_Get(
-                self.land.add(at) as *mut c_void,
-                count(len),
-                self.byte,
-                target,
-                aint(disp),
-                count(len),
-                self.byte,
-                self.raw,
-            )
-        };
-        check("MPI_Get", rc)
-    }
-
-    /// MPI_Accumulate of `src.len()/4` floats with MPI_SUM into `target`'s window at `disp`
-    /// (in units of the window's displacement unit).
-    #[inline(always)]
-    pub fn accumulate(&self, src: &'a [u8], target: c_int, disp: usize) {
-        if !self.writable {
-            misuse("MPI_Accumulate through a read-only window")
-        }
-        let n = count(src.len() / 4);
-        // SAFETY: as `put`: src is borrowed for the window's life and only read.
-        let rc = unsafe {
-            ffi::MPI_Accumulate(
-                src.as_ptr() as *const c_void,
-                n,
-                self.float,
-                target,
-                aint(disp),
-                n,
-                self.float,
-                self.sum,
-                self.raw,
-            )
-        };
-        check("MPI_Accumulate", rc)
-    }
-
-    /// This rank's window memory (as of the last fence).
+    /// This rank's window memory (as of the last fence, or flush and barrier).
     pub fn local(&self) -> &[u8] {
         // SAFETY: base..base+len is borrowed for the window's life; callers read it only after a
         // fence, when no RMA operation on it is pending.
@@ -304,8 +265,8 @@ impl<'a> Win<'a> {
 impl Drop for Win<'_> {
     fn drop(&mut self) {
         // SAFETY: self.raw is a live window created by MPI_Win_create; it is freed exactly once,
-        // while the memory it exposes is still borrowed. Every caller closes its epoch with a
-        // fence first (MPI_Win_free with pending RMA is erroneous).
+        // while the memory it exposes is still borrowed. Every caller closes its epochs first,
+        // with a fence or an unlock (MPI_Win_free with pending RMA is erroneous).
         check("MPI_Win_free", unsafe { ffi::MPI_Win_free(&mut self.raw) })
     }
 }

@@ -1,0 +1,68 @@
+//! The kernel every IMB-RMA benchmark but Truly_passive_put shares: a window, a passive-target
+//! `Epoch`, and the operations of one repetition (`Ops`). The engine's loop times
+//! `step` × n and `complete`; the locks are taken in `before`, the unlocks and the closing
+//! barrier happen in `after`, all untimed.
+
+use crate::epoch::Epoch;
+use imb_core::buffers::Defect;
+use imb_core::kernel::{Comm, Kernel, Timed};
+use imb_ext::rma::Win;
+
+/// The operations of one repetition on an origin, and what check mode verifies.
+pub trait Ops<'a> {
+    /// Repetition's operations (called only on an origin).
+    fn issue(&self, w: &Win<'a>);
+    /// Check mode, after the epoch is closed on every rank: this rank's window or landing
+    /// buffer after `n` repetitions.
+    fn verify(&self, _w: &Win<'a>, _n: usize) -> Defect {
+        Defect::NONE
+    }
+}
+
+/// A window, the epoch of this rank and the pattern.
+pub struct Passive<'a, O> {
+    pub w: Win<'a>,
+    pub comm: &'a Comm,
+    pub epoch: Epoch,
+    pub ops: O,
+}
+
+impl<'a, O: Ops<'a>> Kernel for Passive<'a, O> {
+    #[inline(always)]
+    fn step(&mut self, _i: usize) {
+        if self.epoch.origin {
+            self.ops.issue(&self.w);
+        }
+        self.epoch.after_rep(&self.w);
+    }
+    fn before(&mut self) {
+        self.epoch.open(&self.w);
+    }
+    fn complete(&mut self) {
+        self.epoch.complete(&self.w);
+    }
+    fn after(&mut self) {
+        self.epoch.close(&self.w, self.comm);
+    }
+    fn verify(&mut self, n: usize) -> Defect {
+        self.ops.verify(&self.w, n)
+    }
+    fn excluded(&self) -> bool {
+        !self.epoch.origin
+    }
+}
+
+/// Box a passive kernel for the engine.
+pub fn boxed<'a, O: Ops<'a> + 'a>(
+    w: Win<'a>,
+    comm: &'a Comm,
+    epoch: Epoch,
+    ops: O,
+) -> Box<dyn Timed + 'a> {
+    Box::new(Passive {
+        w,
+        comm,
+        epoch,
+        ops,
+    })
+}

@@ -1,0 +1,63 @@
+//! imb-rma: the MPI-3 one-sided part of the Intel MPI Benchmarks methodology as IMB 2021's
+//! IMB-RMA runs it (doc/METHODOLOGY.md, "IMB-RMA"; the IMB 3.0 guide, section 4, describes the
+//! MPI-2 one-sided benchmarks it grew from): puts, gets, accumulates and atomics under
+//! passive-target synchronisation (MPI_Win_lock/lock_all, completed by MPI_Win_flush,
+//! flush_local, flush_all or flush_local_all), NON-AGGREGATE tables before AGGREGATE ones.
+//! Windows are created with the MPI_Info hints of the settings file's `[info]` table through
+//! imb-ext's wrappers (`imb_ext::rma`), which hold all one-sided `unsafe`. This crate only
+//! declares the benchmarks and implements one repetition of each pattern; imb-core runs them.
+
+#![allow(non_camel_case_types)] // benchmark types carry IMB's names (Unidir_put)
+
+mod all;
+mod atomic;
+mod epoch;
+mod exchange;
+mod kernel;
+mod pair;
+mod truly;
+
+use imb_core::kernel::Benchmark;
+use imb_core::kernel::{Hooks, Suite};
+use imb_core::settings::Kind;
+
+/// Every benchmark, in IMB-RMA's default run order; those run only when named come last.
+pub static BENCHMARKS: &[&dyn Benchmark] = &[
+    &pair::Unidir_put,
+    &pair::Bidir_put,
+    &pair::Unidir_get,
+    &pair::Bidir_get,
+    &pair::Put_local,
+    &all::Put_all_local,
+    &all::One_put_all,
+    &all::All_put_all,
+    &all::One_get_all,
+    &all::All_get_all,
+    &exchange::Exchange_put,
+    &exchange::Exchange_get,
+    &atomic::Accumulate,
+    &atomic::Get_accumulate,
+    &atomic::Fetch_and_op,
+    &atomic::Compare_and_swap,
+    &truly::Truly_passive_put,
+    &pair::Get_local,
+    &all::Get_all_local,
+];
+
+/// The imb-rma executable.
+pub static SUITE: Suite = Suite {
+    exe: "imb-rma",
+    part: "MPI-RMA part",
+    settings: Kind::Mpi1,
+    npmin: 2,
+    benchmarks: BENCHMARKS,
+    hooks: Hooks::IMB,
+};
+
+/// For the overhead example: the Unidir_put benchmark as the suite runs it.
+pub fn unidir_put() -> &'static dyn Benchmark {
+    &pair::Unidir_put
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,118 @@
+//! Unidir_put, Bidir_put, Unidir_get, Bidir_get, Put_local and Get_local (doc/METHODOLOGY.md,
+//! "IMB-RMA"): two processes, X bytes of MPI_BYTE per call into (or from) displacement 0 of the
+//! peer's window, under a shared lock of the peer. Rank 0 is the origin; in the Bidir_ forms
+//! rank 1 is one too. NON-AGGREGATE flushes after every call, AGGREGATE once after n calls;
+//! the `_local` forms flush locally (the origin's buffer is reusable, the data may still be
+//! on its way).
+//!
+//! Put windows expose the receive buffer, Get windows the send buffer (the data lands in the
+//! receive buffer). Check mode: a put target's window, or a get origin's receive buffer, holds
+//! the peer's first X send bytes.
+
+use crate::epoch::{settle_own, Epoch, Flush, Targets};
+use crate::kernel::{boxed, Ops};
+use imb_core::bench::{Class, Info, Mode};
+use imb_core::buffers::{check_copy, Defect};
+use imb_core::kernel::{Benchmark, Ctx, Timed};
+use imb_ext::rma::{Info as Hints, Win};
+use std::os::raw::c_int;
+
+/// Put or get of X bytes with the peer.
+struct Transfer<'a> {
+    s: &'a [u8],
+    x: usize,
+    me: c_int,
+    peer: c_int,
+    get: bool,
+    /// This rank's window (put) or landing buffer (get) receives the peer's data.
+    receives: bool,
+}
+
+impl<'a> Ops<'a> for Transfer<'a> {
+    #[inline(always)]
+    fn issue(&self, w: &Win<'a>) {
+        if self.get {
+            w.get(0, self.x, self.peer, 0);
+        } else {
+            w.put(&self.s[..self.x], self.peer, 0);
+        }
+    }
+    fn verify(&self, w: &Win<'a>, _n: usize) -> Defect {
+        if !self.receives {
+            return Defect::NONE;
+        }
+        let got = if self.get {
+            w.landed()
+        } else {
+            settle_own(w, self.me);
+            w.local()
+        };
+        check_copy(&got[..self.x], self.peer as usize, 0)
+    }
+}
+
+/// The kernel of one of the six on one rank.
+fn kernel<'a>(c: Ctx<'a>, get: bool, bidir: bool, flush: Flush) -> Box<dyn Timed + 'a> {
+    let origin = bidir || c.rank == 0;
+    let peer = 1 - c.rank as c_int;
+    let hints = Hints::new(c.info);
+    let w = if get {
+        Win::readable(c.comm, c.send, c.recv, 1, &hints)
+    } else {
+        Win::exposing(c.comm, c.recv, 1, &hints)
+    };
+    let epoch = Epoch {
+        targets: Targets::One(peer),
+        flush,
+        every: c.mode == Mode::NonAggregate,
+        origin,
+    };
+    let ops = Transfer {
+        s: c.send,
+        x: c.x,
+        me: c.rank as c_int,
+        peer,
+        get,
+        receives: if get { origin } else { bidir || !origin },
+    };
+    boxed(w, c.comm, epoch, ops)
+}
+
+/// A benchmark of two processes in NON-AGGREGATE and AGGREGATE mode (IMB-RMA's order).
+pub const fn pair(name: &'static str) -> Info {
+    Info {
+        modes: &[Mode::NonAggregate, Mode::Aggregate],
+        ..Info::mpi1(name, Class::SingleTransfer)
+    }
+}
+
+macro_rules! pair_benchmark {
+    ($ty:ident, $info:ident, get = $get:expr, bidir = $bidir:expr, flush = $flush:expr,
+     on_request = $req:expr) => {
+        pub struct $ty;
+        static $info: Info = Info {
+            on_request: $req,
+            ..pair(stringify!($ty))
+        };
+        impl Benchmark for $ty {
+            fn info(&self) -> &'static Info {
+                &$info
+            }
+            fn kernel<'a>(&self, c: Ctx<'a>) -> Box<dyn Timed + 'a> {
+                kernel(c, $get, $bidir, $flush)
+            }
+        }
+    };
+}
+
+#[rustfmt::skip]
+mod decl {
+    use super::*;
+    pair_benchmark!(Unidir_put, UNIDIR_PUT, get = false, bidir = false, flush = Flush::Remote, on_request = false);
+    pair_benchmark!(Bidir_put, BIDIR_PUT, get = false, bidir = true, flush = Flush::Remote, on_request = false);
+    pair_benchmark!(Unidir_get, UNIDIR_GET, get = true, bidir = false, flush = Flush::Remote, on_request = false);
+    pair_benchmark!(Bidir_get, BIDIR_GET, get = true, bidir = true, flush = Flush::Remote, on_request = false);
+    pair_benchmark!(Put_local, PUT_LOCAL, get = false, bidir = false, flush = Flush::Local, on_request = false);
+    pair_benchmark!(Get_local, GET_LOCAL, get = true, bidir = false, flush = Flush::Local, on_request = true);
+}
+pub use decl::*;

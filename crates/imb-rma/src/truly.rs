@@ -1,0 +1,170 @@
+//! Truly_passive_put (doc/METHODOLOGY.md, "IMB-RMA"): does a put progress while its target
+//! computes outside MPI? Rank 0 holds a shared lock of rank 1 and times two loops of n × (put
+//! of X bytes, flush, barrier):
+//! - t_pure: rank 1 waits in the barrier, inside MPI, all the time;
+//! - t_ovrl: rank 1 first computes for t_pure (sent to it by rank 0), outside MPI, then enters
+//!   the barrier.
+//!
+//! With truly passive target progress t_ovrl ≈ t_pure; where the put needs the target to
+//! enter MPI, t_ovrl ≈ t_pure + the computation. The computation spins on the clock for
+//! exactly t_pure (no calibration to go wrong). Check mode: rank 1's window holds rank 0's
+//! first X bytes.
+
+use crate::epoch::settle_own;
+use imb_core::bench::{Class, Info};
+use imb_core::buffers::{check_copy, Defect};
+use imb_core::kernel::{bracket, Benchmark, Comm, Ctx, Sample, Timed};
+use imb_core::stats;
+use imb_core::table::{self, RowIn, TableKind};
+use imb_ext::rma::{Info as Hints, Win};
+use mpi::traits::*;
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+/// `Sample::parts` index of t_pure.
+pub const PURE: usize = 0;
+/// `Sample::parts` index of t_ovrl.
+pub const OVRL: usize = 1;
+
+/// `#bytes #repetitions t_pure[usec] t_ovrl[usec]`: the origin's two times.
+pub static TRULY_PASSIVE: TableKind = TableKind {
+    name: "rma-truly-passive",
+    titles: &["#bytes", "#repetitions", "t_pure[usec]", "t_ovrl[usec]"],
+    merged: None,
+    values: passive_values,
+    notes: table::no_notes,
+};
+
+fn passive_values(r: &RowIn) -> Vec<f64> {
+    vec![
+        stats::part(r.all, r.members, PURE).1,
+        stats::part(r.all, r.members, OVRL).1,
+    ]
+}
+
+pub struct Truly_passive_put;
+static TRULY_PASSIVE_PUT: Info = Info {
+    table: &TRULY_PASSIVE,
+    ..Info::mpi1("Truly_passive_put", Class::SingleTransfer)
+};
+
+struct TrulyK<'a> {
+    w: Win<'a>,
+    comm: &'a Comm,
+    s: &'a [u8],
+    x: usize,
+    origin: bool,
+}
+
+/// Computation outside MPI for `secs`.
+fn compute_for(secs: f64) {
+    let end = Instant::now() + Duration::from_secs_f64(secs.clamp(0.0, 1.0));
+    let mut acc = 0u64;
+    while Instant::now() < end {
+        acc = black_box(acc.wrapping_mul(6364136223846793005).wrapping_add(1));
+    }
+}
+
+impl TrulyK<'_> {
+    /// One timed loop on the origin: n × (put, flush, barrier).
+    fn origin_loop(&self, n: usize) -> f64 {
+        let (w, s, comm) = (&self.w, &self.s[..self.x], self.comm);
+        bracket(comm, 0, n, || {
+            for _ in 0..n {
+                w.put(s, 1, 0);
+                w.flush(1);
+                comm.barrier();
+            }
+        })
+        .0
+    }
+
+    /// The target's loop: n × (computation for `secs`, barrier).
+    fn target_loop(&self, n: usize, secs: f64) {
+        for _ in 0..n {
+            if secs > 0.0 {
+                compute_for(secs);
+            }
+            self.comm.barrier();
+        }
+    }
+}
+
+impl Timed for TrulyK<'_> {
+    fn run(&mut self, comm: &Comm, _n_barr: usize, n: usize, check: bool) -> Sample {
+        let n = n.max(1);
+        let mut parts = [0.0; imb_core::kernel::PARTS];
+        let peer = comm.process_at_rank(if self.origin { 1 } else { 0 });
+        if self.origin {
+            self.w.lock(1);
+        }
+        comm.barrier();
+        if self.origin {
+            let pure = self.origin_loop(n);
+            peer.send(&pure);
+            comm.barrier();
+            parts[PURE] = pure;
+            parts[OVRL] = self.origin_loop(n);
+            self.w.unlock(1);
+        } else {
+            self.target_loop(n, 0.0);
+            let (pure, _) = peer.receive::<f64>();
+            comm.barrier();
+            self.target_loop(n, pure);
+        }
+        comm.barrier();
+        let defect = if check && !self.origin {
+            settle_own(&self.w, 1);
+            check_copy(&self.w.local()[..self.x], 0, 0)
+        } else {
+            Defect::NONE
+        };
+        Sample {
+            secs: parts[OVRL],
+            defect,
+            excluded: !self.origin,
+            parts,
+        }
+    }
+}
+
+impl Benchmark for Truly_passive_put {
+    fn info(&self) -> &'static Info {
+        &TRULY_PASSIVE_PUT
+    }
+    fn kernel<'a>(&self, c: Ctx<'a>) -> Box<dyn Timed + 'a> {
+        let w = Win::exposing(c.comm, c.recv, 1, &Hints::new(c.info));
+        Box::new(TrulyK {
+            w,
+            comm: c.comm,
+            s: c.send,
+            x: c.x,
+            origin: c.rank == 0,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use imb_core::stats::RankResult;
+
+    #[test]
+    fn the_origins_two_times() {
+        let mut all = [RankResult::default(), RankResult::default()];
+        all[0].parts[PURE] = 2.0;
+        all[0].parts[OVRL] = 3.0;
+        all[1].excluded = true;
+        let st = stats::over(&all, &[0, 1]);
+        let r = RowIn {
+            all: &all,
+            members: &[0, 1],
+            stats: &st,
+            x: 8,
+            scale_bw: 1.0,
+            np: 2,
+        };
+        assert_eq!(passive_values(&r), [2.0, 3.0]);
+        assert_eq!(TRULY_PASSIVE.titles.len(), 4);
+    }
+}
