@@ -43,6 +43,8 @@ pub struct Raw {
     pub min_reps: Option<usize>,
     pub max_reps: Option<usize>,
     pub force: bool,
+    /// `-window_size` (imb-mpi1: Uniband, Biband).
+    pub window_size: Option<usize>,
 }
 
 /// What argv asks for, before anything is resolved.
@@ -110,5 +112,6 @@ pub fn read(args: &[String]) -> Result<Command> {
         min_reps: m.get_one::<usize>("min_reps").copied(),
         max_reps: m.get_one::<usize>("max_reps").copied(),
         force: m.get_flag("force"),
+        window_size: m.get_one::<usize>("window_size").copied(),
     })))
 }
