@@ -14,6 +14,8 @@ pub enum BufShape {
     GatherRecv,
     /// NP·L and NP·L (Alltoall, Alltoallv)
     AllToAll,
+    /// NP·L and L (Scatter, Scatterv, Reduce_scatter_block)
+    ScatterSend,
     /// max(L, OVERALL_VOL) each: room for n_sample disjoint blocks at offsets i·X (imb-ext
     /// windows, doc/METHODOLOGY.md, "The patterns")
     Window,
@@ -29,6 +31,7 @@ impl BufShape {
             BufShape::Plain => (l, l),
             BufShape::GatherRecv => (l, np * l),
             BufShape::AllToAll => (np * l, np * l),
+            BufShape::ScatterSend => (np * l, l),
             BufShape::Window => (l.max(overall_vol), l.max(overall_vol)),
             BufShape::Blocks(k) => (k * l, k * l),
         }

@@ -139,6 +139,33 @@ pub const SYNC: TableKind = TableKind {
     notes: no_notes,
 };
 
+/// `Sample::parts` index of a message-rate kernel's messages per repetition (window × pairs).
+/// Parts are scaled like times (seconds to usec), so over t in usec it is a rate per second.
+pub const MSGS: usize = 0;
+
+/// Msg/sec = scale_bw · window · NP/2 / t_max and Mbytes/sec = Msg/sec · X / 10^6 (IMB 2021's
+/// message rate, with its decimal MB); 0 when t_max is not positive, as IMB does.
+fn msg_rate(r: &RowIn) -> Vec<f64> {
+    let msgs = r
+        .members
+        .iter()
+        .map(|&w| r.all[w].parts[MSGS])
+        .fold(0.0, f64::max);
+    let t = r.stats.t_max.0;
+    let rate = if t > 0.0 { r.scale_bw * msgs / t } else { 0.0 };
+    vec![rate * r.x as f64 / 1e6, rate]
+}
+
+/// `#bytes #repetitions Mbytes/sec Msg/sec`: IMB 2021's ParallelTransferMsgRate (Uniband,
+/// Biband). No times: the rate is what these benchmarks measure.
+pub const MSG_RATE: TableKind = TableKind {
+    name: "msg-rate",
+    titles: &["#bytes", "#repetitions", "Mbytes/sec", "Msg/sec"],
+    merged: None,
+    values: msg_rate,
+    notes: no_notes,
+};
+
 /// The members of every row of a size: each group under `-multi 1`, all groups otherwise.
 pub fn row_sets(layout: &Layout, multi: Option<Multi>) -> Vec<(Option<usize>, Vec<usize>)> {
     match multi {
@@ -186,6 +213,29 @@ mod tests {
         assert_eq!(SINGLE.merged, Some(&PARALLEL));
         assert_eq!((PARALLEL.values)(&r).len() + 2, PARALLEL.titles.len());
         assert_eq!((SYNC.values)(&r).len() + 1, SYNC.titles.len());
+    }
+
+    #[test]
+    fn message_rate_as_imb_2021() {
+        // Two ranks, window 256 on one pair: 256 messages (parts scaled like times) in 4 usec.
+        let mut all = [RankResult::default(); 2];
+        for (k, a) in all.iter_mut().enumerate() {
+            a.t = Usec(2.0 + 2.0 * k as f64);
+            a.parts[MSGS] = 256.0 * 1e6;
+        }
+        let st = stats::over(&all, &[0, 1]);
+        let r = RowIn {
+            all: &all,
+            members: &[0, 1],
+            stats: &st,
+            x: 1000,
+            scale_bw: 2.0,
+            np: 2,
+        };
+        let v = (MSG_RATE.values)(&r);
+        assert_eq!(v[1], 2.0 * 256.0 / 4.0 * 1e6);
+        assert_eq!(v[0], v[1] * 1000.0 / 1e6);
+        assert_eq!(v.len() + 2, MSG_RATE.titles.len());
     }
 
     #[test]

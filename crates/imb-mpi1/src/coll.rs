@@ -8,18 +8,18 @@ use imb_core::kernel::{Benchmark, Ctx, Kernel, Timed};
 use std::os::raw::c_int;
 
 /// What every collective kernel holds.
-struct Coll<'a> {
-    m: Mpi<'a>,
-    me: usize,
-    n: usize,
-    x: usize,
-    s: &'a [u8],
-    r: &'a mut [u8],
+pub(crate) struct Coll<'a> {
+    pub(crate) m: Mpi<'a>,
+    pub(crate) me: usize,
+    pub(crate) n: usize,
+    pub(crate) x: usize,
+    pub(crate) s: &'a [u8],
+    pub(crate) r: &'a mut [u8],
 }
 
 impl<'a> Coll<'a> {
     /// `slen`/`rlen`: bytes of the buffers the pattern touches.
-    fn new(c: Ctx<'a>, slen: usize, rlen: usize) -> Self {
+    pub(crate) fn new(c: Ctx<'a>, slen: usize, rlen: usize) -> Self {
         Coll {
             m: Mpi::new(c.comm),
             me: c.rank,
@@ -47,7 +47,7 @@ macro_rules! benchmark {
     };
 }
 
-const fn reduction(name: &'static str) -> Info {
+pub(crate) const fn reduction(name: &'static str) -> Info {
     Info {
         unit: 4,
         ..Info::mpi1(name, Class::Collective)
@@ -131,7 +131,7 @@ static ALLGATHER: Info = Info {
     ..Info::mpi1("Allgather", Class::Collective)
 };
 struct AllgatherK<'a>(Coll<'a>);
-fn check_blocks(c: &Coll) -> Defect {
+pub(crate) fn check_blocks(c: &Coll) -> Defect {
     (0..c.n).fold(Defect::NONE, |d, k| {
         d.max(check_copy(&c.r[k * c.x..(k + 1) * c.x], k, 0))
     })

@@ -6,7 +6,10 @@
 
 #![allow(non_camel_case_types)] // benchmark types carry the guide's names (Reduce_scatter)
 
+mod band;
+#[macro_use]
 mod coll;
+mod coll2021;
 mod ffi;
 mod jacobi;
 mod latency;
@@ -35,6 +38,15 @@ pub static BENCHMARKS: &[&dyn Benchmark] = &[
     &latency::Bcast_latency,
     &latency::Reduce_latency,
     &jacobi::Jacobi2D,
+    // IMB 2021's additions, also only when named:
+    &band::Uniband,
+    &band::Biband,
+    &coll2021::Reduce_local,
+    &coll2021::Reduce_scatter_block,
+    &coll2021::Gather,
+    &coll2021::Gatherv,
+    &coll2021::Scatter,
+    &coll2021::Scatterv,
 ];
 
 /// The imb-mpi1 executable.
@@ -69,6 +81,18 @@ mod tests {
         "Barrier",
     ];
 
+    /// IMB 2021's additions, run only when named.
+    const IMB2021: [&str; 8] = [
+        "Uniband",
+        "Biband",
+        "Reduce_local",
+        "Reduce_scatter_block",
+        "Gather",
+        "Gatherv",
+        "Scatter",
+        "Scatterv",
+    ];
+
     #[test]
     fn every_guide_name_once_in_default_order() {
         assert_eq!(SUITE.names()[..SUITE.defaults()], GUIDE_NAMES);
@@ -81,7 +105,12 @@ mod tests {
             let unit8 = i.name == "Jacobi2D";
             let reduction = matches!(
                 i.name,
-                "Allreduce" | "Reduce" | "Reduce_scatter" | "Reduce_latency"
+                "Allreduce"
+                    | "Reduce"
+                    | "Reduce_scatter"
+                    | "Reduce_latency"
+                    | "Reduce_scatter_block"
+                    | "Reduce_local"
             );
             let unit = match (reduction, unit8) {
                 (true, _) => 4,
@@ -112,11 +141,23 @@ mod tests {
                     assert_eq!((i.table.name, i.procs), (i.name, Procs::AtLeastTwo));
                     assert!(i.on_request && i.min_x > 0);
                 }
+                "Uniband" | "Biband" => {
+                    assert_eq!((i.table, i.procs), (&table::MSG_RATE, Procs::Pairs));
+                    assert!(i.on_request);
+                }
                 _ => assert_eq!(i.table, &table::COLLECTIVE),
             }
+        }
+        for n in IMB2021 {
+            let i = SUITE.info(SUITE.find(n).unwrap());
+            assert!(i.on_request && i.checked, "{n}");
         }
         let f = |n: &str| SUITE.info(SUITE.find(n).unwrap());
         assert_eq!(f("pingpong").scale_time, 0.5);
         assert_eq!((f("Sendrecv").scale_bw, f("Exchange").scale_bw), (2.0, 4.0));
+        assert_eq!((f("Uniband").scale_bw, f("Biband").scale_bw), (1.0, 2.0));
+        assert_eq!(f("Scatter").bufs.lens(3, 4, 0), (12, 3));
+        assert_eq!(f("Gatherv").bufs.lens(3, 4, 0), (3, 12));
+        assert_eq!(f("Reduce_scatter_block").bufs.lens(4, 4, 0), (16, 4));
     }
 }

@@ -1,4 +1,4 @@
-//! The one settings merge: command line (`-msglog`, `-iter`) over the `[optional]` block of a
+//! The one settings merge: command line (`-msglog`, `-iter`, `-window_size`) over the `[optional]` block of a
 //! settings file over the standard values, recording where each value came from; the header's
 //! optional-mode block is written from that record.
 
@@ -36,6 +36,10 @@ pub(super) fn merge(settings: &Settings, raw: &Raw) -> Result<(Params, Origins)>
             params.msgs_nonaggr = n;
             cli("MSGS_NONAGGR");
         }
+    }
+    if let Some(w) = raw.window_size {
+        params.window_size = w;
+        cli("WINDOW_SIZE");
     }
     Ok((params, origins))
 }

@@ -41,6 +41,8 @@ pub struct Spec<'a> {
     pub npmin: usize,
     /// Whether some benchmark has AGGREGATE/NON-AGGREGATE tables (`-aggregate_mode` applies).
     pub aggregate: bool,
+    /// Whether some benchmark sends windows of messages (`-window_size` applies).
+    pub window: bool,
 }
 
 impl Spec<'_> {
@@ -50,6 +52,7 @@ impl Spec<'_> {
             table::Accept::All => true,
             table::Accept::Aggregate => self.aggregate,
             table::Accept::Files => self.kind == Kind::Io,
+            table::Accept::Window => self.window,
         }
     }
 }

@@ -142,6 +142,16 @@ applies when IMB_OPTIONAL = true, and the header then says so.\n",
         )
     },
     Opt {
+        accept: Accept::Window,
+        ..value(
+            "window_size",
+            Some(|| ValueParser::new(window_size)),
+            (10, 1, "[-window_size <W>]"),
+            "- -window_size W: Uniband and Biband keep W messages in flight per repetition\n  \
+(IMB 2021; default 256).\n",
+        )
+    },
+    Opt {
         accept: Accept::Files,
         ..value(
             "dir",

@@ -45,6 +45,8 @@ pub struct Raw {
     pub force: bool,
     pub summary: bool,
     pub progress: Option<ProgressMode>,
+    /// `-window_size` (imb-mpi1: Uniband, Biband).
+    pub window_size: Option<usize>,
 }
 
 /// What argv asks for, before anything is resolved.
@@ -114,5 +116,6 @@ pub fn read(args: &[String]) -> Result<Command> {
         force: m.get_flag("force"),
         summary: m.get_flag("summary"),
         progress: m.get_one::<ProgressMode>("progress").copied(),
+        window_size: m.get_one::<usize>("window_size").copied(),
     })))
 }

@@ -18,6 +18,15 @@ pub fn resolve(spec: &Spec, raw: &Raw, np: usize) -> Result<Options> {
             ),
         ));
     }
+    if !spec.window && raw.window_size.is_some() {
+        return Err(Error::arg(
+            "-window_size",
+            format!(
+                "{} has no benchmark with a window of messages (imb-mpi1's Uniband and Biband have)",
+                spec.exe
+            ),
+        ));
+    }
     if let Some(Map { p, q }) = raw.map {
         if p * q != np {
             return Err(Error::arg(

@@ -16,7 +16,6 @@ pub(super) const IMB2021_UNSUPPORTED: &[&str] = &[
     "red_data_type",
     "contig_type",
     "imb_barrier",
-    "window_size",
     "msgsize",
     "msg_pause",
     "mem_alloc_type",
@@ -74,6 +73,16 @@ pub(super) fn positive_int(s: &str) -> std::result::Result<usize, String> {
     match s.trim().parse::<usize>() {
         Ok(n) if n >= 1 => Ok(n),
         _ => Err("expected a positive integer".into()),
+    }
+}
+
+pub(super) fn window_size(s: &str) -> std::result::Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n) if (1..=settings::MAX_WINDOW_SIZE).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "expected a number of messages from 1 to {}",
+            settings::MAX_WINDOW_SIZE
+        )),
     }
 }
 

@@ -32,6 +32,8 @@ pub enum Accept {
     Aggregate,
     /// Executables that create files (imb-io).
     Files,
+    /// Executables with windows of messages in flight (imb-mpi1: Uniband, Biband).
+    Window,
 }
 
 /// One option.

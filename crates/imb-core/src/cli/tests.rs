@@ -12,6 +12,7 @@ fn spec() -> Spec<'static> {
         kind: Kind::Mpi1,
         npmin: 2,
         aggregate: true,
+        window: false,
     }
 }
 fn args(s: &str) -> Vec<String> {
@@ -75,6 +76,7 @@ fn imb_2021_list_options_and_unsupported_ones() {
 fn help_lists_only_accepted_options() {
     let mpi1 = Spec {
         aggregate: false,
+        window: false,
         ..spec()
     };
     let h = help(&mpi1);
@@ -88,6 +90,31 @@ fn help_lists_only_accepted_options() {
         "{e}"
     );
     assert!(help(&spec()).contains("-aggregate_mode"));
+}
+
+#[test]
+fn window_size_only_where_a_benchmark_has_windows() {
+    let win = Spec {
+        window: true,
+        ..spec()
+    };
+    assert!(help(&win).contains("[-window_size <W>]"));
+    assert!(!help(&spec()).contains("-window_size"));
+    let r = |s: &str| match parse(&win, &args(s), 2).unwrap() {
+        Action::Run(o) => *o,
+        a => panic!("{a:?}"),
+    };
+    assert_eq!(r("").params.window_size, settings::WINDOW_SIZE);
+    let o = r("-window_size 64");
+    assert_eq!(o.params.window_size, 64);
+    assert_eq!(o.origins.of("WINDOW_SIZE"), settings::Origin::CommandLine);
+    for bad in ["0", "x", "1048577"] {
+        let e = parse(&win, &args(&format!("-window_size {bad}")), 2)
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("-window_size: "), "{e}");
+    }
+    assert!(err("-window_size 8", 2).starts_with("-window_size: imb-mpi1 has no benchmark"));
 }
 
 #[test]
@@ -243,6 +270,7 @@ fn io_dir_and_foreign_files() {
         kind: Kind::Io,
         npmin: 1,
         aggregate: true,
+        window: false,
     };
     let d = std::env::temp_dir().join(format!("imb-cli-dir-{}", std::process::id()));
     std::fs::create_dir_all(&d).unwrap();

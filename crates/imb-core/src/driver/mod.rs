@@ -114,6 +114,11 @@ fn run_world(
             .benchmarks
             .iter()
             .any(|b| b.info().modes.contains(&Mode::Aggregate)),
+        // The paired benchmarks (Uniband, Biband) are the ones that send windows.
+        window: suite
+            .benchmarks
+            .iter()
+            .any(|b| b.info().procs == crate::bench::Procs::Pairs),
     };
     let parsed = (rank == 0).then(|| match bad_arg {
         Some(e) => Err(e),

@@ -133,6 +133,7 @@ mod tests {
             kind: Kind::Mpi1,
             npmin: 2,
             aggregate: true,
+            window: false,
         };
         match cli::parse(&spec, &["-msglog".into(), "3".into()], 4).unwrap() {
             Action::Run(o) => *o,

@@ -94,6 +94,11 @@ pub fn steps(np: usize, npmin: usize, procs: Procs, map: Option<Map>, multi: boo
             .into_iter()
             .map(|n| Step::Run(layout(np, n, map, multi)))
             .collect(),
+        Procs::Pairs if np < 2 => vec![Step::Invalid { np }],
+        Procs::Pairs => process_counts(np - np % 2, (npmin + npmin % 2).max(2))
+            .into_iter()
+            .map(|n| Step::Run(layout(np, n, map, multi)))
+            .collect(),
     }
 }
 
@@ -220,6 +225,19 @@ mod tests {
             vec![Step::Invalid { np: 1 }]
         );
         assert_eq!(steps(4, 1, Procs::AtLeastTwo, None, false).len(), 2);
+        let counts = |np, npmin| -> Vec<(usize, usize)> {
+            steps(np, npmin, Procs::Pairs, None, false)
+                .into_iter()
+                .map(|s| match s {
+                    Step::Run(l) => (l.np, l.idle),
+                    Step::Invalid { np } => (np, usize::MAX),
+                })
+                .collect()
+        };
+        assert_eq!(counts(1, 2), [(1, usize::MAX)]);
+        assert_eq!(counts(3, 2), [(2, 1)]);
+        assert_eq!(counts(7, 3), [(4, 3), (6, 1)]);
+        assert_eq!(counts(8, 1), [(2, 6), (4, 4), (8, 0)]);
         match &steps(4, 2, Procs::One, None, true)[0] {
             Step::Run(l) => assert_eq!(l.groups.len(), 4),
             _ => panic!(),

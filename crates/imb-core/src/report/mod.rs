@@ -17,7 +17,7 @@ pub use note::{AdaptiveRule, Changed, Note, Unsettled};
 pub use progress::{Position, Progress, TableWork, Work};
 pub use sections::{SectionClass, SectionsRow};
 pub use summary::{summarise, summary_text, Best, Collector, Summary, SummaryLine};
-pub use text::{header_text, process_block, row_text, Text};
+pub use text::{header_text, process_block, row_text, row_text_with, Text};
 
 use crate::vocab::Layout;
 use crate::vocab::Mode;
@@ -66,6 +66,7 @@ pub const COLUMNS: &[(&str, &str)] = &[
     ("t_max[usec]", "t_max_us"),
     ("t_avg[usec]", "t_avg_us"),
     ("Mbytes/sec", "mbytes_per_s"),
+    ("Msg/sec", "msg_per_s"),
     ("comm[usec]", "comm_us"),
     ("move[usec]", "move_us"),
     ("comp[usec]", "comp_us"),
@@ -78,6 +79,9 @@ pub const COLUMNS: &[(&str, &str)] = &[
     ("overlap[%]", "overlap_pct"),
     ("defects", "defects"),
 ];
+
+/// Columns IMB prints as whole numbers (`%13.0f`) rather than with two decimals.
+pub const WHOLE_COLUMNS: &[&str] = &["Msg/sec"];
 
 /// The machine key of a column title.
 pub fn column_key(title: &str) -> &'static str {
@@ -92,6 +96,15 @@ impl Columns {
     /// The machine keys of `titles()`, in the same order.
     pub fn keys(&self) -> Vec<&'static str> {
         self.titles().into_iter().map(column_key).collect()
+    }
+    /// For each float value of a row (the titles after Group, #bytes and #repetitions):
+    /// whether it prints as a whole number (`WHOLE_COLUMNS`).
+    pub fn whole(&self) -> Vec<bool> {
+        self.titles()
+            .into_iter()
+            .filter(|t| !matches!(*t, "Group" | "#bytes" | "#repetitions"))
+            .map(|t| WHOLE_COLUMNS.contains(&t))
+            .collect()
     }
     pub fn titles(&self) -> Vec<&'static str> {
         let mut t = Vec::new();

@@ -120,6 +120,11 @@ pub fn differences(p: &Params, std: &Params) -> Vec<(&'static str, String, Strin
             std.target_cpu_secs.to_string(),
         ),
         ("FILENAME", f(&p.filename), f(&std.filename)),
+        (
+            "WINDOW_SIZE",
+            p.window_size.to_string(),
+            std.window_size.to_string(),
+        ),
     ]
     .into_iter()
     .filter(|(_, v, s)| v != s)

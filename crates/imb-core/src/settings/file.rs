@@ -99,6 +99,7 @@ pub(super) fn parse(text: &str, path: &str, kind: Kind) -> Result<Settings> {
         n_barr: o.n_barr.unwrap_or(std_params.n_barr),
         target_cpu_secs: o.target_cpu_secs.unwrap_or(std_params.target_cpu_secs),
         filename: o.filename.or(std_params.filename),
+        window_size: std_params.window_size,
     };
     validate(&p, text, path, kind)?;
     Ok(Settings {

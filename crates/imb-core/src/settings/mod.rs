@@ -51,6 +51,20 @@ pub struct Params {
     pub target_cpu_secs: f64,
     #[serde(rename = "FILENAME", default, skip_serializing_if = "Option::is_none")]
     pub filename: Option<String>,
+    /// Messages in flight per repetition of Uniband and Biband: IMB 2021's `-window_size`,
+    /// set only from the command line (doc/ReadMe_IMB.md, "Uniband and Biband").
+    #[serde(rename = "WINDOW_SIZE", default = "default_window")]
+    pub window_size: usize,
+}
+
+/// IMB 2021's `-window_size` default.
+pub const WINDOW_SIZE: usize = 256;
+
+/// Largest `-window_size`: one MPI_Request each, allocated before timing.
+pub const MAX_WINDOW_SIZE: usize = 1 << 20;
+
+fn default_window() -> usize {
+    WINDOW_SIZE
 }
 
 /// Parameters plus where they came from.

@@ -12,11 +12,17 @@ pub struct Text<W: Write> {
     /// The first write failure; later output is dropped. A closed stdout (`| head`) must not
     /// kill a rank in the middle of a collective: the driver ends the run at the next step.
     failed: Option<std::io::Error>,
+    /// The current table's whole-number columns (`Columns::whole`), set by its banner.
+    whole: Vec<bool>,
 }
 
 impl<W: Write> Text<W> {
     pub fn new(out: W) -> Self {
-        Text { out, failed: None }
+        Text {
+            out,
+            failed: None,
+            whole: Vec::new(),
+        }
     }
     pub fn into_inner(self) -> W {
         self.out
@@ -143,6 +149,11 @@ pub fn header_text(h: &Header) -> String {
 
 /// Format one row: integers `%13d`, floats `%13.2f`, nothing after the last value.
 pub fn row_text(r: &Row) -> String {
+    row_text_with(r, &[])
+}
+
+/// `row_text`, with the values marked in `whole` as `%13.0f` (IMB's `Msg/sec`).
+pub fn row_text_with(r: &Row, whole: &[bool]) -> String {
     let mut s = String::new();
     if let Some(g) = r.group {
         s.push_str(&format!("{g:>13}"));
@@ -151,8 +162,12 @@ pub fn row_text(r: &Row) -> String {
         s.push_str(&format!("{b:>13}"));
     }
     s.push_str(&format!("{:>13}", r.reps));
-    for v in &r.values {
-        s.push_str(&format!("{v:>13.2}"));
+    for (k, v) in r.values.iter().enumerate() {
+        if whole.get(k).copied().unwrap_or(false) {
+            s.push_str(&format!("{v:>13.0}"));
+        } else {
+            s.push_str(&format!("{v:>13.2}"));
+        }
     }
     s.push('\n');
     s
@@ -211,6 +226,7 @@ impl<W: Write> Sink for Text<W> {
             Mode::Aggregate => s.push_str("#\n#    MODE: AGGREGATE \n#\n"),
             Mode::NonAggregate => s.push_str("#\n#    MODE: NON-AGGREGATE \n#\n"),
         }
+        self.whole = b.cols.whole();
         let titles: String = b.cols.titles().iter().map(|t| format!("{t:>13}")).collect();
         s.push_str(&titles);
         s.push('\n');
@@ -232,7 +248,7 @@ impl<W: Write> Sink for Text<W> {
         self.put("\n");
     }
     fn row(&mut self, r: &Row) {
-        let t = row_text(r);
+        let t = row_text_with(r, &self.whole);
         self.put(&t);
     }
     fn table_end(&mut self, notes: &[Note], unsuccessful: bool) {

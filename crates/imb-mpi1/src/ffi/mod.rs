@@ -3,7 +3,8 @@
 //! rsmpi covers these calls, but its `process_at_rank` asks `MPI_Comm_size` and its rooted
 //! collectives ask `MPI_Comm_rank` on every call, and return codes are dropped. Inside a timed
 //! loop we want exactly the MPI call and a cheap return-code check, so the handles are read once
-//! (`Mpi::new`) and every wrapper is one FFI call. All `unsafe` of imb-mpi1 is in this file.
+//! (`Mpi::new`) and every wrapper is one FFI call. All `unsafe` of imb-mpi1 is in this module (`rooted`: the
+//! collectives IMB 2021 added; `window`: Uniband's and Biband's windows of messages).
 
 use imb_core::kernel::Comm;
 use imb_core::mpirc::{check, count};
@@ -11,6 +12,10 @@ use mpi::ffi;
 use mpi::raw::AsRaw;
 use std::marker::PhantomData;
 use std::os::raw::{c_int, c_void};
+
+mod rooted;
+mod window;
+pub use window::Requests;
 
 /// Handles of one communicator plus the datatypes and op the patterns use.
 #[derive(Clone, Copy)]

@@ -1,0 +1,214 @@
+//! The collectives IMB 2021 added to the MPI-1 set: Gather, Gatherv, Scatter, Scatterv,
+//! Reduce_scatter_block and Reduce_local (doc/ReadMe_IMB.md, "Benchmarks beyond IMB 3.0").
+//! They run only when named. Rooted ones rotate the root, root = i mod NP, as this crate's
+//! Reduce and Bcast do (IMB 2021's `-root_shift on`); the v-variants use the plain layout
+//! through the v-interface (counts X, displacements k·X), as IMB 2021 does.
+
+use crate::coll::{check_blocks, reduction, Coll};
+use crate::ffi::ints;
+use imb_core::bench::{BufShape, Class, Info};
+use imb_core::buffers::{buf_value, check_copy, check_sum, Defect, TOL};
+use imb_core::kernel::{Benchmark, Ctx, Kernel, Timed};
+use std::os::raw::c_int;
+
+const fn on_request(i: Info) -> Info {
+    Info {
+        on_request: true,
+        ..i
+    }
+}
+
+static GATHER: Info = on_request(Info {
+    bufs: BufShape::GatherRecv,
+    ..Info::mpi1("Gather", Class::Collective)
+});
+/// Every rank's X bytes into the root's NP·X.
+struct GatherK<'a>(Coll<'a>);
+/// The root has block k from rank k; the others receive nothing.
+fn check_gathered(c: &Coll, i: usize) -> Defect {
+    if i % c.n == c.me {
+        check_blocks(c)
+    } else {
+        Defect::NONE
+    }
+}
+impl Kernel for GatherK<'_> {
+    #[inline(always)]
+    fn step(&mut self, i: usize) {
+        let c = &mut self.0;
+        c.m.gather(c.s, c.r, (i % c.n) as c_int);
+    }
+    fn check(&mut self, i: usize) -> Defect {
+        check_gathered(&self.0, i)
+    }
+}
+benchmark!(Gather, GATHER, GatherK, |c| {
+    let (x, n) = (c.x, c.size);
+    GatherK(Coll::new(c, x, n * x))
+});
+
+static GATHERV: Info = on_request(Info {
+    bufs: BufShape::GatherRecv,
+    ..Info::mpi1("Gatherv", Class::Collective)
+});
+struct GathervK<'a> {
+    c: Coll<'a>,
+    counts: Vec<c_int>,
+    displs: Vec<c_int>,
+}
+impl Kernel for GathervK<'_> {
+    #[inline(always)]
+    fn step(&mut self, i: usize) {
+        let root = (i % self.c.n) as c_int;
+        self.c
+            .m
+            .gatherv(self.c.s, self.c.r, &self.counts, &self.displs, root);
+    }
+    fn check(&mut self, i: usize) -> Defect {
+        check_gathered(&self.c, i)
+    }
+}
+benchmark!(Gatherv, GATHERV, GathervK, |c| {
+    let (x, n) = (c.x, c.size);
+    GathervK {
+        c: Coll::new(c, x, n * x),
+        counts: ints(vec![x; n]),
+        displs: ints((0..n).map(|k| k * x)),
+    }
+});
+
+static SCATTER: Info = on_request(Info {
+    bufs: BufShape::ScatterSend,
+    ..Info::mpi1("Scatter", Class::Collective)
+});
+/// The root's NP·X bytes, block k to rank k.
+struct ScatterK<'a>(Coll<'a>);
+/// Every rank, the root too, has bytes me·X.. of the root's send buffer.
+fn check_scattered(c: &Coll, i: usize) -> Defect {
+    check_copy(c.r, i % c.n, c.me * c.x)
+}
+impl Kernel for ScatterK<'_> {
+    #[inline(always)]
+    fn step(&mut self, i: usize) {
+        let c = &mut self.0;
+        c.m.scatter(c.s, c.r, (i % c.n) as c_int);
+    }
+    fn check(&mut self, i: usize) -> Defect {
+        check_scattered(&self.0, i)
+    }
+}
+benchmark!(Scatter, SCATTER, ScatterK, |c| {
+    let (x, n) = (c.x, c.size);
+    ScatterK(Coll::new(c, n * x, x))
+});
+
+static SCATTERV: Info = on_request(Info {
+    bufs: BufShape::ScatterSend,
+    ..Info::mpi1("Scatterv", Class::Collective)
+});
+struct ScattervK<'a> {
+    c: Coll<'a>,
+    counts: Vec<c_int>,
+    displs: Vec<c_int>,
+}
+impl Kernel for ScattervK<'_> {
+    #[inline(always)]
+    fn step(&mut self, i: usize) {
+        let root = (i % self.c.n) as c_int;
+        self.c
+            .m
+            .scatterv(self.c.s, &self.counts, &self.displs, self.c.r, root);
+    }
+    fn check(&mut self, i: usize) -> Defect {
+        check_scattered(&self.c, i)
+    }
+}
+benchmark!(Scatterv, SCATTERV, ScattervK, |c| {
+    let (x, n) = (c.x, c.size);
+    ScattervK {
+        c: Coll::new(c, n * x, x),
+        counts: ints(vec![x; n]),
+        displs: ints((0..n).map(|k| k * x)),
+    }
+});
+
+static REDUCE_SCATTER_BLOCK: Info = on_request(Info {
+    bufs: BufShape::ScatterSend,
+    ..reduction("Reduce_scatter_block")
+});
+/// IMB 2021's semantics: X bytes (X/4 floats) is the block every rank receives, so each sends
+/// NP·X; rank k gets the sums of floats k·X/4 .. (k+1)·X/4.
+struct ReduceScatterBlockK<'a>(Coll<'a>);
+impl Kernel for ReduceScatterBlockK<'_> {
+    #[inline(always)]
+    fn step(&mut self, _i: usize) {
+        self.0.m.reduce_scatter_block(self.0.s, self.0.r);
+    }
+    fn check(&mut self, _i: usize) -> Defect {
+        let c = &self.0;
+        check_sum(c.r, c.n, c.me * c.x / 4)
+    }
+}
+benchmark!(
+    Reduce_scatter_block,
+    REDUCE_SCATTER_BLOCK,
+    ReduceScatterBlockK,
+    |c| {
+        let (x, n) = (c.x, c.size);
+        ReduceScatterBlockK(Coll::new(c, n * x, x))
+    }
+);
+
+static REDUCE_LOCAL: Info = on_request(reduction("Reduce_local"));
+/// MPI_Reduce_local of X/4 floats: the receive buffer += the send buffer, no communication
+/// (IMB 2021: from one process on, every rank on its own).
+struct ReduceLocalK<'a>(Coll<'a>);
+impl Kernel for ReduceLocalK<'_> {
+    /// Untimed: start each loop from zero, so repetition i leaves (i+1) times the send buffer.
+    fn before(&mut self) {
+        self.0.r.fill(0);
+    }
+    #[inline(always)]
+    fn step(&mut self, _i: usize) {
+        self.0.m.reduce_local(self.0.s, self.0.r);
+    }
+    fn check(&mut self, i: usize) -> Defect {
+        check_multiple(self.0.r, self.0.me, i + 1)
+    }
+}
+benchmark!(Reduce_local, REDUCE_LOCAL, ReduceLocalK, |c| {
+    let x = c.x;
+    ReduceLocalK(Coll::new(c, x, x))
+});
+
+/// Compare floats with `times` · BUF_VALUE(rank, i) (a local sum repeated `times` times).
+fn check_multiple(got: &[u8], rank: usize, times: usize) -> Defect {
+    let mut worst = 0.0f64;
+    for (i, c) in got.chunks_exact(4).enumerate() {
+        let g = f32::from_ne_bytes([c[0], c[1], c[2], c[3]]) as f64;
+        let e = times as f64 * buf_value(rank, i) as f64;
+        let d = (e - g).abs() / e.abs().max(f64::MIN_POSITIVE);
+        if d > TOL || d.is_nan() {
+            return Defect::bad(i * 4);
+        }
+        worst = worst.max(d);
+    }
+    Defect {
+        value: worst,
+        pos: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn local_sums_are_checked_against_their_count() {
+        let b: Vec<u8> = (0..5)
+            .flat_map(|i| (3.0 * buf_value(1, i)).to_ne_bytes())
+            .collect();
+        assert_eq!(check_multiple(&b, 1, 3).pos, None);
+        assert_eq!(check_multiple(&b, 1, 2).pos, Some(0));
+    }
+}

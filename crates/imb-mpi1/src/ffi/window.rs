@@ -1,0 +1,142 @@
+//! Windows of messages in flight (Uniband, Biband) and the 1-byte acknowledgement that ends
+//! each window.
+
+use super::{cptr, mptr, Mpi};
+use imb_core::mpirc::{check, count};
+use mpi::ffi;
+use std::os::raw::{c_int, c_void};
+
+impl Mpi<'_> {
+    /// Uniband's sending side: `reqs.len()` MPI_Isend of `buf` to `peer` (tag 1), MPI_Waitall,
+    /// then the 1-byte acknowledgement from `peer`.
+    #[inline(always)]
+    pub fn window_send(&self, buf: &[u8], peer: c_int, reqs: &mut Requests, ack: &mut [u8; 1]) {
+        // SAFETY: the requests only read buf and complete (MPI_Waitall) before return; ack is
+        // exclusively borrowed for the blocking receive.
+        unsafe {
+            self.isends(buf, peer, &mut reqs.0);
+            self.waitall(&mut reqs.0);
+            self.ack_recv(ack, peer);
+        }
+    }
+
+    /// Uniband's receiving side: `reqs.len()` MPI_Irecv into `buf` from `peer`, MPI_Waitall,
+    /// then the 1-byte acknowledgement to `peer`.
+    #[inline(always)]
+    pub fn window_recv(&self, buf: &mut [u8], peer: c_int, reqs: &mut Requests, ack: &[u8; 1]) {
+        // SAFETY: as window_send; the receives are complete before buf is borrowed again.
+        unsafe {
+            self.irecvs(buf, peer, &mut reqs.0);
+            self.waitall(&mut reqs.0);
+            self.ack_send(ack, peer);
+        }
+    }
+
+    /// Biband's step: half of `reqs` MPI_Irecv into `recv` from `peer`, the other half MPI_Isend
+    /// of `send` to it, MPI_Waitall, then the acknowledgement: `first` (the lower half of the
+    /// pairs) receives it, the other side sends it.
+    #[inline(always)]
+    pub fn window_both(
+        &self,
+        send: &[u8],
+        recv: &mut [u8],
+        peer: c_int,
+        reqs: &mut Requests,
+        ack: &mut [u8; 1],
+        first: bool,
+    ) {
+        let half = reqs.0.len() / 2;
+        let (r, s) = reqs.0.split_at_mut(half);
+        // SAFETY: as window_send and window_recv: every request completes before return.
+        unsafe {
+            self.irecvs(recv, peer, r);
+            self.isends(send, peer, s);
+            self.waitall(&mut reqs.0);
+            if first {
+                self.ack_recv(ack, peer);
+            } else {
+                self.ack_send(ack, peer);
+            }
+        }
+    }
+
+    /// One MPI_Isend of `buf` per request. Caller: complete them before `buf` is released.
+    #[inline(always)]
+    unsafe fn isends(&self, buf: &[u8], peer: c_int, reqs: &mut [ffi::MPI_Request]) {
+        for q in reqs {
+            check(
+                "MPI_Isend",
+                ffi::MPI_Isend(
+                    cptr(buf),
+                    count(buf.len()),
+                    self.byte,
+                    peer,
+                    1,
+                    self.comm,
+                    q,
+                ),
+            );
+        }
+    }
+
+    /// One MPI_Irecv into `buf` per request: all into the same bytes, as IMB 2021 does, so
+    /// the window costs no extra memory; every message carries the same contents. Caller:
+    /// complete them before `buf` is read or released.
+    #[inline(always)]
+    unsafe fn irecvs(&self, buf: &mut [u8], peer: c_int, reqs: &mut [ffi::MPI_Request]) {
+        let p = mptr(buf);
+        for q in reqs {
+            check(
+                "MPI_Irecv",
+                ffi::MPI_Irecv(p, count(buf.len()), self.byte, peer, 1, self.comm, q),
+            );
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn waitall(&self, reqs: &mut [ffi::MPI_Request]) {
+        check(
+            "MPI_Waitall",
+            ffi::MPI_Waitall(
+                count(reqs.len()),
+                reqs.as_mut_ptr(),
+                ffi::RSMPI_STATUSES_IGNORE,
+            ),
+        );
+    }
+
+    #[inline(always)]
+    unsafe fn ack_recv(&self, ack: &mut [u8; 1], peer: c_int) {
+        check(
+            "MPI_Recv",
+            ffi::MPI_Recv(
+                ack.as_mut_ptr() as *mut c_void,
+                1,
+                self.byte,
+                peer,
+                1,
+                self.comm,
+                ffi::RSMPI_STATUS_IGNORE,
+            ),
+        );
+    }
+
+    #[inline(always)]
+    unsafe fn ack_send(&self, ack: &[u8; 1], peer: c_int) {
+        check(
+            "MPI_Send",
+            ffi::MPI_Send(cptr(ack), 1, self.byte, peer, 1, self.comm),
+        );
+    }
+}
+
+/// The requests of a window of messages, allocated when a kernel is built so the timed loop
+/// allocates nothing.
+pub struct Requests(Vec<ffi::MPI_Request>);
+
+impl Requests {
+    pub fn new(n: usize) -> Self {
+        // SAFETY: reading rsmpi's extern static MPI_REQUEST_NULL, an initialised constant.
+        Requests(vec![unsafe { ffi::RSMPI_REQUEST_NULL }; n])
+    }
+}
