@@ -150,6 +150,9 @@ pub struct Options {
     /// `-force`: run even when the run cannot finish within `LONG_RUN_SECS`.
     #[serde(default)]
     pub force: bool,
+    /// The options named on the command line, without the dash (`Raw::given`).
+    #[serde(default)]
+    pub given: Vec<String>,
 }
 
 /// The stopping rule of `-adaptive` (`imb_core::settle`): timings per size at least and at

@@ -67,6 +67,7 @@ pub fn resolve(spec: &Spec, raw: &Raw, np: usize) -> Result<Options> {
         overwrite,
         adaptive,
         force: raw.force,
+        given: raw.given(),
     })
 }
 

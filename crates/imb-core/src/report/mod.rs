@@ -164,4 +164,9 @@ pub trait Sink {
     fn table_end(&mut self, _notes: &[Note], _unsuccessful: bool) {}
     /// The check-mode summary (None outside check mode) and the end marker.
     fn finish(&mut self, _verdicts: Option<&[Verdict]>) {}
+    /// Where the results come from (`-json` only), before the header.
+    fn provenance(&mut self, _p: &crate::provenance::Provenance) {}
+    /// The last event of every run that got past its options, after `finish` or without it:
+    /// how the run ended.
+    fn closing(&mut self, _status: &crate::provenance::Status) {}
 }
