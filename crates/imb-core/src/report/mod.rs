@@ -1,10 +1,12 @@
 //! Everything that is printed. Results flow in as events (`Sink`); each output format is a sink
-//! in its own file: `text` (the IMB tables on stdout) and `json` (`-json FILE`).
+//! in its own file: `text` (the IMB tables on stdout) and `json` (`-json FILE`); `suitejson`
+//! is the `-json` file of the suites without MPI.
 
 mod grid;
 mod json;
 mod note;
 mod sections;
+mod suitejson;
 mod text;
 
 pub use grid::{grid_rule, grid_text, suite_head};
@@ -12,6 +14,7 @@ pub use grid::{grid_rule, grid_text, suite_head};
 pub use json::{Json, SCHEMA_VERSION};
 pub use note::{AdaptiveRule, Changed, Note, Unsettled};
 pub use sections::{SectionClass, SectionsRow};
+pub use suitejson::{close, SuiteJson};
 pub use text::{header_text, process_block, row_text, Text};
 
 use crate::vocab::Layout;
