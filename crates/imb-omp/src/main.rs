@@ -6,12 +6,14 @@
 
 mod constructs;
 mod ffi;
+mod json;
 mod method;
 mod native;
 mod output;
 
 use constructs::{Family, Kind, CONSTRUCTS};
 use imb_core::cli::table::{self, Opt, Takes};
+use imb_core::report::close;
 use imb_core::report::{grid_rule, grid_text, suite_head};
 use output::{finish, out};
 use std::process::ExitCode;
@@ -48,9 +50,16 @@ maximum, which always comes last; at most 4096 and the runtime's thread limit).\
 schedule family uses a body of about 100 cycles instead.\n",
     ),
     Opt::row(
+        "json",
+        Takes::Value,
+        (1, 2, "[-json FILE]"),
+        "- -json FILE: the results as data (doc/OUTPUT.md, \"JSON\"): provenance, header facts and\n  \
+every table, rewritten after each table; FILE must be a regular file or not exist yet.\n",
+    ),
+    Opt::row(
         "force",
         Takes::Flag,
-        (1, 2, "[-force]"),
+        (1, 3, "[-force]"),
         "- -force: run even when the data points asked for need more than an hour at the least.\n",
     ),
     Opt::row(
@@ -63,7 +72,7 @@ than a quarter outliers, is flagged UNSETTLED (default 10).\n",
     Opt::row(
         "names",
         Takes::Names,
-        (1, 3, "[family | construct ...]"),
+        (1, 4, "[family | construct ...]"),
         "- family: sync, sched or array; construct: a name from -list, any case. Default: all.\n",
     ),
 ];
@@ -93,6 +102,10 @@ struct Options {
     delay_time: f64,
     /// `-force`: run even when the run cannot finish within an hour.
     force: bool,
+    /// `-json FILE`, checked before the run.
+    json: Option<imb_core::safefile::OutFile>,
+    /// Every option with its origin, for the `-json` provenance.
+    params_with_origin: Vec<imb_core::provenance::Param>,
 }
 
 /// What the command line asks for.
@@ -157,18 +170,19 @@ fn parse(args: &[String], max_threads: i32, thread_limit: i32) -> Result<Action,
     if m.get_flag("list") {
         return Ok(Action::Print(list()));
     }
+    // 1, 2, 4, … up to the runtime's maximum (within its thread limit), which always comes
+    // last.
+    let std_threads = {
+        let top = max_threads.min(thread_limit).clamp(1, MAX_THREADS);
+        let mut v: Vec<i32> = std::iter::successors(Some(1), |&t| Some(t * 2))
+            .take_while(|&t| t < top)
+            .collect();
+        v.push(top);
+        v
+    };
     let threads = match m.get_one::<String>("threads") {
         Some(s) => parse_threads(s, thread_limit)?,
-        // 1, 2, 4, … up to the runtime's maximum (within its thread limit), which always
-        // comes last.
-        None => {
-            let top = max_threads.min(thread_limit).clamp(1, MAX_THREADS);
-            let mut v: Vec<i32> = std::iter::successors(Some(1), |&t| Some(t * 2))
-                .take_while(|&t| t < top)
-                .collect();
-            v.push(top);
-            v
-        }
+        None => std_threads.clone(),
     };
     // At least 2: one outer repetition has no spread.
     let outer = m
@@ -236,6 +250,20 @@ fn parse(args: &[String], max_threads: i32, thread_limit: i32) -> Result<Action,
         },
         delay_time,
         force: m.get_flag("force"),
+        // Fail before measuring; nothing is created yet.
+        json: m
+            .get_one::<String>("json")
+            .map(|f| imb_core::safefile::OutFile::check("-json", f).map_err(|e| e.to_string()))
+            .transpose()?,
+        params_with_origin: Vec::new(),
+    };
+    let given = |name: &str| match name {
+        "force" => m.get_flag(name),
+        _ => m.get_one::<String>(name).is_some(),
+    };
+    let o = Options {
+        params_with_origin: json::parameters(&o, given, &std_threads),
+        ..o
     };
     let least = least_secs(&o);
     if least > LONG_RUN_SECS && !o.force {
@@ -378,12 +406,17 @@ const COLUMNS: &[&str] = &[
     "flags",
 ];
 
-fn table(family: Family, threads: i32, rows: &[(Vec<String>, method::Point)]) -> String {
-    let vars: &[&str] = match family {
+/// The titles of a family's variable columns.
+fn vars_of(family: Family) -> &'static [&'static str] {
+    match family {
         Family::Sync => &["construct"],
         Family::Sched => &["schedule", "chunk"],
         Family::Array => &["clause", "size"],
-    };
+    }
+}
+
+fn table(family: Family, threads: i32, rows: &[(Vec<String>, method::Point)]) -> String {
+    let vars = vars_of(family);
     let titles: Vec<&str> = vars.iter().chain(COLUMNS).copied().collect();
     let us = |v: f64| format!("{:.4}", v * 1e6);
     let cells: Vec<Vec<String>> = rows
@@ -415,6 +448,7 @@ fn table(family: Family, threads: i32, rows: &[(Vec<String>, method::Point)]) ->
 }
 
 fn main() -> ExitCode {
+    imb_core::provenance::started();
     let (args, bad_arg) = imb_core::cli::utf8_args(std::env::args_os().skip(1));
     if let Some(e) = bad_arg {
         eprintln!("imb-omp: error: {e}");
@@ -440,8 +474,9 @@ fn main() -> ExitCode {
     }
     let delay = method::calibrate(o.delay_time);
     let sched_delay = method::calibrate(SCHED_DELAY);
+    let mut json = json::start(&o, &delay, &sched_delay);
     if let Err(e) = out(&header(&o, &delay, &sched_delay)) {
-        return finish(Err(e));
+        return close(json, "imb-omp", Err(e));
     }
     for family in [Family::Sync, Family::Sched, Family::Array] {
         let chosen: Vec<usize> = o
@@ -473,7 +508,14 @@ fn main() -> ExitCode {
                                 _ => true,
                             };
                             if !ok {
-                                eprintln!("imb-omp: error: {} on {n} elements with {t} threads gave a wrong result", c.name);
+                                let error = format!(
+                                    "{} on {n} elements with {t} threads gave a wrong result",
+                                    c.name
+                                );
+                                eprintln!("imb-omp: error: {error}");
+                                if let Some(j) = &mut json {
+                                    j.end(imb_core::provenance::Status::Failed { error });
+                                }
                                 return ExitCode::from(EXIT_RUNTIME);
                             }
                             v.push((vec![c.name.to_string(), n.to_string()], n));
@@ -485,20 +527,23 @@ fn main() -> ExitCode {
                 for (v, var) in vars {
                     // A reader that went away (`| head`): stop before the next row, quietly.
                     if output::reader_gone() {
-                        return finish(Err(None));
+                        return close(json, "imb-omp", Err(None));
                     }
                     let (mut test, mut reference) =
                         constructs::run(c.kind, t, delay.len, sched_delay.len, var);
                     rows.push((v, method::measure(&o.params, &mut *test, &mut *reference)));
                 }
             }
+            if let Some(j) = &mut json {
+                j.table(json::table(family, t, &rows));
+            }
             // A full stdout ends the run before the next table is measured.
             if let Err(e) = out(&table(family, t, &rows)) {
-                return finish(Err(e));
+                return close(json, "imb-omp", Err(e));
             }
         }
     }
-    finish(out("\n\n# All constructs measured\n\n"))
+    close(json, "imb-omp", out("\n\n# All constructs measured\n\n"))
 }
 
 #[cfg(test)]
