@@ -111,6 +111,7 @@ fn json_provenance_of_a_real_run() {
     let (start, end) = (p["start"].as_str().unwrap(), p["end"].as_str().unwrap());
     assert!(start.ends_with('Z') && start.len() == "2026-01-01T00:00:00.000Z".len());
     assert!(start <= end, "{start} > {end}");
+    std::fs::remove_dir_all(&d).unwrap();
 }
 
 /// This machine's name, as uname(2) gives it (mpirun starts the ranks here).
@@ -120,4 +121,29 @@ fn nix_hostname() -> String {
         .output()
         .unwrap();
     String::from_utf8(o.stdout).unwrap().trim().to_string()
+}
+
+#[test]
+fn a_run_whose_reader_left_is_interrupted() {
+    let d = scratch("prov-epipe");
+    let (_, code, err) = run_reader_leaves(
+        env!("CARGO_BIN_EXE_imb-mpi1"),
+        &d,
+        &[
+            "PingPong", "PingPing", "Sendrecv", "-iter", "5", "-json", "r.json",
+        ],
+        60,
+    );
+    assert_eq!(code, 141, "{err}");
+    let doc: Value = serde_json::from_slice(&std::fs::read(d.join("r.json")).unwrap()).unwrap();
+    assert_eq!(doc["complete"], false);
+    let p = &doc["provenance"];
+    assert_eq!(
+        p["status"],
+        json!({"state": "interrupted", "reason": "standard output was closed by its reader"})
+    );
+    assert!(p["start"].as_str().unwrap() <= p["end"].as_str().unwrap());
+    // A singleton start: one rank.
+    assert_eq!(p["ranks"].as_array().unwrap().len(), 1);
+    std::fs::remove_dir_all(&d).unwrap();
 }
