@@ -1,5 +1,6 @@
 //! Reading an imb-rs `-json` results file (doc/OUTPUT.md, "JSON") into the same tables as its
-//! text output, so launches kept either way can be compared.
+//! text output, so launches kept either way can be compared. Schemas 1 to 3 read alike: what
+//! schema 3 added (`provenance`) is not needed for a comparison.
 
 use crate::error::Error;
 use crate::imbtext::{column_key, Flag, Run, Table};
@@ -276,6 +277,33 @@ mod tests {
                 (Some(16), Flag::Unsettled)
             ]
         );
+    }
+
+    /// Schema 3 adds `provenance` (and the suites without MPI write other tables); the tables
+    /// read as before.
+    #[test]
+    fn schema_3_reads_like_schema_2() {
+        let doc = DOC.replace(
+            "\"suite\": \"imb-mpi1\",",
+            r#""schema_version": 3, "suite": "imb-mpi1",
+  "provenance": {"imb_rs_version": "0.1.0", "git_commit": null, "argv": ["imb-mpi1", {"lossy": "\ufffd", "hex": "ff"}],
+    "parameters": [{"name": "MAXMSGLOG", "value": 3, "standard": 22, "origin": "command line"}],
+    "settings_file": null,
+    "mpi": {"library_version": "Open MPI v4.1.4", "standard_version": [3, 1],
+            "thread_level": "MPI_THREAD_SINGLE", "thread_level_requested": "MPI_THREAD_SINGLE"},
+    "ranks": [{"rank": 0, "host": "a", "cpus": [0], "wtick": 1e-9, "wtime_is_global": false}],
+    "hosts": [{"host": "a", "cpu_model": null, "ranks": [0]}], "environment": {},
+    "start": "2026-01-01T00:00:00.000Z", "end": "2026-01-01T00:00:01.000Z",
+    "status": {"state": "complete"}},"#,
+        );
+        assert!(doc.contains("\"provenance\""));
+        let (a, b) = (
+            parse("a.json", DOC).unwrap(),
+            parse("d.json", &doc).unwrap(),
+        );
+        assert_eq!(a.tables.len(), b.tables.len());
+        assert_eq!(a.tables[0].rows, b.tables[0].rows);
+        assert_eq!(a.title, b.title);
     }
 
     #[test]

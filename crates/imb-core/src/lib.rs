@@ -18,6 +18,7 @@ pub mod error;
 pub mod files;
 pub mod lengths;
 pub mod plan;
+pub mod provenance;
 pub mod report;
 pub mod safefile;
 pub mod settings;

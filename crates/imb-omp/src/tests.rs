@@ -1,4 +1,5 @@
 use super::*;
+use crate::cli::{least_secs, points};
 
 /// `parse` as main calls it, with a runtime of `max` threads and thread limit `limit`.
 fn run(s: &str, max: i32, limit: i32) -> Result<Options, String> {

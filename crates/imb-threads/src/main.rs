@@ -5,11 +5,14 @@
 //! header and one table per benchmark; `-help` lists the options.
 
 mod cli;
+mod json;
 mod output;
 mod pair;
 mod pt;
 mod suite;
 
+use imb_core::provenance::Status;
+use imb_core::report::close;
 use imb_core::report::{grid_rule, grid_text, suite_head};
 use imb_harness::adaptive::{Clock, Policy};
 use imb_harness::binding;
@@ -23,6 +26,7 @@ const EXIT_USAGE: u8 = 2;
 const EXIT_RUNTIME: u8 = 3;
 
 fn main() -> ExitCode {
+    imb_core::provenance::started();
     let (args, bad_arg) = imb_core::cli::utf8_args(std::env::args_os().skip(1));
     if let Some(e) = bad_arg {
         eprintln!("imb-threads: error: {e}");
@@ -31,7 +35,7 @@ fn main() -> ExitCode {
     let opts = match cli::parse(&args) {
         Ok(cli::Action::Help) => return finish(out(&cli::help())),
         Ok(cli::Action::List) => return finish(out(&cli::list())),
-        Ok(cli::Action::Run(o)) => o,
+        Ok(cli::Action::Run(o)) => *o,
         Err(e) => {
             eprintln!("imb-threads: error: {e}");
             return ExitCode::from(EXIT_USAGE);
@@ -65,8 +69,9 @@ fn main() -> ExitCode {
         return ExitCode::from(EXIT_USAGE);
     }
     let most = cli::most_threads(&opts, &cpus, &policy);
+    let mut json = json::start(&opts, &clock, &policy, &allowed, &cpus, most);
     if let Err(e) = out(&header(&opts, &clock, &policy, &allowed, &cpus, most)) {
-        return finish(Err(e));
+        return close(json, "imb-threads", Err(e));
     }
     let env = suite::Env {
         policy,
@@ -81,25 +86,32 @@ fn main() -> ExitCode {
         // A reader that went away (`| head`) ends the run quietly before the next benchmark;
         // the benchmarks also ask before each row, and a row cut short is not printed.
         if output::reader_gone() {
-            return finish(Err(None));
+            return close(json, "imb-threads", Err(None));
         }
         match (b.run)(&env) {
             Ok(t) => {
                 if output::reader_gone() {
-                    return finish(Err(None));
+                    return close(json, "imb-threads", Err(None));
+                }
+                if let Some(j) = &mut json {
+                    j.table(json::table(b, &t));
                 }
                 // A full stdout ends the run before the next benchmark.
                 if let Err(e) = out(&table(b, &t)) {
-                    return finish(Err(e));
+                    return close(json, "imb-threads", Err(e));
                 }
             }
             Err(e) => {
-                eprintln!("imb-threads: error: {}: {e}", b.name);
+                let error = format!("{}: {e}", b.name);
+                eprintln!("imb-threads: error: {error}");
+                if let Some(j) = &mut json {
+                    j.end(Status::Failed { error });
+                }
                 return ExitCode::from(EXIT_RUNTIME);
             }
         }
     }
-    finish(out("\n\n# All threads finished\n\n"))
+    close(json, "imb-threads", out("\n\n# All threads finished\n\n"))
 }
 
 fn header(
@@ -276,7 +288,7 @@ mod tests {
         };
         let p = Policy::new(&clock);
         let o = match cli::parse(&[]).unwrap() {
-            cli::Action::Run(o) => o,
+            cli::Action::Run(o) => *o,
             _ => unreachable!("no arguments is a run"),
         };
         let h = header(&o, &clock, &p, &[0, 1], &[0, 1], 3);

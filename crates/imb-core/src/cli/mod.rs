@@ -113,6 +113,7 @@ impl AggregateMode {
 
 /// `-progress`: lines on stderr saying where a run is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum ProgressMode {
     On,
     Off,
@@ -182,6 +183,9 @@ pub struct Options {
     /// `-progress`: where the run is, on rank 0's stderr.
     #[serde(default)]
     pub progress: ProgressMode,
+    /// The options named on the command line, without the dash (`Raw::given`).
+    #[serde(default)]
+    pub given: Vec<String>,
 }
 
 /// The stopping rule of `-adaptive` (`imb_core::settle`): timings per size at least and at

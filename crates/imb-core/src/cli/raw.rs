@@ -49,6 +49,40 @@ pub struct Raw {
     pub window_size: Option<usize>,
 }
 
+impl Raw {
+    /// The options given on the command line, by name without the dash (the provenance's
+    /// origins: any other option has its standard value).
+    pub fn given(&self) -> Vec<String> {
+        let set = [
+            ("npmin", self.npmin.is_some()),
+            ("multi", self.multi.is_some()),
+            ("map", self.map.is_some()),
+            ("msglen", self.msglen.is_some()),
+            ("msglog", self.msglog.is_some()),
+            ("iter", self.iter.is_some()),
+            ("time", self.time.is_some()),
+            ("mem", self.mem_gb.is_some()),
+            ("zero_size", self.zero_size.is_some()),
+            ("check", self.check),
+            ("thread_level", self.thread_level.is_some()),
+            ("settings", self.settings.is_some()),
+            ("json", self.json.is_some()),
+            ("aggregate_mode", self.aggregate_mode.is_some()),
+            ("dir", self.dir.is_some()),
+            ("overwrite", self.overwrite),
+            ("adaptive", self.adaptive),
+            ("cutoff", self.cutoff.is_some()),
+            ("min_reps", self.min_reps.is_some()),
+            ("max_reps", self.max_reps.is_some()),
+            ("force", self.force),
+        ];
+        set.iter()
+            .filter(|(_, on)| *on)
+            .map(|(n, _)| n.to_string())
+            .collect()
+    }
+}
+
 /// What argv asks for, before anything is resolved.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Command {

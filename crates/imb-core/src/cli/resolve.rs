@@ -78,6 +78,7 @@ pub fn resolve(spec: &Spec, raw: &Raw, np: usize) -> Result<Options> {
         force: raw.force,
         summary: raw.summary,
         progress: raw.progress.unwrap_or_default(),
+        given: raw.given(),
     })
 }
 

@@ -14,6 +14,7 @@ use crate::kernel::Suite;
 use crate::kernel::{Benchmark, Comm, Ctx, Prep, Sample};
 use crate::lengths::{self, Len};
 use crate::plan::{self, Layout, Plan, Sizes, StepPlan};
+use crate::provenance::{self, Status};
 use crate::report::{
     AdaptiveRule, Banner, Changed, Collector, Columns, Failure, Header, Json, Note, Progress, Row,
     Sink, Text, Unsettled, Verdict,
@@ -65,6 +66,7 @@ fn threading(t: ThreadLevel) -> Threading {
 
 /// Run an executable: the whole `main` of imb-mpi1, imb-ext and imb-io.
 pub fn main(suite: &Suite) -> ExitCode {
+    crate::provenance::started();
     if let Some(code) = (suite.hooks.before_mpi)(suite.exe) {
         return ExitCode::from(code);
     }
@@ -196,7 +198,10 @@ fn run_options(suite: &Suite, world: &Comm, opts: Options, granted: Threading) -
         }
         return EXIT_USAGE;
     }
-    let mut code = match r.run(granted, &plan) {
+    let result = r.run(granted, &plan);
+    let status = ended(&result, r.sinks.first().and_then(|s| s.failure()));
+    r.emit(|s| s.closing(&status));
+    let mut code = match result {
         Ok(()) if r.verdicts.iter().any(|v| !v.ok) => EXIT_DEFECT,
         Ok(()) => 0,
         Err(e) => {
@@ -217,6 +222,21 @@ fn run_options(suite: &Suite, world: &Comm, opts: Options, granted: Threading) -
         }
     }
     comm::bcast_code(world, code)
+}
+
+/// How a run ended: an error, or the tables' output failing, or (also after a run stopped
+/// because stdout was closed by its reader: the sinks that saw `finish` ignore it) complete.
+fn ended(result: &Result<()>, stdout: Option<Failure>) -> Status {
+    match (result, stdout) {
+        (Err(e), _) => Status::Failed {
+            error: e.to_string(),
+        },
+        (Ok(()), Some(Failure::Error(line))) => Status::Failed { error: line },
+        (Ok(()), Some(Failure::Closed)) => Status::Interrupted {
+            reason: "standard output was closed by its reader".to_string(),
+        },
+        (Ok(()), None) => Status::Complete,
+    }
 }
 
 /// Between two progress lines inside a table, at least this long.
@@ -288,6 +308,9 @@ impl Runner<'_> {
 
     fn run(&mut self, granted: Threading, plan: &Plan) -> Result<()> {
         let oversubscribed = self.host.oversubscription(self.world);
+        if let Some(p) = provenance::gather(self.world, self.suite, &self.opts, granted) {
+            self.emit(|s| s.provenance(&p));
+        }
         if self.rank == 0 {
             let mut h = self.header(granted);
             h.notes.extend(oversubscribed);

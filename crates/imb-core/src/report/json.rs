@@ -4,16 +4,19 @@
 //! table lists its IMB column titles (`columns`) and their machine keys with units (`keys`:
 //! `t_avg_us`, `mbytes_per_s`, `report::COLUMNS` maps one to the other); rows are keyed by the
 //! machine keys. Notes are objects with a `kind`, their fields, and `text`, the printed lines.
+//! The `provenance` object says where the results came from (`crate::provenance`); its
+//! `status` and `end` are set when the run ends, however it ends.
 
 use super::{Banner, Failure, Header, Note, Row, Sink, Summary, Verdict};
+use crate::provenance::{Provenance, Status};
 use crate::safefile::OutFile;
 use crate::vocab::Mode;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-/// The layout of the document: 2 keys rows by machine key and types every note (1, before it,
-/// keyed rows by column title and held notes as strings).
-pub const SCHEMA_VERSION: u32 = 2;
+/// The layout of the document: 3 adds `provenance`; 2 keyed rows by machine key and typed every
+/// note (1, before it, keyed rows by column title and held notes as strings).
+pub const SCHEMA_VERSION: u32 = 3;
 
 /// A note as JSON: its fields under its `kind`, and the printed lines as `text`.
 fn note_value(n: &Note) -> Value {
@@ -57,6 +60,7 @@ struct TableDoc {
 struct Doc {
     schema_version: u32,
     suite: String,
+    provenance: Option<Provenance>,
     header: Option<Value>,
     benchmarks_to_run: Vec<String>,
     invalid: Vec<String>,
@@ -85,6 +89,7 @@ impl Json {
             doc: Doc {
                 schema_version: SCHEMA_VERSION,
                 suite: suite.to_string(),
+                provenance: None,
                 header: None,
                 benchmarks_to_run: Vec::new(),
                 invalid: Vec::new(),
@@ -118,6 +123,10 @@ impl Json {
 impl Sink for Json {
     fn failure(&self) -> Option<Failure> {
         self.failed.clone().map(Failure::Error)
+    }
+    fn provenance(&mut self, p: &Provenance) {
+        self.doc.provenance = Some(p.clone());
+        self.save();
     }
     fn header(&mut self, h: &Header) {
         self.doc.header = Some(header_value(h));
@@ -193,6 +202,18 @@ impl Sink for Json {
     fn finish(&mut self, verdicts: Option<&[Verdict]>) {
         self.doc.check = verdicts.map(|v| v.to_vec());
         self.doc.complete = true;
+        if let Some(p) = &mut self.doc.provenance {
+            p.end(Status::Complete);
+        }
+        self.save();
+    }
+    fn closing(&mut self, status: &Status) {
+        if self.doc.complete {
+            return;
+        }
+        if let Some(p) = &mut self.doc.provenance {
+            p.end(status.clone());
+        }
         self.save();
     }
 }
@@ -244,5 +265,53 @@ mod tests {
         }]));
         let text = String::from_utf8(std::fs::read(&path).unwrap()).unwrap();
         insta::assert_snapshot!(text);
+    }
+
+    /// Provenance: written with the header's first save, ended by `finish` (complete) or by
+    /// `closing` (interrupted, failed), whichever comes first.
+    #[test]
+    fn provenance_ends_with_the_run() {
+        use crate::provenance::{Local, Provenance};
+        let dir = std::env::temp_dir().join(format!("imb-json-prov-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let read = |p: &std::path::Path| -> Value {
+            serde_json::from_slice(&std::fs::read(p).unwrap()).unwrap()
+        };
+        let prov = Provenance::new(Vec::new(), None, None, vec![Local::here(None, None)]);
+        for (name, status, want) in [
+            ("c.json", None, "complete"),
+            (
+                "f.json",
+                Some(Status::Failed { error: "e".into() }),
+                "failed",
+            ),
+            (
+                "i.json",
+                Some(Status::Interrupted { reason: "r".into() }),
+                "interrupted",
+            ),
+        ] {
+            let path = dir.join(name);
+            let out = OutFile::check("-json", path.to_str().unwrap()).unwrap();
+            let mut j = Json::new(out, "imb-mpi1");
+            j.provenance(&prov);
+            let doc = read(&path);
+            assert_eq!(doc["schema_version"], 3);
+            assert_eq!(doc["provenance"]["status"]["state"], "running");
+            assert_eq!(doc["provenance"]["end"], Value::Null);
+            match status {
+                None => {
+                    j.finish(None);
+                    // The driver's closing after a finished run changes nothing.
+                    j.closing(&Status::Complete);
+                }
+                Some(s) => j.closing(&s),
+            }
+            let doc = read(&path);
+            assert_eq!(doc["provenance"]["status"]["state"], want, "{name}");
+            assert_eq!(doc["complete"], want == "complete");
+            assert!(doc["provenance"]["end"].is_string());
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -1,12 +1,14 @@
 //! Everything that is printed. Results flow in as events (`Sink`); each output format is a sink
 //! in its own file: `text` (the IMB tables on stdout), `json` (`-json FILE`) and `progress`
-//! (`-progress`, on stderr); `summary` collects rows for `-summary`.
+//! (`-progress`, on stderr); `summary` collects rows for `-summary`; `suitejson` is the
+//! `-json` file of the suites without MPI.
 
 mod grid;
 mod json;
 mod note;
 mod progress;
 mod sections;
+mod suitejson;
 mod summary;
 mod text;
 
@@ -16,6 +18,7 @@ pub use json::{Json, SCHEMA_VERSION};
 pub use note::{AdaptiveRule, Changed, Note, Unsettled};
 pub use progress::{Position, Progress, TableWork, Work};
 pub use sections::{SectionClass, SectionsRow};
+pub use suitejson::{close, SuiteJson};
 pub use summary::{summarise, summary_text, Best, Collector, Summary, SummaryLine};
 pub use text::{header_text, process_block, row_text, row_text_with, Text};
 
@@ -187,4 +190,9 @@ pub trait Sink {
     fn summary(&mut self, _s: &Summary) {}
     /// The check-mode summary (None outside check mode) and the end marker.
     fn finish(&mut self, _verdicts: Option<&[Verdict]>) {}
+    /// Where the results come from (`-json` only), before the header.
+    fn provenance(&mut self, _p: &crate::provenance::Provenance) {}
+    /// The last event of every run that got past its options, after `finish` or without it:
+    /// how the run ended.
+    fn closing(&mut self, _status: &crate::provenance::Status) {}
 }

@@ -87,8 +87,11 @@ pub struct Settings {
 /// of a settings file over the standard values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Origin {
+    #[serde(rename = "standard")]
     Standard,
+    #[serde(rename = "settings file")]
     SettingsFile,
+    #[serde(rename = "command line")]
     CommandLine,
 }
 

@@ -59,15 +59,22 @@ correction is anomalous is flagged UNRELIABLE.\n",
         "- -settings FILE: defaults from a file like settings/threads.toml (a regular file).\n",
     ),
     Opt::row(
+        "json",
+        Takes::Value,
+        (2, 1, "[-json FILE]"),
+        "- -json FILE: the results as data (doc/OUTPUT.md, \"JSON\"): provenance, header facts and\n  \
+every table, rewritten after each table; FILE must be a regular file or not exist yet.\n",
+    ),
+    Opt::row(
         "force",
         Takes::Flag,
-        (2, 1, "[-force]"),
+        (2, 2, "[-force]"),
         "- -force: run even when the rows asked for need more than an hour at the least.\n",
     ),
     Opt::row(
         "names",
         Takes::Names,
-        (2, 2, "[benchmark1 [benchmark2 ...]]"),
+        (2, 3, "[benchmark1 [benchmark2 ...]]"),
         "- benchmarki: names in any case; default all, in the order below.\n",
     ),
 ];
@@ -104,10 +111,14 @@ pub struct Options {
     pub settings: Option<String>,
     /// `-force`: run even when the run cannot finish within an hour.
     pub force: bool,
+    /// `-json FILE`, checked before the run.
+    pub json: Option<imb_core::safefile::OutFile>,
+    /// Every parameter with its origin, for the `-json` provenance.
+    pub params: Vec<imb_core::provenance::Param>,
 }
 
 pub enum Action {
-    Run(Options),
+    Run(Box<Options>),
     Help,
     List,
 }
@@ -277,7 +288,11 @@ pub fn parse(args: &[String]) -> Result<Action, String> {
     if benchmarks.is_empty() {
         benchmarks = (0..BENCHMARKS.len()).collect();
     }
-    Ok(Action::Run(Options {
+    // Fail before measuring; nothing is created yet.
+    let json = opt("json")
+        .map(|f| imb_core::safefile::OutFile::check("-json", f).map_err(|e| e.to_string()))
+        .transpose()?;
+    let mut o = Options {
         benchmarks,
         cutoff_pct,
         min_reps,
@@ -286,9 +301,18 @@ pub fn parse(args: &[String]) -> Result<Action, String> {
         threads,
         cpus,
         correct: m.get_flag("correct") || *d.correct.get_ref(),
-        settings,
         force: m.get_flag("force"),
-    }))
+        json,
+        params: Vec::new(),
+        settings,
+    };
+    let given = |name: &str| match name {
+        "correct" | "force" => m.get_flag(name),
+        _ => opt(name).is_some(),
+    };
+    let std = defaults(DEFAULTS, "<built-in>")?;
+    o.params = params::parameters(&o, &std, given, o.settings.is_some());
+    Ok(Action::Run(Box::new(o)))
 }
 
 /// A cut-off is a finite percentage >= 0 (0: every timing must agree exactly).
@@ -433,5 +457,6 @@ pub fn list() -> String {
     s
 }
 
+mod params;
 #[cfg(test)]
 mod tests;

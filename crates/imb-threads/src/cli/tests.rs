@@ -3,7 +3,7 @@ use super::*;
 fn run(s: &str) -> Result<Options, String> {
     let args: Vec<String> = s.split_whitespace().map(String::from).collect();
     parse(&args).map(|a| match a {
-        Action::Run(o) => o,
+        Action::Run(o) => *o,
         _ => panic!("not a run"),
     })
 }
