@@ -26,7 +26,10 @@ fn command() -> Command {
                         .value_name("M")
                         .default_value("t")
                         .value_parser(Metric::parse)
-                        .help("t (t[usec], else t_avg), t_avg, t_min, t_max or mbytes"),
+                        .help(
+                            "t (t[usec], else t_avg, else t_ovrl), t_avg, t_min, t_max, mbytes, \
+                             t_ovrl or t_pure",
+                        ),
                 )
                 .arg(
                     Arg::new("brief")
