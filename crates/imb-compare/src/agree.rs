@@ -15,12 +15,16 @@ use std::collections::BTreeMap;
 /// Which figure of a row is compared.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Metric {
-    /// `t[usec]` where the table has it, else `t_avg[usec]`: the time IMB users quote.
+    /// `t[usec]` where the table has it, else `t_avg[usec]`, else a non-blocking table's
+    /// `t_ovrl[usec]`: the time IMB users quote.
     T,
     TAvg,
     TMin,
     TMax,
     Mbytes,
+    /// The non-blocking tables' (imb-io, imb-nbc, IMB-NBC) time with and without overlap.
+    TOvrl,
+    TPure,
 }
 
 impl Metric {
@@ -31,18 +35,29 @@ impl Metric {
             "t_min" => Metric::TMin,
             "t_max" => Metric::TMax,
             "mbytes" => Metric::Mbytes,
-            _ => return Err(format!("{s:?}: use t, t_avg, t_min, t_max or mbytes")),
+            "t_ovrl" => Metric::TOvrl,
+            "t_pure" => Metric::TPure,
+            _ => {
+                return Err(format!(
+                    "{s:?}: use t, t_avg, t_min, t_max, mbytes, t_ovrl or t_pure"
+                ))
+            }
         })
     }
 
     /// The column this metric reads in `table`, if any.
     pub fn column(self, table: &Table) -> Option<usize> {
         match self {
-            Metric::T => table.column("t").or_else(|| table.column("t_avg")),
+            Metric::T => table
+                .column("t")
+                .or_else(|| table.column("t_avg"))
+                .or_else(|| table.column("t_ovrl")),
             Metric::TAvg => table.column("t_avg").or_else(|| table.column("t")),
             Metric::TMin => table.column("t_min").or_else(|| table.column("t")),
             Metric::TMax => table.column("t_max").or_else(|| table.column("t")),
             Metric::Mbytes => table.column("mbytes"),
+            Metric::TOvrl => table.column("t_ovrl"),
+            Metric::TPure => table.column("t_pure"),
         }
     }
 
@@ -54,16 +69,20 @@ impl Metric {
             Metric::TMin => "t_min",
             Metric::TMax => "t_max",
             Metric::Mbytes => "mbytes",
+            Metric::TOvrl => "t_ovrl",
+            Metric::TPure => "t_pure",
         }
     }
 
     pub fn name(self) -> &'static str {
         match self {
-            Metric::T => "t (t[usec], else t_avg[usec])",
+            Metric::T => "t (t[usec], else t_avg[usec], else t_ovrl[usec])",
             Metric::TAvg => "t_avg[usec]",
             Metric::TMin => "t_min[usec]",
             Metric::TMax => "t_max[usec]",
             Metric::Mbytes => "Mbytes/sec",
+            Metric::TOvrl => "t_ovrl[usec]",
+            Metric::TPure => "t_pure[usec]",
         }
     }
 }
@@ -479,6 +498,23 @@ mod tests {
         assert!(!can_separate(4, 4) && !can_separate(0, 10));
         let one = side("one", &[l(&[0.2, 0.5])]);
         assert_eq!(compare(&one, &b, Metric::T)[0].verdict(), Verdict::Unknown);
+    }
+
+    #[test]
+    fn non_blocking_tables_compare_t_ovrl_or_t_pure() {
+        let text = "#    Intel(R) MPI Benchmarks 2021.11, MPI-NBC part\n\
+                    # Benchmarking Ibcast \n# #processes = 2 \n\
+                    #bytes #repetitions t_ovrl[usec] t_pure[usec]  t_CPU[usec]   overlap[%]\n\
+                    0 1000 0.16 0.04 0.06 0.00\n\
+                    \n# All processes entering MPI_Finalize\n";
+        let t = &crate::imbtext::parse("nbc", text).unwrap().tables[0];
+        let at = |m: Metric| m.column(t).map(|c| t.rows[0][c]);
+        assert_eq!(at(Metric::T), Some(0.16));
+        assert_eq!(at(Metric::TOvrl), Some(0.16));
+        assert_eq!(at(Metric::TPure), Some(0.04));
+        assert_eq!(at(Metric::TAvg), None);
+        assert_eq!(Metric::parse("t_pure"), Ok(Metric::TPure));
+        assert!(Metric::parse("overlap").is_err());
     }
 
     #[test]

@@ -192,14 +192,15 @@ pub struct Hooks {
     /// datatype lines (doc/OUTPUT.md, "Header").
     pub io_header: bool,
     /// Once on every rank after the header, given the selected benchmarks: state for the
-    /// whole run, handed to every kernel as `Ctx::run`, and a block for the output (imb-io:
-    /// CPU_Exploit's calibration when a non-blocking benchmark runs).
+    /// whole run, handed to every kernel as `Ctx::run`, and a block for the output if the
+    /// suite prints one (imb-io: CPU_Exploit's calibration and its block when a non-blocking
+    /// benchmark runs; imb-nbc: its calibration, with no block, as IMB 2021 prints none).
     pub run_state: fn(&[&'static Info]) -> Option<RunState>,
 }
 
 /// What `Hooks::run_state` builds: the state every kernel sees as `Ctx::run`, and the block
-/// the output shows for it.
-pub type RunState = (Box<dyn Any>, Note);
+/// the output shows for it, if any.
+pub type RunState = (Box<dyn Any>, Option<Note>);
 
 fn nothing_before_mpi(_: &str) -> Option<u8> {
     None

@@ -237,7 +237,7 @@ fn calibrate_for(selected: &[&'static Info]) -> Option<RunState> {
             let c = cpu::Calibration::measure();
             (
                 Box::new(c) as Box<dyn Any>,
-                Note::CpuExploit { mflops: c.mflops },
+                Some(Note::CpuExploit { mflops: c.mflops }),
             )
         })
 }

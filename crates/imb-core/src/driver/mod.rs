@@ -337,7 +337,9 @@ impl Runner<'_> {
             .collect();
         if let Some((state, block)) = (self.suite.hooks.run_state)(&selected) {
             self.run_state = Some(state);
-            self.emit(|s| s.block(&block));
+            if let Some(block) = block {
+                self.emit(|s| s.block(&block));
+            }
         }
         for (k, bp) in plan.benchmarks.iter().enumerate() {
             let bench = self.suite.benchmarks[self.opts.benchmarks[k]];

@@ -1,0 +1,210 @@
+//! imb-nbc: the non-blocking collectives of the Intel MPI Benchmarks methodology (IMB 2021's
+//! IMB-NBC; guide 3.3.4 for the patterns): Ibcast, Iallgather, Iallgatherv, Igather, Igatherv,
+//! Iscatter, Iscatterv, Ialltoall, Ialltoallv, Ireduce, Ireduce_scatter, Iallreduce and
+//! Ibarrier measure how much of a collective's time a process can spend computing (t_ovrl,
+//! t_pure, t_CPU, overlap[%]); each `_pure` variant, run only when named, times the operation
+//! alone as a Collective (Ibarrier_pure: Sync) table. imb-core runs them; this crate declares the
+//! benchmarks, starts one operation of each pattern (`ops`, through the checked wrappers of
+//! `ffi`), and brings the overlap loops and table (`overlap`) and the CPU work (`cpu`), whose
+//! calibration reaches every kernel through the suite's `Hooks::run_state`.
+
+#![allow(non_upper_case_globals)] // benchmark statics carry IMB's names (Ibcast_pure)
+
+pub mod cpu;
+mod ffi;
+mod ops;
+mod overlap;
+
+pub use overlap::overlap_pct;
+
+use imb_core::bench::{BufShape, Class, Info};
+use imb_core::kernel::{Benchmark, Hooks, RunState, Suite};
+use imb_core::settings::Kind;
+use overlap::{Nbc, OVERLAP, OVERLAP_SYNC};
+use std::any::Any;
+use std::marker::PhantomData;
+
+/// The metadata of an overlap benchmark (`pure` false) or its `_pure` variant.
+const fn info(name: &'static str, class: Class, bufs: BufShape, unit: usize, pure: bool) -> Info {
+    let base = Info::mpi1(name, class);
+    Info {
+        table: match (pure, class) {
+            (true, _) => base.table,
+            (false, Class::Sync) => &OVERLAP_SYNC,
+            (false, _) => &OVERLAP,
+        },
+        bufs,
+        unit,
+        on_request: pure,
+        ..base
+    }
+}
+
+/// Declare the overlap benchmark `$id` and its `_pure` variant `$pure` of pattern `$p`.
+macro_rules! nbc {
+    ($id:ident, $pure:ident, $p:ident, $class:ident, $bufs:ident, $unit:literal) => {
+        pub static $id: Nbc<ops::$p> = Nbc {
+            info: &info(
+                stringify!($id),
+                Class::$class,
+                BufShape::$bufs,
+                $unit,
+                false,
+            ),
+            pure: false,
+            pattern: PhantomData,
+        };
+        pub static $pure: Nbc<ops::$p> = Nbc {
+            info: &info(
+                stringify!($pure),
+                Class::$class,
+                BufShape::$bufs,
+                $unit,
+                true,
+            ),
+            pure: true,
+            pattern: PhantomData,
+        };
+    };
+}
+
+// Scatters and Ireduce_scatter send NP·X from an AllToAll-shaped buffer; they receive X.
+nbc!(Ibcast, Ibcast_pure, Bcast, Collective, Plain, 1);
+nbc!(
+    Iallgather,
+    Iallgather_pure,
+    Allgather,
+    Collective,
+    GatherRecv,
+    1
+);
+nbc!(
+    Iallgatherv,
+    Iallgatherv_pure,
+    Allgatherv,
+    Collective,
+    GatherRecv,
+    1
+);
+nbc!(Igather, Igather_pure, Gather, Collective, GatherRecv, 1);
+nbc!(Igatherv, Igatherv_pure, Gatherv, Collective, GatherRecv, 1);
+nbc!(Iscatter, Iscatter_pure, Scatter, Collective, AllToAll, 1);
+nbc!(Iscatterv, Iscatterv_pure, Scatterv, Collective, AllToAll, 1);
+nbc!(Ialltoall, Ialltoall_pure, Alltoall, Collective, AllToAll, 1);
+nbc!(
+    Ialltoallv,
+    Ialltoallv_pure,
+    Alltoallv,
+    Collective,
+    AllToAll,
+    1
+);
+nbc!(Ireduce, Ireduce_pure, Reduce, Collective, Plain, 4);
+nbc!(
+    Ireduce_scatter,
+    Ireduce_scatter_pure,
+    ReduceScatter,
+    Collective,
+    AllToAll,
+    4
+);
+nbc!(Iallreduce, Iallreduce_pure, Allreduce, Collective, Plain, 4);
+nbc!(Ibarrier, Ibarrier_pure, Barrier, Sync, Plain, 1);
+
+/// Every benchmark: the overlap ones in IMB 2021's order, then the `_pure` variants (run only
+/// when named).
+pub static BENCHMARKS: &[&dyn Benchmark] = &[
+    &Ibcast,
+    &Iallgather,
+    &Iallgatherv,
+    &Igather,
+    &Igatherv,
+    &Iscatter,
+    &Iscatterv,
+    &Ialltoall,
+    &Ialltoallv,
+    &Ireduce,
+    &Ireduce_scatter,
+    &Iallreduce,
+    &Ibarrier,
+    &Ibcast_pure,
+    &Iallgather_pure,
+    &Iallgatherv_pure,
+    &Igather_pure,
+    &Igatherv_pure,
+    &Iscatter_pure,
+    &Iscatterv_pure,
+    &Ialltoall_pure,
+    &Ialltoallv_pure,
+    &Ireduce_pure,
+    &Ireduce_scatter_pure,
+    &Iallreduce_pure,
+    &Ibarrier_pure,
+];
+
+/// The imb-nbc executable.
+pub static SUITE: Suite = Suite {
+    exe: "imb-nbc",
+    part: "MPI-NBC part",
+    settings: Kind::Mpi1,
+    npmin: 2,
+    benchmarks: BENCHMARKS,
+    hooks: Hooks {
+        run_state: calibrate_for,
+        ..Hooks::IMB
+    },
+};
+
+/// When an overlap benchmark is selected, every rank calibrates its own CPU work (IMB 2021
+/// does the same, once per process). IMB-NBC prints no block for it, so neither do we.
+fn calibrate_for(selected: &[&'static Info]) -> Option<RunState> {
+    selected
+        .iter()
+        .any(|i| *i.table == OVERLAP || *i.table == OVERLAP_SYNC)
+        .then(|| (Box::new(cpu::Calibration::measure()) as Box<dyn Any>, None))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use imb_core::bench::{Mode, Procs};
+    use imb_core::table;
+
+    #[test]
+    fn thirteen_defaults_then_their_pure_variants() {
+        let names = SUITE.names();
+        assert_eq!(names.len(), 26);
+        assert_eq!(SUITE.defaults(), 13);
+        for (k, n) in names[..13].iter().enumerate() {
+            assert_eq!(names[13 + k], format!("{n}_pure"));
+        }
+        assert_eq!(names[0], "Ibcast");
+        assert_eq!(names[12], "Ibarrier");
+    }
+
+    #[test]
+    fn tables_classes_and_units() {
+        for b in BENCHMARKS {
+            let i = b.info();
+            let n = i.name;
+            let pure = n.ends_with("_pure");
+            let sync = n.starts_with("Ibarrier");
+            let want = match (pure, sync) {
+                (true, true) => &table::SYNC,
+                (true, false) => &table::COLLECTIVE,
+                (false, true) => &OVERLAP_SYNC,
+                (false, false) => &OVERLAP,
+            };
+            assert_eq!(i.table, want, "{n}");
+            assert_eq!((i.procs, i.modes), (Procs::Any, &[Mode::Plain][..]), "{n}");
+            assert_eq!(i.checked, !sync, "{n}");
+            assert_eq!(i.on_request, pure, "{n}");
+            let reduction = n.contains("reduce");
+            assert_eq!(i.unit, if reduction { 4 } else { 1 }, "{n}");
+        }
+        assert_eq!(Iscatter.info.bufs, BufShape::AllToAll);
+        assert_eq!(Igather_pure.info.bufs, BufShape::GatherRecv);
+        assert!(calibrate_for(&[Iallreduce_pure.info]).is_none());
+        assert!(calibrate_for(&[Ibarrier.info]).is_some());
+    }
+}

@@ -1,0 +1,249 @@
+//! IMB 2021's method for non-blocking collectives (doc/METHODOLOGY.md, "imb-nbc"): the loops,
+//! the benchmark type, and the table of the overlap benchmarks.
+//!
+//! Every call is timed on its own: N_BARR barriers before the first call, one barrier before
+//! each further call, both outside the clock (IMB 2021's `-sync on`), so each call starts with
+//! the processes in step and nothing of the previous one in flight. Per size:
+//! 1. t_pure: n × (start, MPI_Wait). The `_pure` benchmarks stop here (a Collective table).
+//! 2. The CPU work is sized to this rank's own t_pure from the run's calibration.
+//! 3. t_ovrl: n × (start, CPU work, MPI_Wait); t_CPU is the CPU work's own time inside it.
+
+use crate::cpu::{Calibration, Work};
+use crate::ops::{Op, Pattern};
+use imb_core::bench::Info;
+use imb_core::buffers::Defect;
+use imb_core::kernel::{bracket, Benchmark, Comm, Ctx, Sample, Timed, PARTS};
+use imb_core::table::{self as kind, RowIn, TableKind};
+use std::marker::PhantomData;
+
+/// Barriers before call `i`: N_BARR before the first, one between calls.
+#[inline(always)]
+fn barriers(i: usize, n_barr: usize) -> usize {
+    if i == 0 {
+        n_barr
+    } else {
+        1
+    }
+}
+
+/// t_pure: seconds per call of start + MPI_Wait, and the check of every call's result.
+#[inline(always)]
+fn pure<O: Op>(op: &mut O, comm: &Comm, n_barr: usize, n: usize, check: bool) -> (f64, Defect) {
+    let (mut t, mut defect) = (0.0, Defect::NONE);
+    for i in 0..n {
+        let (dt, ()) = bracket(comm, barriers(i, n_barr), 1, || op.start().wait());
+        t += dt;
+        if check {
+            defect = defect.max(op.check());
+        }
+    }
+    (t / n as f64, defect)
+}
+
+/// A `_pure` benchmark's kernel: the operation alone.
+pub struct Pure<O>(O);
+
+impl<O: Op> Timed for Pure<O> {
+    fn run(&mut self, comm: &Comm, n_barr: usize, n: usize, check: bool) -> Sample {
+        let (secs, defect) = pure(&mut self.0, comm, n_barr, n.max(1), check);
+        Sample {
+            secs,
+            defect,
+            ..Sample::default()
+        }
+    }
+}
+
+/// An overlap benchmark's kernel: the operation alone, then with CPU work in between.
+pub struct Overlap<O> {
+    op: O,
+    cal: Calibration,
+    work: Work,
+}
+
+/// Where an overlap sample keeps t_pure and t_CPU (`Sample::parts`).
+const PURE: usize = 0;
+const CPU: usize = 1;
+
+impl<O: Op> Timed for Overlap<O> {
+    fn run(&mut self, comm: &Comm, n_barr: usize, n: usize, check: bool) -> Sample {
+        let n = n.max(1);
+        let (t_pure, mut defect) = pure(&mut self.op, comm, n_barr, n, check);
+        let passes = self.cal.passes_for(t_pure);
+        let (op, work) = (&mut self.op, &mut self.work);
+        let (mut t_ovrl, mut t_cpu) = (0.0, 0.0);
+        for i in 0..n {
+            let (dt, cpu) = bracket(comm, barriers(i, n_barr), 1, || {
+                let pending = op.start();
+                let (cpu, ()) = bracket(comm, 0, 1, || work.run(passes));
+                pending.wait();
+                cpu
+            });
+            t_ovrl += dt;
+            t_cpu += cpu;
+            if check {
+                defect = defect.max(op.check());
+            }
+        }
+        let mut parts = [0.0; PARTS];
+        parts[PURE] = t_pure;
+        parts[CPU] = t_cpu / n as f64;
+        Sample {
+            secs: t_ovrl / n as f64,
+            defect,
+            parts,
+            ..Sample::default()
+        }
+    }
+}
+
+/// One IMB-NBC benchmark: its metadata, its pattern, and whether it is the `_pure` variant.
+pub struct Nbc<P> {
+    pub info: &'static Info,
+    pub pure: bool,
+    pub pattern: PhantomData<P>,
+}
+
+impl<P: Pattern> Benchmark for Nbc<P> {
+    fn info(&self) -> &'static Info {
+        self.info
+    }
+    fn kernel<'a>(&self, c: Ctx<'a>) -> Box<dyn Timed + 'a> {
+        if self.pure {
+            return Box::new(Pure(P::build(c)));
+        }
+        // `calibrate_for` ran, since this overlap benchmark is selected.
+        let cal = c
+            .run
+            .and_then(|r| r.downcast_ref::<Calibration>())
+            .copied()
+            .unwrap_or_else(Calibration::measure);
+        Box::new(Overlap {
+            op: P::build(c),
+            cal,
+            work: Work::default(),
+        })
+    }
+}
+
+/// `#bytes #repetitions t_ovrl t_pure t_CPU overlap[%]`: the overlap benchmarks.
+pub const OVERLAP: TableKind = TableKind {
+    name: "nbc overlap",
+    titles: &[
+        "#bytes",
+        "#repetitions",
+        "t_ovrl[usec]",
+        "t_pure[usec]",
+        "t_CPU[usec]",
+        "overlap[%]",
+    ],
+    merged: None,
+    values: overlap_values,
+    notes: kind::no_notes,
+};
+
+/// Ibarrier's table: the same without `#bytes`.
+pub const OVERLAP_SYNC: TableKind = TableKind {
+    name: "nbc overlap sync",
+    titles: &[
+        "#repetitions",
+        "t_ovrl[usec]",
+        "t_pure[usec]",
+        "t_CPU[usec]",
+        "overlap[%]",
+    ],
+    merged: None,
+    values: overlap_values,
+    notes: kind::no_notes,
+};
+
+/// The three times of the rank with the largest t_ovrl (the first such rank), and the overlap
+/// IMB 2021 derives from them.
+fn overlap_values(r: &RowIn) -> Vec<f64> {
+    let slowest = r
+        .members
+        .iter()
+        .map(|&m| &r.all[m])
+        .filter(|x| !x.excluded)
+        .fold(
+            None,
+            |acc: Option<&imb_core::stats::RankResult>, x| match acc {
+                Some(a) if a.t.0 >= x.t.0 => Some(a),
+                _ => Some(x),
+            },
+        );
+    let Some(s) = slowest else {
+        return vec![0.0; 4];
+    };
+    let (ovrl, pure, cpu) = (s.t.0, s.parts[PURE], s.parts[CPU]);
+    vec![ovrl, pure, cpu, overlap_pct(ovrl, pure, cpu)]
+}
+
+/// IMB 2021's overlap in percent: the share of the longer of communication and computation that
+/// was hidden, `100·max(0, min(1, (t_pure + t_CPU − t_ovrl) / max(t_pure, t_CPU)))`; 0 when
+/// both are 0. (IMB-IO divides by the shorter one instead; imb-io keeps that.)
+pub fn overlap_pct(t_ovrl: f64, t_pure: f64, t_cpu: f64) -> f64 {
+    let m = t_pure.max(t_cpu);
+    if m <= 0.0 || m.is_nan() {
+        return 0.0;
+    }
+    100.0 * ((t_pure + t_cpu - t_ovrl) / m).clamp(0.0, 1.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use imb_core::stats::{self, RankResult, Usec};
+
+    #[test]
+    fn overlap_formula_divides_by_the_longer_time() {
+        assert_eq!(overlap_pct(100.0, 100.0, 100.0), 100.0);
+        assert_eq!(overlap_pct(200.0, 100.0, 100.0), 0.0);
+        assert_eq!(overlap_pct(150.0, 100.0, 100.0), 50.0);
+        assert_eq!(overlap_pct(300.0, 100.0, 100.0), 0.0);
+        assert_eq!(overlap_pct(100.0, 50.0, 100.0), 50.0);
+        assert_eq!(overlap_pct(1.0, 0.0, 0.0), 0.0);
+    }
+
+    fn result(t: f64, pure: f64, cpu: f64) -> RankResult {
+        let mut r = RankResult {
+            t: Usec(t),
+            ..RankResult::default()
+        };
+        r.parts[PURE] = pure;
+        r.parts[CPU] = cpu;
+        r
+    }
+
+    #[test]
+    fn the_row_is_the_slowest_ranks_own_three_times() {
+        let all = [
+            result(120.0, 100.0, 100.0),
+            result(150.0, 90.0, 80.0),
+            result(10.0, 1.0, 1.0),
+        ];
+        let members = [0, 1];
+        let st = stats::over(&all, &members);
+        let r = RowIn {
+            all: &all,
+            members: &members,
+            stats: &st,
+            x: 8,
+            scale_bw: 1.0,
+            np: 2,
+        };
+        // Rank 1: (90 + 80 - 150) / 90.
+        let v = overlap_values(&r);
+        assert_eq!(&v[..3], [150.0, 90.0, 80.0]);
+        assert!((v[3] - 100.0 * 20.0 / 90.0).abs() < 1e-9);
+        assert_eq!(OVERLAP.titles.len(), v.len() + 2);
+        assert_eq!(OVERLAP_SYNC.titles.len(), v.len() + 1);
+    }
+
+    #[test]
+    fn barriers_before_every_call() {
+        assert_eq!(barriers(0, 2), 2);
+        assert_eq!(barriers(1, 2), 1);
+        assert_eq!(barriers(5, 0), 1);
+    }
+}
