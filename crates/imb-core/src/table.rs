@@ -143,8 +143,12 @@ pub const SYNC: TableKind = TableKind {
 /// Parts are scaled like times (seconds to usec), so over t in usec it is a rate per second.
 pub const MSGS: usize = 0;
 
-/// Msg/sec = scale_bw · window · NP/2 / t_max and Mbytes/sec = Msg/sec · X / 10^6 (IMB 2021's
-/// message rate, with its decimal MB); 0 when t_max is not positive, as IMB does.
+/// IMB 3.0's megabyte, for `Mbytes/sec`.
+const MB: f64 = 1_048_576.0;
+
+/// Msg/sec = scale_bw · window · NP/2 / t_max (IMB 2021's message rate) and Mbytes/sec =
+/// Msg/sec · X / 2^20: the MB of every other imb-rs table (IMB 3.0's), not IMB 2021's 10^6, so
+/// one run's tables, and imb-compare's conversions, use one unit; 0 when t_max is not positive.
 fn msg_rate(r: &RowIn) -> Vec<f64> {
     let msgs = r
         .members
@@ -153,7 +157,7 @@ fn msg_rate(r: &RowIn) -> Vec<f64> {
         .fold(0.0, f64::max);
     let t = r.stats.t_max.0;
     let rate = if t > 0.0 { r.scale_bw * msgs / t } else { 0.0 };
-    vec![rate * r.x as f64 / 1e6, rate]
+    vec![rate * r.x as f64 / MB, rate]
 }
 
 /// `#bytes #repetitions Mbytes/sec Msg/sec`: IMB 2021's ParallelTransferMsgRate (Uniband,
@@ -234,7 +238,7 @@ mod tests {
         };
         let v = (MSG_RATE.values)(&r);
         assert_eq!(v[1], 2.0 * 256.0 / 4.0 * 1e6);
-        assert_eq!(v[0], v[1] * 1000.0 / 1e6);
+        assert_eq!(v[0], v[1] * 1000.0 / 1_048_576.0);
         assert_eq!(v.len() + 2, MSG_RATE.titles.len());
     }
 

@@ -4,8 +4,8 @@
 //! (MPI_Isend/MPI_Irecv, then MPI_Waitall), and the receiving side then sends a 1-byte
 //! acknowledgement, so no window starts before the previous one has arrived. Uniband sends
 //! from the lower half to the upper; Biband both ways (W each way, Mbytes/sec counts both).
-//! The row is IMB 2021's: Msg/sec = scale_bw · W · NP/2 / t_max, Mbytes/sec = Msg/sec · X / 10^6
-//! (`table::MSG_RATE`). Run only when named.
+//! The row is IMB 2021's Msg/sec = scale_bw · W · NP/2 / t_max, and Mbytes/sec = Msg/sec · X /
+//! 2^20, the megabyte of every imb-rs table (`table::MSG_RATE`). Run only when named.
 
 use crate::ffi::{Mpi, Requests};
 use imb_core::bench::{Class, Info, Procs};
