@@ -1,5 +1,5 @@
 //! imb-threads as a user runs it: every benchmark in a short mode, the table layout, and the
-//! errors for bad input (one line, exit status 2).
+//! errors for bad input (one line, exit status 2), progress on stderr.
 
 use std::process::Command;
 
@@ -435,4 +435,94 @@ fn more_threads_than_cpus_is_in_the_header() {
             "{a:?}: no row is oversubscribed, yet:\n{out}"
         );
     }
+}
+
+/// Two benchmarks of a few rows, in the short mode.
+fn tiny(extra: &[&str]) -> (Option<i32>, String, String) {
+    let two = ["-bind", "same,none", "Yield", "Mutex_Protocol"];
+    run(&[SHORT, &two, extra].concat())
+}
+
+/// The structure of the output without the timings: every number becomes 0, a table row loses
+/// its flags (a loaded machine may flag any row).
+fn shape(out: &str) -> Vec<String> {
+    out.lines()
+        .map(|l| {
+            let mut f: Vec<&str> = l
+                .split_whitespace()
+                .map(|t| {
+                    if t.bytes().any(|b| b.is_ascii_digit()) {
+                        "0"
+                    } else {
+                        t
+                    }
+                })
+                .collect();
+            if !l.starts_with('#') && f.len() > 1 {
+                f.pop();
+            }
+            f.join(" ")
+        })
+        .collect()
+}
+
+fn progress_lines(err: &str) -> Vec<&str> {
+    err.lines()
+        .filter(|l| l.starts_with("imb-threads: ") && !l.contains("error"))
+        .collect()
+}
+
+// -progress: lines on stderr only, stdout the same as without it, and nothing when stderr is
+// not a terminal unless asked for.
+
+#[test]
+fn progress_on_goes_to_stderr_and_leaves_stdout_alone() {
+    let (code, plain, err) = tiny(&[]);
+    assert_eq!(code, Some(0), "{err}");
+    let (code, out, err) = tiny(&["-progress", "on"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(shape(&out), shape(&plain));
+    assert!(!out.contains("imb-threads: "), "{out}");
+    let lines = progress_lines(&err);
+    assert!(
+        lines[0].starts_with("imb-threads: benchmark 1 of 2, Yield: starting; elapsed "),
+        "{err}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("imb-threads: benchmark 2 of 2, Mutex_Protocol: ")),
+        "{err}"
+    );
+    assert!(
+        lines
+            .last()
+            .unwrap()
+            .starts_with("imb-threads: 2 tables of 2 benchmarks done in "),
+        "{err}"
+    );
+    // Whatever else a line says, it says how long the run has taken.
+    assert!(lines[..lines.len() - 1]
+        .iter()
+        .all(|l| l.contains("; elapsed ")));
+}
+
+#[test]
+fn no_progress_unless_asked_when_stderr_is_not_a_terminal() {
+    for extra in [&[][..], &["-progress", "auto"], &["-progress=off"]] {
+        let (code, _, err) = tiny(extra);
+        assert_eq!(code, Some(0), "{err}");
+        assert!(progress_lines(&err).is_empty(), "{extra:?}: {err}");
+    }
+}
+
+#[test]
+fn a_bad_progress_value_is_one_line_naming_the_option() {
+    let (code, out, err) = tiny(&["-progress", "sometimes"]);
+    assert_eq!(code, Some(2));
+    assert!(out.is_empty(), "{out}");
+    assert_eq!(
+        err,
+        "imb-threads: error: -progress sometimes: expected on, off or auto\n"
+    );
 }
