@@ -12,7 +12,8 @@ mod output;
 
 use constructs::{Family, Kind, CONSTRUCTS};
 use imb_core::cli::table::{self, Opt, Takes};
-use imb_core::report::{grid_rule, grid_text, suite_head};
+use imb_core::cli::ProgressMode;
+use imb_core::report::{grid_rule, grid_text, suite_head, RowProgress, PROGRESS_INTERVAL};
 use output::{finish, out};
 use std::process::ExitCode;
 
@@ -54,6 +55,14 @@ schedule family uses a body of about 100 cycles instead.\n",
         "- -force: run even when the data points asked for need more than an hour at the least.\n",
     ),
     Opt::row(
+        "progress",
+        Takes::Value,
+        (1, 2, "[-progress on|off|auto]"),
+        "- -progress on|off|auto: lines on stderr saying which family, team and data point the run\n  \
+is at, the time elapsed and an estimate of the time left; never on stdout. auto (default):\n  \
+only when stderr is a terminal.\n",
+    ),
+    Opt::row(
         "cutoff",
         Takes::Value,
         (1, 1, "[-cutoff PCT]"),
@@ -93,6 +102,7 @@ struct Options {
     delay_time: f64,
     /// `-force`: run even when the run cannot finish within an hour.
     force: bool,
+    progress: ProgressMode,
 }
 
 /// What the command line asks for.
@@ -189,6 +199,11 @@ fn parse(args: &[String], max_threads: i32, thread_limit: i32) -> Result<Action,
     if !(cutoff_pct.is_finite() && cutoff_pct >= 0.0) {
         return Err(format!("-cutoff {cutoff_pct}: must be a percentage >= 0"));
     }
+    let progress = m
+        .get_one::<String>("progress")
+        .map(|s| ProgressMode::parse(s).map_err(|e| format!("-progress {s}: {e}")))
+        .transpose()?
+        .unwrap_or_default();
     let mut constructs = Vec::new();
     for n in m.get_many::<String>("names").into_iter().flatten() {
         let fam: Vec<usize> = (0..CONSTRUCTS.len())
@@ -226,6 +241,7 @@ fn parse(args: &[String], max_threads: i32, thread_limit: i32) -> Result<Action,
         },
         delay_time,
         force: m.get_flag("force"),
+        progress,
     };
     let least = least_secs(&o);
     if least > LONG_RUN_SECS && !o.force {
@@ -243,17 +259,17 @@ fn parse(args: &[String], max_threads: i32, thread_limit: i32) -> Result<Action,
 
 /// Data points of a run: every variant (chunk, array size) of every construct, per thread count.
 fn points(o: &Options) -> usize {
-    let variants: usize = o
-        .constructs
-        .iter()
-        .map(|&i| match CONSTRUCTS[i].kind {
-            Kind::Sched(ffi::Sched::Static) => 1,
-            Kind::Sched(_) => constructs::CHUNKS.len(),
-            Kind::Array(_) => constructs::array_sizes().len(),
-            _ => 1,
-        })
-        .sum();
-    variants * o.threads.len()
+    o.constructs.iter().map(|&i| variants(i)).sum::<usize>() * o.threads.len()
+}
+
+/// Data points of construct `i` per thread count: its chunks or array sizes, or 1.
+fn variants(i: usize) -> usize {
+    match CONSTRUCTS[i].kind {
+        Kind::Sched(ffi::Sched::Static) => 1,
+        Kind::Sched(_) => constructs::CHUNKS.len(),
+        Kind::Array(_) => constructs::array_sizes().len(),
+        _ => 1,
+    }
 }
 
 /// The least time a run can take: each data point times outer_reps tests of at least
@@ -433,19 +449,33 @@ fn main() -> ExitCode {
     if let Err(e) = out(&header(&o, &delay, &sched_delay)) {
         return finish(Err(e));
     }
-    for family in [Family::Sync, Family::Sched, Family::Array] {
-        let chosen: Vec<usize> = o
-            .constructs
-            .iter()
-            .copied()
-            .filter(|&i| CONSTRUCTS[i].family == family)
-            .collect();
-        if chosen.is_empty() {
-            continue;
-        }
+    let families: Vec<(Family, Vec<usize>)> = [Family::Sync, Family::Sched, Family::Array]
+        .into_iter()
+        .map(|f| {
+            let chosen = o.constructs.iter().copied();
+            (f, chosen.filter(|&i| CONSTRUCTS[i].family == f).collect())
+        })
+        .filter(|(_, chosen): &(_, Vec<usize>)| !chosen.is_empty())
+        .collect();
+    // -progress: a family is a benchmark, every data point weighs the same (doc/OMP.md).
+    let mut progress = o.progress.wanted().then(|| {
+        let (n, total) = (families.len(), points(&o) as f64);
+        RowProgress::new(std::io::stderr(), "imb-omp", n, total, PROGRESS_INTERVAL)
+    });
+    for (k, (family, chosen)) in families.iter().enumerate() {
+        let family = *family;
         for &t in &o.threads {
+            if let Some(p) = progress.as_mut() {
+                let s = if t == 1 { "" } else { "s" };
+                let team = format!("{} on {t} thread{s}", family.name());
+                p.table(
+                    k + 1,
+                    &team,
+                    vec![1.0; chosen.iter().map(|&i| variants(i)).sum()],
+                );
+            }
             let mut rows = Vec::new();
-            for &i in &chosen {
+            for &i in chosen {
                 let c = &CONSTRUCTS[i];
                 let vars: Vec<(Vec<String>, i32)> = match c.kind {
                     Kind::Sched(ffi::Sched::Static) => vec![(vec![c.name.into(), "-".into()], 0)],
@@ -477,6 +507,9 @@ fn main() -> ExitCode {
                     if output::reader_gone() {
                         return finish(Err(None));
                     }
+                    if let Some(p) = progress.as_mut() {
+                        p.rows_done(rows.len());
+                    }
                     let (mut test, mut reference) =
                         constructs::run(c.kind, t, delay.len, sched_delay.len, var);
                     rows.push((v, method::measure(&o.params, &mut *test, &mut *reference)));
@@ -487,6 +520,9 @@ fn main() -> ExitCode {
                 return finish(Err(e));
             }
         }
+    }
+    if let Some(p) = progress.as_mut() {
+        p.finish();
     }
     finish(out("\n\n# All constructs measured\n\n"))
 }

@@ -1,6 +1,7 @@
 //! imb-threads as a user runs it: every benchmark in a short mode, the table layout, and the
 //! errors for bad input (one line, exit status 2), progress on stderr.
 
+use imb_testkit::progress_lines;
 use std::process::Command;
 
 const BIN: &str = env!("CARGO_BIN_EXE_imb-threads");
@@ -443,35 +444,6 @@ fn tiny(extra: &[&str]) -> (Option<i32>, String, String) {
     run(&[SHORT, &two, extra].concat())
 }
 
-/// The structure of the output without the timings: every number becomes 0, a table row loses
-/// its flags (a loaded machine may flag any row).
-fn shape(out: &str) -> Vec<String> {
-    out.lines()
-        .map(|l| {
-            let mut f: Vec<&str> = l
-                .split_whitespace()
-                .map(|t| {
-                    if t.bytes().any(|b| b.is_ascii_digit()) {
-                        "0"
-                    } else {
-                        t
-                    }
-                })
-                .collect();
-            if !l.starts_with('#') && f.len() > 1 {
-                f.pop();
-            }
-            f.join(" ")
-        })
-        .collect()
-}
-
-fn progress_lines(err: &str) -> Vec<&str> {
-    err.lines()
-        .filter(|l| l.starts_with("imb-threads: ") && !l.contains("error"))
-        .collect()
-}
-
 // -progress: lines on stderr only, stdout the same as without it, and nothing when stderr is
 // not a terminal unless asked for.
 
@@ -481,9 +453,11 @@ fn progress_on_goes_to_stderr_and_leaves_stdout_alone() {
     assert_eq!(code, Some(0), "{err}");
     let (code, out, err) = tiny(&["-progress", "on"]);
     assert_eq!(code, Some(0), "{err}");
+    let shape = imb_testkit::grid_shape;
     assert_eq!(shape(&out), shape(&plain));
+    assert_eq!(shape(&out).len(), 2, "{out}");
     assert!(!out.contains("imb-threads: "), "{out}");
-    let lines = progress_lines(&err);
+    let lines = progress_lines("imb-threads", &err);
     assert!(
         lines[0].starts_with("imb-threads: benchmark 1 of 2, Yield: starting; elapsed "),
         "{err}"
@@ -512,7 +486,10 @@ fn no_progress_unless_asked_when_stderr_is_not_a_terminal() {
     for extra in [&[][..], &["-progress", "auto"], &["-progress=off"]] {
         let (code, _, err) = tiny(extra);
         assert_eq!(code, Some(0), "{err}");
-        assert!(progress_lines(&err).is_empty(), "{extra:?}: {err}");
+        assert!(
+            progress_lines("imb-threads", &err).is_empty(),
+            "{extra:?}: {err}"
+        );
     }
 }
 
