@@ -5,6 +5,7 @@
 use crate::constructs::{self, Kind, CONSTRUCTS};
 use crate::{ffi, json, method};
 use imb_core::cli::table::{self, Opt, Takes};
+use imb_core::cli::ProgressMode;
 
 /// The options, in `-help` order; `-help` and the argv normaliser come from this table.
 const OPTS: &[Opt] = &[
@@ -51,6 +52,14 @@ every table, rewritten after each table; FILE must be a regular file or not exis
         "- -force: run even when the data points asked for need more than an hour at the least.\n",
     ),
     Opt::row(
+        "progress",
+        Takes::Value,
+        (1, 3, "[-progress on|off|auto]"),
+        "- -progress on|off|auto: lines on stderr saying which family, team and data point the run\n  \
+is at, the time elapsed and an estimate of the time left; never on stdout. auto (default):\n  \
+only when stderr is a terminal.\n",
+    ),
+    Opt::row(
         "cutoff",
         Takes::Value,
         (1, 1, "[-cutoff PCT]"),
@@ -91,6 +100,8 @@ pub(crate) struct Options {
     pub(crate) json: Option<imb_core::safefile::OutFile>,
     /// Every option with its origin, for the `-json` provenance.
     pub(crate) params_with_origin: Vec<imb_core::provenance::Param>,
+    /// `-progress`: where the run is, on stderr.
+    pub(crate) progress: ProgressMode,
 }
 
 /// What the command line asks for.
@@ -189,6 +200,11 @@ pub(crate) fn parse(
     if !(cutoff_pct.is_finite() && cutoff_pct >= 0.0) {
         return Err(format!("-cutoff {cutoff_pct}: must be a percentage >= 0"));
     }
+    let progress = m
+        .get_one::<String>("progress")
+        .map(|s| ProgressMode::parse(s).map_err(|e| format!("-progress {s}: {e}")))
+        .transpose()?
+        .unwrap_or_default();
     let mut constructs = Vec::new();
     for n in m.get_many::<String>("names").into_iter().flatten() {
         let fam: Vec<usize> = (0..CONSTRUCTS.len())
@@ -232,6 +248,7 @@ pub(crate) fn parse(
             .map(|f| imb_core::safefile::OutFile::check("-json", f).map_err(|e| e.to_string()))
             .transpose()?,
         params_with_origin: Vec::new(),
+        progress,
     };
     let given = |name: &str| match name {
         "force" => m.get_flag(name),
@@ -257,17 +274,17 @@ pub(crate) fn parse(
 
 /// Data points of a run: every variant (chunk, array size) of every construct, per thread count.
 pub(crate) fn points(o: &Options) -> usize {
-    let variants: usize = o
-        .constructs
-        .iter()
-        .map(|&i| match CONSTRUCTS[i].kind {
-            Kind::Sched(ffi::Sched::Static) => 1,
-            Kind::Sched(_) => constructs::CHUNKS.len(),
-            Kind::Array(_) => constructs::array_sizes().len(),
-            _ => 1,
-        })
-        .sum();
-    variants * o.threads.len()
+    o.constructs.iter().map(|&i| variants(i)).sum::<usize>() * o.threads.len()
+}
+
+/// Data points of construct `i` per thread count: its chunks or array sizes, or 1.
+pub(crate) fn variants(i: usize) -> usize {
+    match CONSTRUCTS[i].kind {
+        Kind::Sched(ffi::Sched::Static) => 1,
+        Kind::Sched(_) => constructs::CHUNKS.len(),
+        Kind::Array(_) => constructs::array_sizes().len(),
+        _ => 1,
+    }
 }
 
 /// The least time a run can take: each data point times outer_reps tests of at least

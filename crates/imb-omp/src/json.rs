@@ -46,6 +46,7 @@ pub fn parameters(o: &Options, given: impl Fn(&str) -> bool, std_threads: &[i32]
             origin("json"),
         ),
         Param::new("-force", o.force, false, origin("force")),
+        Param::new("-progress", o.progress, "auto", origin("progress")),
     ]
 }
 

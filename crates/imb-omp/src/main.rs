@@ -12,10 +12,10 @@ mod method;
 mod native;
 mod output;
 
-use cli::{parse, Action, Options};
+use cli::{parse, points, variants, Action, Options};
 use constructs::{Family, Kind, CONSTRUCTS};
 use imb_core::report::close;
-use imb_core::report::{grid_rule, grid_text, suite_head};
+use imb_core::report::{grid_rule, grid_text, suite_head, RowProgress, PROGRESS_INTERVAL};
 use output::{finish, out};
 use std::process::ExitCode;
 
@@ -178,19 +178,33 @@ fn main() -> ExitCode {
     if let Err(e) = out(&header(&o, &delay, &sched_delay)) {
         return close(json, "imb-omp", Err(e));
     }
-    for family in [Family::Sync, Family::Sched, Family::Array] {
-        let chosen: Vec<usize> = o
-            .constructs
-            .iter()
-            .copied()
-            .filter(|&i| CONSTRUCTS[i].family == family)
-            .collect();
-        if chosen.is_empty() {
-            continue;
-        }
+    let families: Vec<(Family, Vec<usize>)> = [Family::Sync, Family::Sched, Family::Array]
+        .into_iter()
+        .map(|f| {
+            let chosen = o.constructs.iter().copied();
+            (f, chosen.filter(|&i| CONSTRUCTS[i].family == f).collect())
+        })
+        .filter(|(_, chosen): &(_, Vec<usize>)| !chosen.is_empty())
+        .collect();
+    // -progress: a family is a benchmark, every data point weighs the same (doc/OMP.md).
+    let mut progress = o.progress.wanted().then(|| {
+        let (n, total) = (families.len(), points(&o) as f64);
+        RowProgress::new(std::io::stderr(), "imb-omp", n, total, PROGRESS_INTERVAL)
+    });
+    for (k, (family, chosen)) in families.iter().enumerate() {
+        let family = *family;
         for &t in &o.threads {
+            if let Some(p) = progress.as_mut() {
+                let s = if t == 1 { "" } else { "s" };
+                let team = format!("{} on {t} thread{s}", family.name());
+                p.table(
+                    k + 1,
+                    &team,
+                    vec![1.0; chosen.iter().map(|&i| variants(i)).sum()],
+                );
+            }
             let mut rows = Vec::new();
-            for &i in &chosen {
+            for &i in chosen {
                 let c = &CONSTRUCTS[i];
                 let vars: Vec<(Vec<String>, i32)> = match c.kind {
                     Kind::Sched(ffi::Sched::Static) => vec![(vec![c.name.into(), "-".into()], 0)],
@@ -229,6 +243,9 @@ fn main() -> ExitCode {
                     if output::reader_gone() {
                         return close(json, "imb-omp", Err(None));
                     }
+                    if let Some(p) = progress.as_mut() {
+                        p.rows_done(rows.len());
+                    }
                     let (mut test, mut reference) =
                         constructs::run(c.kind, t, delay.len, sched_delay.len, var);
                     rows.push((v, method::measure(&o.params, &mut *test, &mut *reference)));
@@ -242,6 +259,9 @@ fn main() -> ExitCode {
                 return close(json, "imb-omp", Err(e));
             }
         }
+    }
+    if let Some(p) = progress.as_mut() {
+        p.finish();
     }
     close(json, "imb-omp", out("\n\n# All constructs measured\n\n"))
 }

@@ -1,6 +1,7 @@
 //! imb-omp as a user runs it: every construct in a short mode at 1 and 2 threads, the table
 //! layout, and one-line errors for bad input.
 
+use imb_testkit::{grid_shape, progress_lines};
 use std::process::Command;
 
 const BIN: &str = env!("CARGO_BIN_EXE_imb-omp");
@@ -324,5 +325,51 @@ fn more_threads_than_cpus_is_in_the_header() {
     assert!(
         !out.contains("# !!"),
         "one thread is never oversubscribed:\n{out}"
+    );
+}
+
+/// Two families (sync, sched) at 1 and 2 threads, one data point each, in a short mode.
+fn tiny(extra: &[&str]) -> (Option<i32>, String, String) {
+    let two = ["-threads", "1,2", "-outer_reps", "2", "-test_time", "50"];
+    run(&[&two[..], &["BARRIER", "STATIC"], extra].concat())
+}
+
+// -progress: on stderr only, stdout as without it; off unless asked when stderr is no terminal.
+
+#[test]
+fn progress_lines_on_stderr_and_the_same_tables_on_stdout() {
+    let (code, plain, err) = tiny(&[]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(progress_lines("imb-omp", &err).is_empty(), "{err}");
+    let (code, out, err) = tiny(&["-progress=on"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(grid_shape(&out), grid_shape(&plain));
+    assert_eq!(grid_shape(&out).len(), 4, "{out}");
+    assert!(!out.contains("imb-omp: "), "{out}");
+    let got: Vec<String> = progress_lines("imb-omp", &err)
+        .iter()
+        .map(|l| l.split("; elapsed ").next().unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(
+        got[..got.len() - 1],
+        [
+            "imb-omp: benchmark 1 of 2, sync on 1 thread: starting",
+            "imb-omp: benchmark 1 of 2, sync on 2 threads: starting",
+            "imb-omp: benchmark 2 of 2, sched on 1 thread: starting",
+            "imb-omp: benchmark 2 of 2, sched on 2 threads: starting",
+        ],
+        "{err}"
+    );
+    assert!(got[4].starts_with("imb-omp: 4 tables of 2 benchmarks done in "));
+    for extra in ["auto", "off"] {
+        let (code, _, err) = tiny(&["-progress", extra]);
+        assert_eq!(code, Some(0), "{err}");
+        assert!(progress_lines("imb-omp", &err).is_empty(), "{extra}: {err}");
+    }
+    let (code, _, err) = tiny(&["-progress", "sometimes"]);
+    assert_eq!(code, Some(2));
+    assert_eq!(
+        err,
+        "imb-omp: error: -progress sometimes: expected on, off or auto\n"
     );
 }

@@ -302,6 +302,30 @@ pub fn tables(out: &str) -> Vec<Table> {
     v
 }
 
+/// A table without its timings: its title, the lines under it, its column titles and each
+/// row's first field.
+pub type GridShape = (String, Vec<String>, Vec<String>, Vec<String>);
+
+/// The structure of the tables of imb-threads and imb-omp, without their timings.
+pub fn grid_shape(out: &str) -> Vec<GridShape> {
+    tables(out)
+        .into_iter()
+        .map(|t| {
+            let titles = t.header.split_whitespace().map(String::from).collect();
+            let first = t.rows.iter().map(|r| r[0].clone()).collect();
+            (t.title, t.procs, titles, first)
+        })
+        .collect()
+}
+
+/// The `-progress` lines of `exe` in a run's stderr (its error lines left out).
+pub fn progress_lines<'a>(exe: &str, err: &'a str) -> Vec<&'a str> {
+    let at = format!("{exe}: ");
+    err.lines()
+        .filter(|l| l.starts_with(&at) && !l.starts_with(&format!("{at}error")))
+        .collect()
+}
+
 /// Assert a run succeeded and ended properly.
 pub fn ok(o: &Out) {
     assert_eq!(

@@ -13,10 +13,11 @@ mod suite;
 
 use imb_core::provenance::Status;
 use imb_core::report::close;
-use imb_core::report::{grid_rule, grid_text, suite_head};
+use imb_core::report::{grid_rule, grid_text, suite_head, RowProgress, PROGRESS_INTERVAL};
 use imb_harness::adaptive::{Clock, Policy};
 use imb_harness::binding;
 use output::{finish, out};
+use std::cell::RefCell;
 use std::process::ExitCode;
 
 /// Exit status of a command-line or settings error.
@@ -73,16 +74,41 @@ fn main() -> ExitCode {
     if let Err(e) = out(&header(&opts, &clock, &policy, &allowed, &cpus, most)) {
         return close(json, "imb-threads", Err(e));
     }
+    // -progress: rows weigh their least run time (doc/THREADS.md, "Progress").
+    let weights: Vec<Vec<f64>> = cli::planned(&opts, &cpus, &policy)
+        .iter()
+        .map(|rows| rows.iter().map(|r| r.min_timing).collect())
+        .collect();
+    let progress = RefCell::new(opts.progress.wanted().then(|| {
+        let total = weights.iter().flatten().sum();
+        let n = opts.benchmarks.len();
+        RowProgress::new(
+            std::io::stderr(),
+            "imb-threads",
+            n,
+            total,
+            PROGRESS_INTERVAL,
+        )
+    }));
+    let before_row = |done: usize| {
+        if let Some(p) = progress.borrow_mut().as_mut() {
+            p.rows_done(done);
+        }
+        output::reader_gone()
+    };
     let env = suite::Env {
         policy,
         allowed: &cpus,
         binds: &opts.binds,
         threads: &opts.threads,
         correct: opts.correct,
-        stop: output::reader_gone,
+        stop: &before_row,
     };
-    for &i in &opts.benchmarks {
+    for (k, &i) in opts.benchmarks.iter().enumerate() {
         let b = &suite::BENCHMARKS[i];
+        if let Some(p) = progress.borrow_mut().as_mut() {
+            p.table(k + 1, b.name, weights[k].clone());
+        }
         // A reader that went away (`| head`) ends the run quietly before the next benchmark;
         // the benchmarks also ask before each row, and a row cut short is not printed.
         if output::reader_gone() {
@@ -110,6 +136,9 @@ fn main() -> ExitCode {
                 return ExitCode::from(EXIT_RUNTIME);
             }
         }
+    }
+    if let Some(p) = progress.borrow_mut().as_mut() {
+        p.finish();
     }
     close(json, "imb-threads", out("\n\n# All threads finished\n\n"))
 }

@@ -23,9 +23,10 @@ pub struct Env<'a> {
     pub threads: &'a [usize],
     /// Subtract the harness's own cost (an empty action) from every mean.
     pub correct: bool,
-    /// Asked before each row: true ends the benchmark early (the reader of stdout went away,
-    /// so nobody would see the rest).
-    pub stop: fn() -> bool,
+    /// Asked before each row with the number of rows the table has so far: true ends the
+    /// benchmark early (the reader of stdout went away, so nobody would see the rest). The
+    /// `-progress` lines count rows here, between timings.
+    pub stop: &'a dyn Fn(usize) -> bool,
 }
 
 /// One row of a table.
@@ -377,7 +378,7 @@ fn per_binding(
 ) -> Result<Table, String> {
     let mut t = Table::default();
     for &b in env.binds {
-        if (env.stop)() {
+        if (env.stop)(t.rows.len()) {
             break;
         }
         if only.is_some_and(|o| !o.contains(&b)) {
@@ -401,7 +402,7 @@ fn thread_create(env: &Env) -> Result<Table, String> {
         (Detach::Detached, "detached"),
         (Detach::Joinable, "joinable"),
     ] {
-        if (env.stop)() {
+        if (env.stop)(t.rows.len()) {
             break;
         }
         let mut failure = None;
@@ -715,7 +716,7 @@ struct Bcast {
 fn cond_broadcast(env: &Env) -> Result<Table, String> {
     let mut t = Table::default();
     for (bind, n) in sweep(env) {
-        if (env.stop)() {
+        if (env.stop)(t.rows.len()) {
             break;
         }
         let Some(p) = plan_or_note(&mut t, bind, n, n + 1, env) else {
@@ -786,7 +787,7 @@ fn sem_pingpong(env: &Env) -> Result<Table, String> {
 fn barrier(env: &Env) -> Result<Table, String> {
     let mut t = Table::default();
     for (bind, n) in sweep(env) {
-        if (env.stop)() {
+        if (env.stop)(t.rows.len()) {
             break;
         }
         let Some(p) = plan_or_note(&mut t, bind, n, n, env) else {
@@ -869,7 +870,7 @@ fn std_condvar(env: &Env) -> Result<Table, String> {
 fn std_barrier(env: &Env) -> Result<Table, String> {
     let mut t = Table::default();
     for (bind, n) in sweep(env) {
-        if (env.stop)() {
+        if (env.stop)(t.rows.len()) {
             break;
         }
         let Some(p) = plan_or_note(&mut t, bind, n, n, env) else {

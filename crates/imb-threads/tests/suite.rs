@@ -1,6 +1,7 @@
 //! imb-threads as a user runs it: every benchmark in a short mode, the table layout, and the
-//! errors for bad input (one line, exit status 2).
+//! errors for bad input (one line, exit status 2), progress on stderr.
 
+use imb_testkit::progress_lines;
 use std::process::Command;
 
 const BIN: &str = env!("CARGO_BIN_EXE_imb-threads");
@@ -435,4 +436,70 @@ fn more_threads_than_cpus_is_in_the_header() {
             "{a:?}: no row is oversubscribed, yet:\n{out}"
         );
     }
+}
+
+/// Two benchmarks of a few rows, in the short mode.
+fn tiny(extra: &[&str]) -> (Option<i32>, String, String) {
+    let two = ["-bind", "same,none", "Yield", "Mutex_Protocol"];
+    run(&[SHORT, &two, extra].concat())
+}
+
+// -progress: lines on stderr only, stdout the same as without it, and nothing when stderr is
+// not a terminal unless asked for.
+
+#[test]
+fn progress_on_goes_to_stderr_and_leaves_stdout_alone() {
+    let (code, plain, err) = tiny(&[]);
+    assert_eq!(code, Some(0), "{err}");
+    let (code, out, err) = tiny(&["-progress", "on"]);
+    assert_eq!(code, Some(0), "{err}");
+    let shape = imb_testkit::grid_shape;
+    assert_eq!(shape(&out), shape(&plain));
+    assert_eq!(shape(&out).len(), 2, "{out}");
+    assert!(!out.contains("imb-threads: "), "{out}");
+    let lines = progress_lines("imb-threads", &err);
+    assert!(
+        lines[0].starts_with("imb-threads: benchmark 1 of 2, Yield: starting; elapsed "),
+        "{err}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("imb-threads: benchmark 2 of 2, Mutex_Protocol: ")),
+        "{err}"
+    );
+    assert!(
+        lines
+            .last()
+            .unwrap()
+            .starts_with("imb-threads: 2 tables of 2 benchmarks done in "),
+        "{err}"
+    );
+    // Whatever else a line says, it says how long the run has taken.
+    assert!(lines[..lines.len() - 1]
+        .iter()
+        .all(|l| l.contains("; elapsed ")));
+}
+
+#[test]
+fn no_progress_unless_asked_when_stderr_is_not_a_terminal() {
+    for extra in [&[][..], &["-progress", "auto"], &["-progress=off"]] {
+        let (code, _, err) = tiny(extra);
+        assert_eq!(code, Some(0), "{err}");
+        assert!(
+            progress_lines("imb-threads", &err).is_empty(),
+            "{extra:?}: {err}"
+        );
+    }
+}
+
+#[test]
+fn a_bad_progress_value_is_one_line_naming_the_option() {
+    let (code, out, err) = tiny(&["-progress", "sometimes"]);
+    assert_eq!(code, Some(2));
+    assert!(out.is_empty(), "{out}");
+    assert_eq!(
+        err,
+        "imb-threads: error: -progress sometimes: expected on, off or auto\n"
+    );
 }

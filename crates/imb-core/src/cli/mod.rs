@@ -123,7 +123,8 @@ pub enum ProgressMode {
 }
 
 impl ProgressMode {
-    fn parse(s: &str) -> std::result::Result<Self, String> {
+    /// `on`, `off` (or another on/off word) or `auto`, in any case.
+    pub fn parse(s: &str) -> std::result::Result<Self, String> {
         match s.to_ascii_lowercase().as_str() {
             "auto" => Ok(Self::Auto),
             v => match on_off(v) {
@@ -131,6 +132,16 @@ impl ProgressMode {
                 Ok(false) => Ok(Self::Off),
                 Err(_) => Err("expected on, off or auto".into()),
             },
+        }
+    }
+
+    /// Whether progress lines are written: `auto` asks whether stderr is a terminal.
+    pub fn wanted(self) -> bool {
+        use std::io::IsTerminal;
+        match self {
+            Self::On => true,
+            Self::Off => false,
+            Self::Auto => std::io::stderr().is_terminal(),
         }
     }
 }

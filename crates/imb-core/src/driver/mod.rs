@@ -6,7 +6,7 @@
 
 use crate::bench::{Class, Info, Mode};
 use crate::buffers::{Buffer, TOL};
-use crate::cli::{self, Action, Lengths, Multi, Options, ProgressMode, ThreadLevel};
+use crate::cli::{self, Action, Lengths, Multi, Options, ThreadLevel};
 use crate::comm;
 use crate::error::{Error, Result};
 use crate::hostcheck::Host;
@@ -239,29 +239,20 @@ fn ended(result: &Result<()>, stdout: Option<Failure>) -> Status {
     }
 }
 
-/// Between two progress lines inside a table, at least this long.
-const PROGRESS_INTERVAL: std::time::Duration = std::time::Duration::from_secs(5);
-
 /// Rank 0's outputs: the IMB tables on stdout (always first), the `-json` file if asked for,
 /// and progress on stderr if asked for (or, by default, if stderr is a terminal).
 fn sinks(suite: &Suite, opts: &Options, plan: &Plan) -> Vec<Box<dyn Sink>> {
-    use std::io::IsTerminal;
     let mut v: Vec<Box<dyn Sink>> = vec![Box::new(Text::new(std::io::stdout()))];
     if let Some(f) = &opts.json {
         v.push(Box::new(Json::new(f.clone(), suite.exe)));
     }
-    let progress = match opts.progress {
-        ProgressMode::On => true,
-        ProgressMode::Off => false,
-        ProgressMode::Auto => std::io::stderr().is_terminal(),
-    };
-    if progress {
+    if opts.progress.wanted() {
         let work = plan::work(plan, opts.time);
         v.push(Box::new(Progress::new(
             std::io::stderr(),
             suite.exe,
             work,
-            PROGRESS_INTERVAL,
+            crate::report::PROGRESS_INTERVAL,
         )));
     }
     v

@@ -1,12 +1,13 @@
 //! Everything that is printed. Results flow in as events (`Sink`); each output format is a sink
 //! in its own file: `text` (the IMB tables on stdout), `json` (`-json FILE`) and `progress`
-//! (`-progress`, on stderr); `summary` collects rows for `-summary`; `suitejson` is the
-//! `-json` file of the suites without MPI.
+//! (`-progress`, on stderr; `rows` for the suites without MPI); `summary` collects rows for
+//! `-summary`; `suitejson` is the `-json` file of the suites without MPI.
 
 mod grid;
 mod json;
 mod note;
 mod progress;
+mod rows;
 mod sections;
 mod suitejson;
 mod summary;
@@ -16,7 +17,8 @@ pub use grid::{grid_rule, grid_text, suite_head};
 
 pub use json::{Json, SCHEMA_VERSION};
 pub use note::{AdaptiveRule, Changed, Note, Unsettled};
-pub use progress::{Position, Progress, TableWork, Work};
+pub use progress::{Position, Progress, TableWork, Work, INTERVAL as PROGRESS_INTERVAL};
+pub use rows::RowProgress;
 pub use sections::{SectionClass, SectionsRow};
 pub use suitejson::{close, SuiteJson};
 pub use summary::{summarise, summary_text, Best, Collector, Summary, SummaryLine};

@@ -67,7 +67,7 @@ pub fn estimate(elapsed: f64, done_w: f64, total_w: f64) -> Option<f64> {
     (done_w > 0.0).then(|| elapsed * (total_w - done_w).max(0.0) / done_w)
 }
 
-/// One progress line (pure).
+/// One progress line of an MPI table (pure).
 pub fn progress_line(exe: &str, p: &Position, elapsed: f64, left: Option<f64>) -> String {
     let t = p.table;
     let procs = if t.groups > 1 {
@@ -85,16 +85,92 @@ pub fn progress_line(exe: &str, p: &Position, elapsed: f64, left: Option<f64>) -
         (k, Some(x)) => format!("size {k} of {} done ({x} bytes)", t.sizes.len()),
         (k, None) => format!("size {k} of {} done", t.sizes.len()),
     };
+    line(
+        exe,
+        (t.bench, p.benchmarks),
+        &format!("{} on {procs}{mode}", t.name),
+        &at,
+        elapsed,
+        left,
+    )
+}
+
+/// The shape every executable's progress line shares: `EXE: benchmark K of N, WHAT: AT;
+/// elapsed E[, about L left]` (pure).
+pub fn line(
+    exe: &str,
+    (bench, benchmarks): (usize, usize),
+    what: &str,
+    at: &str,
+    elapsed: f64,
+    left: Option<f64>,
+) -> String {
     let left = left
         .map(|s| format!(", about {} left", clock(s)))
         .unwrap_or_default();
     format!(
-        "{exe}: benchmark {} of {}, {} on {procs}{mode}: {at}; elapsed {}{left}\n",
-        t.bench,
-        p.benchmarks,
-        t.name,
+        "{exe}: benchmark {bench} of {benchmarks}, {what}: {at}; elapsed {}{left}\n",
         clock(elapsed)
     )
+}
+
+/// The last line: `EXE: T tables of N benchmarks done in E` (pure).
+pub fn done_line(exe: &str, tables: usize, benchmarks: usize, elapsed: f64) -> String {
+    format!(
+        "{exe}: {tables} tables of {benchmarks} benchmarks done in {}\n",
+        clock(elapsed)
+    )
+}
+
+/// Between two progress lines inside a table, at least this long.
+pub const INTERVAL: Duration = Duration::from_secs(5);
+
+/// The clock of a progress sink: the time since the start, the weight done out of the
+/// total, and whether the interval since the last line has passed.
+#[derive(Debug, Clone)]
+pub struct Pace {
+    start: Instant,
+    last: Instant,
+    interval: Duration,
+    total_w: f64,
+    done_w: f64,
+}
+
+impl Pace {
+    pub fn new(total_w: f64, interval: Duration) -> Self {
+        let now = Instant::now();
+        Pace {
+            start: now,
+            last: now,
+            interval,
+            total_w,
+            done_w: 0.0,
+        }
+    }
+    /// Weight `w` more is done.
+    pub fn add(&mut self, w: f64) {
+        self.done_w += w;
+    }
+    /// The interval since the last line has passed.
+    pub fn due(&self) -> bool {
+        self.last.elapsed() >= self.interval
+    }
+    /// For a line written now: the time elapsed and the estimate of the time left; the
+    /// interval restarts.
+    pub fn mark(&mut self) -> (f64, Option<f64>) {
+        self.last = Instant::now();
+        let elapsed = (self.last - self.start).as_secs_f64();
+        (elapsed, estimate(elapsed, self.done_w, self.total_w))
+    }
+    pub fn elapsed(&self) -> f64 {
+        self.start.elapsed().as_secs_f64()
+    }
+}
+
+/// Write a line; progress is a courtesy: a closed or full stderr must not end the run.
+pub fn emit(out: &mut impl Write, line: &str) {
+    let _ = out.write_all(line.as_bytes());
+    let _ = out.flush();
 }
 
 /// The progress sink (rank 0; stderr in a run, a Vec in tests).
@@ -102,32 +178,23 @@ pub struct Progress<W: Write> {
     out: W,
     exe: String,
     work: Work,
-    total_w: f64,
-    start: Instant,
-    interval: Duration,
-    last: Instant,
+    pace: Pace,
     /// The table in progress (index into `work.tables`).
     table: Option<usize>,
     done: usize,
-    done_w: f64,
 }
 
 impl<W: Write> Progress<W> {
     /// A sink for the run `work` of executable `exe`; between sizes it writes at most one line
     /// per `interval`.
     pub fn new(out: W, exe: &str, work: Work, interval: Duration) -> Self {
-        let now = Instant::now();
         Progress {
             out,
             exe: exe.to_string(),
-            total_w: work.total(),
+            pace: Pace::new(work.total(), interval),
             work,
-            start: now,
-            interval,
-            last: now,
             table: None,
             done: 0,
-            done_w: 0.0,
         }
     }
     pub fn into_inner(self) -> W {
@@ -138,23 +205,14 @@ impl<W: Write> Progress<W> {
         let Some(table) = self.table.and_then(|i| self.work.tables.get(i)) else {
             return;
         };
-        self.last = Instant::now();
-        let elapsed = (self.last - self.start).as_secs_f64();
+        let (elapsed, left) = self.pace.mark();
         let p = Position {
             table,
             benchmarks: self.work.benchmarks,
             done: self.done,
             bytes,
         };
-        let line = progress_line(
-            &self.exe,
-            &p,
-            elapsed,
-            estimate(elapsed, self.done_w, self.total_w),
-        );
-        // Progress is a courtesy: a closed or full stderr must not end the run.
-        let _ = self.out.write_all(line.as_bytes());
-        let _ = self.out.flush();
+        emit(&mut self.out, &progress_line(&self.exe, &p, elapsed, left));
     }
 }
 
@@ -168,22 +226,21 @@ impl<W: Write> Sink for Progress<W> {
         let Some(t) = self.table.and_then(|i| self.work.tables.get(i)) else {
             return;
         };
-        self.done_w += t.sizes.get(self.done).map_or(0.0, |(_, w)| *w);
+        self.pace
+            .add(t.sizes.get(self.done).map_or(0.0, |(_, w)| *w));
         self.done += 1;
-        if self.last.elapsed() >= self.interval {
+        if self.pace.due() {
             self.show(bytes);
         }
     }
     fn finish(&mut self, _verdicts: Option<&[Verdict]>) {
-        let line = format!(
-            "{}: {} tables of {} benchmarks done in {}\n",
-            self.exe,
+        let line = done_line(
+            &self.exe,
             self.table.map_or(0, |i| i + 1),
             self.work.benchmarks,
-            clock(self.start.elapsed().as_secs_f64())
+            self.pace.elapsed(),
         );
-        let _ = self.out.write_all(line.as_bytes());
-        let _ = self.out.flush();
+        emit(&mut self.out, &line);
     }
 }
 

@@ -4,6 +4,7 @@
 
 use crate::suite::BENCHMARKS;
 use imb_core::cli::table::{self, Opt, Takes};
+use imb_core::cli::ProgressMode;
 use imb_harness::binding::{self, Bind};
 use serde::Deserialize;
 use toml::Spanned;
@@ -72,6 +73,14 @@ every table, rewritten after each table; FILE must be a regular file or not exis
         "- -force: run even when the rows asked for need more than an hour at the least.\n",
     ),
     Opt::row(
+        "progress",
+        Takes::Value,
+        (2, 1, "[-progress on|off|auto]"),
+        "- -progress on|off|auto: lines on stderr saying which benchmark and row the run is at, the\n  \
+time elapsed and an estimate of the time left; never on stdout. auto (default): only when\n  \
+stderr is a terminal.\n",
+    ),
+    Opt::row(
         "names",
         Takes::Names,
         (2, 3, "[benchmark1 [benchmark2 ...]]"),
@@ -115,6 +124,7 @@ pub struct Options {
     pub json: Option<imb_core::safefile::OutFile>,
     /// Every parameter with its origin, for the `-json` provenance.
     pub params: Vec<imb_core::provenance::Param>,
+    pub progress: ProgressMode,
 }
 
 pub enum Action {
@@ -262,6 +272,10 @@ pub fn parse(args: &[String]) -> Result<Action, String> {
         Some(s) => parse_list(s, 1, MAX_THREADS).map_err(|e| format!("-threads {s}: {e}"))?,
         None => parse_list(d.threads.get_ref(), 1, MAX_THREADS)?,
     };
+    let progress = opt("progress")
+        .map(|s| ProgressMode::parse(s).map_err(|e| format!("-progress {s}: {e}")))
+        .transpose()?
+        .unwrap_or_default();
     let cpus = opt("cpus")
         .map(|s| {
             parse_list(s, 0, MAX_CPU)
@@ -305,6 +319,7 @@ pub fn parse(args: &[String]) -> Result<Action, String> {
         json,
         params: Vec::new(),
         settings,
+        progress,
     };
     let given = |name: &str| match name {
         "correct" | "force" => m.get_flag(name),
@@ -396,23 +411,31 @@ pub fn check_run(
     Ok(())
 }
 
+/// Each benchmark's rows, in run order.
+pub fn planned(
+    o: &Options,
+    cpus: &[usize],
+    p: &imb_harness::adaptive::Policy,
+) -> Vec<Vec<crate::suite::PlannedRow>> {
+    o.benchmarks
+        .iter()
+        .map(|&i| BENCHMARKS[i].planned_rows(&o.binds, &o.threads, cpus, p.min_timing))
+        .collect()
+}
+
 /// The rows of the run and the least time they can take: every row takes at least min_reps
 /// timings of at least its minimum timing (the tuning and the overhead correction add more).
 pub fn least_secs(o: &Options, cpus: &[usize], p: &imb_harness::adaptive::Policy) -> (usize, f64) {
-    let rows: Vec<_> = o
-        .benchmarks
-        .iter()
-        .flat_map(|&i| BENCHMARKS[i].planned_rows(&o.binds, &o.threads, cpus, p.min_timing))
-        .collect();
+    let rows: Vec<_> = planned(o, cpus, p).into_iter().flatten().collect();
     let secs = rows.iter().map(|r| p.min_reps as f64 * r.min_timing).sum();
     (rows.len(), secs)
 }
 
 /// The most threads any row of the run has (for the oversubscription line of the header).
 pub fn most_threads(o: &Options, cpus: &[usize], p: &imb_harness::adaptive::Policy) -> usize {
-    o.benchmarks
+    planned(o, cpus, p)
         .iter()
-        .flat_map(|&i| BENCHMARKS[i].planned_rows(&o.binds, &o.threads, cpus, p.min_timing))
+        .flatten()
         .map(|r| r.threads)
         .max()
         .unwrap_or(1)

@@ -78,5 +78,6 @@ pub(super) fn parameters(
             plain("json"),
         ),
         Param::new("-force", o.force, (), plain("force")),
+        Param::new("-progress", o.progress, "auto", plain("progress")),
     ]
 }
