@@ -4,7 +4,7 @@
 //! the same buffers: N_BARR barriers, then per call a barrier (outside the clock), MPI_Wtime,
 //! MPI_Iallreduce, MPI_Wait, MPI_Wtime. Alternating pairs in one process cancel the
 //! launch-to-launch and load drift of a small shared machine; the paired ratios are printed.
-//! Used by `scripts/bench-overhead` (`EXAMPLE=iallreduce`).
+//! Used by `scripts/bench-overhead` (`EXAMPLE=iallreduce`) and `scripts/bench-2021`.
 //!
 //! Usage: `mpirun -np 2 iallreduce_overhead [PAIRS]` (default 200 pairs per size).
 

@@ -3,7 +3,8 @@
 //! `Benchmark::kernel` → `Timed::run`: a new window per measurement, lock, N_BARR barriers,
 //! timed puts and flushes, unlock and barrier untimed), alternates with a raw-FFI loop of the
 //! same pattern on the same buffers. The median of the paired ratios (origin's time) is
-//! printed; the target is ours/raw <= 1.02. Used by `scripts/bench-rma`.
+//! printed; the target is ours/raw <= 1.02. Used by `scripts/bench-rma` and
+//! `scripts/bench-2021`.
 //!
 //! Usage: `mpirun -np 2 unidir_put_overhead [PAIRS]` (default 200 pairs per case).
 
