@@ -15,6 +15,16 @@ use crate::settings::Params;
 use mpi::collective::SystemOperation;
 use mpi::traits::*;
 
+mod example;
+mod stats;
+mod table;
+#[cfg(test)]
+mod tests;
+
+pub use example::{find, intro, one_sided_cases, start, Example};
+pub use stats::{median, Goal, Summary};
+pub use table::Table;
+
 /// One measurement of `b` at (X, mode, n) as the driver's `Active::time` takes it: the kernel
 /// built untimed for this rank of `comm`, then `Timed::run` with the settings' N_BARR.
 pub fn timed(
@@ -57,8 +67,8 @@ pub struct Pairs {
     pub raw: Vec<f64>,
 }
 
-/// Runs each side once untimed-for-the-result (a warm-up, as the driver does before the first
-/// size), then `pairs` pairs, alternating which side goes first so that drift within a pair
+/// Runs each side once as a warm-up, its figure discarded (the driver also warms up before the
+/// first size), then `pairs` pairs, alternating which side goes first so that drift within a pair
 /// favours neither. Both sides get `state` (the buffers both of them write).
 pub fn alternate<S>(
     comm: &Comm,
@@ -151,13 +161,3 @@ impl<'a> Pairing<'a> {
         )
     }
 }
-
-mod example;
-mod stats;
-mod table;
-pub use example::{find, intro, one_sided_cases, start, Example};
-pub use stats::{median, Goal, Summary};
-pub use table::Table;
-
-#[cfg(test)]
-mod tests;
