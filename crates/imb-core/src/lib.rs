@@ -41,5 +41,7 @@ pub mod hostcheck;
 pub mod kernel;
 #[cfg(feature = "mpi")]
 pub mod mpirc;
+#[cfg(feature = "mpi")]
+pub mod pairs;
 
 pub use error::{Error, Result};

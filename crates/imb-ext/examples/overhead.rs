@@ -9,11 +9,10 @@
 //! Usage: `mpirun -np 2 overhead [PAIRS]` (default 200 pairs per size and mode).
 
 use imb_core::bench::Mode;
-use imb_core::buffers::Buffer;
-use imb_core::kernel::{Comm, Ctx};
-use imb_core::lengths::n_sample;
-use imb_core::settings::{standard, Kind, Params};
-use mpi::collective::SystemOperation;
+use imb_core::kernel::Comm;
+use imb_core::pairs::{self, Goal, Pairing, Table};
+use imb_core::report::mode_name;
+use imb_core::settings::Kind;
 use mpi::ffi;
 use mpi::raw::AsRaw;
 use mpi::traits::*;
@@ -91,136 +90,34 @@ fn raw_unidir_put(comm: &Comm, s: &[u8], r: &mut [u8], x: usize, agg: bool, n: u
     }
 }
 
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
-
-fn quartiles(v: &mut [f64]) -> (f64, f64) {
-    v.sort_by(f64::total_cmp);
-    (v[v.len() / 4], v[3 * v.len() / 4])
-}
-
-/// Our side: what the driver's `Active::time` does for one size (zero the receive buffer, build
-/// the kernel, which creates and fences the window untimed, then `Timed::run`).
-fn ours_once(
-    world: &Comm,
-    params: &Params,
-    me: usize,
-    (x, mode, n): (usize, Mode, usize),
-    send: &Buffer,
-    recv: &mut Buffer,
-) -> f64 {
-    let put = imb_ext::BENCHMARKS
-        .iter()
-        .find(|b| b.info().name == "Unidir_Put")
-        .expect("Unidir_Put is registered");
-    let len = recv.len();
-    recv.zero(len);
-    let mut k = put.kernel(Ctx {
-        comm: world,
-        rank: me,
-        size: 2,
-        x,
-        mode,
-        send: send.bytes(),
-        recv: recv.bytes_mut(),
-        params,
-        info: &[],
-        prep: None,
-        run: None,
-    });
-    k.run(world, params.n_barr, n, false).secs
-}
-
-/// The raw side, with the same untimed zeroing of the receive buffer.
-fn raw_once((x, mode, n): (usize, Mode, usize), send: &Buffer, recv: &mut Buffer, c: &Comm) -> f64 {
-    let len = recv.len();
-    recv.zero(len);
-    raw_unidir_put(
-        c,
-        send.bytes(),
-        recv.bytes_mut(),
-        x,
-        mode == Mode::Aggregate,
-        n,
-    )
-}
-
 fn main() {
-    let pairs: usize = std::env::args()
-        .nth(1)
-        .map(|a| a.parse().expect("PAIRS is a number"))
-        .unwrap_or(200);
-    let universe = mpi::initialize().expect("MPI starts");
-    let world = universe.world();
-    assert_eq!(world.size(), 2, "run with mpirun -np 2");
-    let me = world.rank() as usize;
-    let params = standard(Kind::Mpi1);
-    assert_eq!(params.n_barr, N_BARR, "standard N_BARR");
+    let ex = pairs::start(200, Some(2), Kind::Mpi1);
+    let put = pairs::find(imb_ext::BENCHMARKS, "Unidir_Put");
+    assert_eq!(ex.params.n_barr, N_BARR, "standard N_BARR");
     // BufShape::Window: max(X, OVERALL_VOL) for both buffers, as the engine allocates them.
-    let max = SIZES.iter().fold(params.overall_vol, |m, &x| m.max(x));
-    let mut send = Buffer::new(max).expect("send buffer");
-    let mut recv = Buffer::new(max).expect("receive buffer");
-    send.fill(me);
-    let slowest = |t: f64| {
-        let mut m = 0.0;
-        world.all_reduce_into(&t, &mut m, SystemOperation::max());
-        m * 1e6 // Unidir_Put's t[usec]: t_max per repetition
+    let mut bufs = ex.buffers(SIZES.iter().fold(ex.params.overall_vol, |m, &x| m.max(x)));
+    let table = Table::modes().in_usec();
+    let how = format!("{} alternating pairs per case, one launch", ex.pairs);
+    table.print_header(&ex.world, &pairs::intro("Unidir_Put", "imb-ext", how));
+    // Each side zeroes the receive buffer untimed; ours then builds the kernel, which creates
+    // and fences the window untimed, as the driver's `Active::time` does.
+    let run = Pairing {
+        zero_recv: true,
+        ..ex.pairing()
     };
-    if me == 0 {
-        println!("# imb-rs harness overhead: our Unidir_Put (imb-core Timed::run over the imb-ext kernel)");
-        println!("# beside a raw-FFI loop of the same pattern, {pairs} alternating pairs per case, one launch");
-        println!("#     bytes  mode           reps   ours[usec]    raw[usec]   ratio(median)   ratio IQR        target");
-    }
-    for (mode, cap) in [
-        (Mode::Aggregate, params.msgspersample),
-        (Mode::NonAggregate, params.msgs_nonaggr),
-    ] {
-        for x in SIZES {
-            let case = (x, mode, n_sample(x, cap, params.overall_vol));
-            let n = case.2;
-            // warm-up both paths, as the driver warms up before the first size
-            ours_once(&world, &params, me, case, &send, &mut recv);
-            raw_once(case, &send, &mut recv, &world);
-            let (mut ours, mut raw, mut ratio) = (Vec::new(), Vec::new(), Vec::new());
-            for p in 0..pairs {
-                // alternate which goes first, so drift within a pair favours neither
-                let (o, r) = if p % 2 == 0 {
-                    let o = slowest(ours_once(&world, &params, me, case, &send, &mut recv));
-                    (o, slowest(raw_once(case, &send, &mut recv, &world)))
-                } else {
-                    let r = slowest(raw_once(case, &send, &mut recv, &world));
-                    (
-                        slowest(ours_once(&world, &params, me, case, &send, &mut recv)),
-                        r,
-                    )
-                };
-                ours.push(o);
-                raw.push(r);
-                // latency: time ratio; bandwidth: throughput ratio (raw time / our time)
-                ratio.push(if x < 1 << 20 { o / r } else { r / o });
-            }
-            if me == 0 {
-                let (q1, q3) = quartiles(&mut ratio.clone());
-                let m = median(&mut ratio);
-                let (target, pass) = if x < 1 << 20 {
-                    ("t ours/raw <= 1.02", m <= 1.02)
-                } else {
-                    ("MB/s ours/raw >= 0.98", m >= 0.98)
-                };
-                let mode = if mode == Mode::Aggregate {
-                    "AGGREGATE"
-                } else {
-                    "NON-AGGREGATE"
-                };
-                println!(
-                    "{x:>11}  {mode:<13} {n:>5} {:>12.4} {:>12.4} {m:>15.4}   {q1:.3}..{q3:.3}   {target} {}",
-                    median(&mut ours),
-                    median(&mut raw),
-                    if pass { "PASS" } else { "FAIL" }
-                );
-            }
-        }
+    let modes = [Mode::Aggregate, Mode::NonAggregate];
+    for (x, mode, n) in pairs::one_sided_cases(&ex.params, modes, &SIZES) {
+        let p = run.versus(put, (x, mode, n), &mut bufs, |s, r| {
+            let agg = mode == Mode::Aggregate;
+            raw_unidir_put(&ex.world, s.bytes(), r.bytes_mut(), x, agg, n)
+        });
+        // Unidir_Put's t[usec]: t_max per repetition
+        let s = p.summary(Goal::by_size(x), |t| t * 1e6);
+        table.print_row(
+            &ex.world,
+            &[&x, &mode_name(mode).unwrap_or(""), &n],
+            &s,
+            &[],
+        );
     }
 }

@@ -13,7 +13,8 @@ use imb_core::bench::Mode;
 use imb_core::buffers::Buffer;
 use imb_core::kernel::{Benchmark, Comm, Ctx, Prep};
 use imb_core::lengths::n_sample;
-use imb_core::settings::{standard, Kind, Params};
+use imb_core::pairs::{self, Figure, Goal};
+use imb_core::settings::{Kind, Params};
 use imb_core::stats::Usec;
 use imb_io::cpu::Calibration;
 use imb_io::overlap_pct;
@@ -170,19 +171,10 @@ fn ours(
     (s.secs, s.parts[PURE], s.parts[CPU])
 }
 
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
-
 fn main() {
-    let pairs: usize = std::env::args()
-        .nth(1)
-        .map_or(60, |a| a.parse().expect("PAIRS is a number"));
-    let universe = mpi::initialize().expect("MPI starts");
-    let world = universe.world();
+    let ex = pairs::start(60, None, Kind::Io);
+    let (world, pairs, params) = (&ex.world, ex.pairs, &ex.params);
     let me = world.rank();
-    let params = standard(Kind::Io);
     let dir = std::env::temp_dir().join("imb-rs-bench-io");
     std::fs::create_dir_all(&dir).expect("scratch directory");
     let base = dir.join("IMB_out");
@@ -192,8 +184,8 @@ fn main() {
     );
     bufs.0.fill_io(me as usize);
     let env = Env {
-        comm: &world,
-        params: &params,
+        comm: world,
+        params,
         base: &base,
         cpu: None,
     };
@@ -203,25 +195,20 @@ fn main() {
     let path = base.clone();
     for x in SIZES {
         let n = n_sample(x, params.msgspersample, params.overall_vol);
-        let mut ratios = Vec::with_capacity(pairs);
-        let (mut t_ours, mut t_raw) = (Vec::new(), Vec::new());
-        for _ in 0..pairs {
-            let a = ours(&env, pw, prep.as_ref(), x, n, &mut bufs).0;
-            let b = raw_write_indv(&world, &path, bufs.0.bytes(), x, n);
-            // The slowest rank decides a collective I/O time, as in the tables.
-            let (mut a_max, mut b_max) = (0.0f64, 0.0f64);
-            world.all_reduce_into(&a, &mut a_max, mpi::collective::SystemOperation::max());
-            world.all_reduce_into(&b, &mut b_max, mpi::collective::SystemOperation::max());
-            ratios.push(a_max / b_max);
-            t_ours.push(a_max);
-            t_raw.push(b_max);
-        }
+        // The slowest rank decides a collective I/O time, as in the tables.
+        let p = pairs::alternate(
+            world,
+            pairs,
+            Figure::Slowest,
+            &mut bufs,
+            |b| ours(&env, pw, prep.as_ref(), x, n, b).0,
+            |b| raw_write_indv(world, &path, b.0.bytes(), x, n),
+        );
+        let s = p.summary(Goal::Latency, |t| t * 1e6);
         if me == 0 {
             println!(
                 "P_Write_Indv {x:>8} B x {n:>2}, NP 2: ours {:9.2} us  raw {:9.2} us  median ratio ours/raw {:.3}  ({pairs} pairs)",
-                median(t_ours) * 1e6,
-                median(t_raw) * 1e6,
-                median(ratios)
+                s.ours, s.raw, s.ratio
             );
         }
     }
@@ -238,7 +225,7 @@ fn main() {
         let cal = Calibration::measure();
         let env = Env {
             comm: &solo,
-            params: &params,
+            params,
             base: &base,
             cpu: Some(&cal),
         };

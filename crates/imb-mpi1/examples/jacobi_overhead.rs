@@ -11,9 +11,10 @@
 
 use imb_core::bench::Mode;
 use imb_core::buffers::Buffer;
-use imb_core::kernel::{Comm, Ctx, Sample};
+use imb_core::kernel::Comm;
+use imb_core::pairs::{self, Figure, Goal, Table};
+use imb_core::settings::Kind;
 use imb_core::whitebox::Part;
-use imb_harness::robust::summarize;
 use mpi::collective::SystemOperation;
 use mpi::ffi;
 use mpi::raw::AsRaw;
@@ -139,92 +140,43 @@ impl Raw {
 }
 
 fn main() {
-    let pairs: usize = std::env::args()
-        .nth(1)
-        .map(|a| a.parse().expect("PAIRS is a number"))
-        .unwrap_or(20);
-    let universe = mpi::initialize().expect("MPI starts");
-    let world = universe.world();
+    let ex = pairs::start(20, None, Kind::Mpi1);
+    let (world, pairs) = (&ex.world, ex.pairs);
     let (me, np) = (world.rank() as usize, world.size() as usize);
     assert!(np >= 2, "run with mpirun -np 2 or more");
-    let stencil = imb_mpi1::BENCHMARKS
-        .iter()
-        .find(|b| b.info().name == "Jacobi2D")
-        .expect("Jacobi2D is registered");
-    let params = imb_core::settings::standard(imb_core::settings::Kind::Mpi1);
-    let max = SIZES.iter().map(|s| s.0).max().unwrap_or(0);
-    let mut send = Buffer::new(max).expect("send buffer");
-    let mut recv = Buffer::new(max).expect("receive buffer");
-    send.fill(me);
-    let slowest = |t: f64| {
-        let mut m = 0.0;
-        world.all_reduce_into(&t, &mut m, SystemOperation::max());
-        m * 1e6
-    };
-    if me == 0 {
-        println!(
-            "# Jacobi2D's full kernel (timers compiled out) beside a raw-FFI loop of the same"
-        );
-        println!("# iteration, {pairs} alternating pairs per size at np {np}, slowest rank, best of 3 each");
-        println!(
-            "#   bytes  reps  ours[usec]   raw[usec]  ours/raw(median)  timers on/off(median)"
-        );
-    }
+    let stencil = pairs::find(imb_mpi1::BENCHMARKS, "Jacobi2D");
+    let mut bufs = ex.buffers(SIZES.iter().map(|s| s.0).max().unwrap_or(0));
+    let table = Table::new()
+        .key("bytes", 9)
+        .key("reps", 5)
+        .sides("usec", 11, 2)
+        .ratio("ours/raw(median)", 17, 3)
+        .extra("timers on/off(median)", 22, 3);
+    table.print_header(world, &[
+        "Jacobi2D's full kernel (timers compiled out) beside a raw-FFI loop of the same".into(),
+        format!("iteration, {pairs} alternating pairs per size at np {np}, slowest rank, best of 3 each"),
+    ]);
     for (x, n) in SIZES {
-        let ours_once = |send: &Buffer, recv: &mut Buffer| -> Sample {
-            let mut k = stencil.kernel(Ctx {
-                comm: &world,
-                rank: me,
-                size: np,
-                x,
-                mode: Mode::Plain,
-                send: send.bytes(),
-                recv: recv.bytes_mut(),
-                params: &params,
-                info: &[],
-                prep: None,
-                run: None,
-            });
-            k.run(&world, params.n_barr, n, false)
+        // This rank's instrumented sections summed, per run of ours (the first: the warm-up).
+        let mut on = Vec::with_capacity(pairs + 1);
+        let ours = |(s, r): &mut (Buffer, Buffer)| {
+            let t = pairs::timed(stencil, world, &ex.params, (x, Mode::Plain, n), s, r).parts;
+            on.push(
+                t[Part::SecComm as usize] + t[Part::SecMove as usize] + t[Part::SecComp as usize],
+            );
+            t[Part::Full as usize]
         };
         let mut raw_k = Raw::new(me, np, x);
-        let mut raw_once = || {
+        let raw_once = |_: &mut (Buffer, Buffer)| {
             (0..3)
-                .map(|_| raw_k.time(&world, n))
+                .map(|_| raw_k.time(world, n))
                 .fold(f64::INFINITY, f64::min)
         };
-        ours_once(&send, &mut recv);
-        raw_once();
-        let (mut ours, mut raw, mut ratio, mut timers) =
-            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-        for p in 0..pairs {
-            let (s, r) = if p % 2 == 0 {
-                let s = ours_once(&send, &mut recv);
-                (s, raw_once())
-            } else {
-                let r = raw_once();
-                (ours_once(&send, &mut recv), r)
-            };
-            let full = slowest(s.parts[Part::Full as usize]);
-            let on = slowest(
-                s.parts[Part::SecComm as usize]
-                    + s.parts[Part::SecMove as usize]
-                    + s.parts[Part::SecComp as usize],
-            );
-            let r = slowest(r);
-            ours.push(full);
-            raw.push(r);
-            ratio.push(full / r);
-            timers.push(on / full);
-        }
-        if me == 0 {
-            println!(
-                "{x:>9} {n:>5} {:>11.2} {:>11.2} {:>17.3} {:>22.3}",
-                summarize(&ours).median,
-                summarize(&raw).median,
-                summarize(&ratio).median,
-                summarize(&timers).median
-            );
-        }
+        let p = pairs::alternate(world, pairs, Figure::Slowest, &mut bufs, ours, raw_once);
+        let mut on_max = vec![0.0; pairs];
+        world.all_reduce_into(&on[1..], &mut on_max[..], SystemOperation::max());
+        let timers: Vec<f64> = on_max.iter().zip(&p.ours).map(|(o, f)| o / f).collect();
+        let s = p.summary(Goal::Latency, |t| t * 1e6);
+        table.print_row(world, &[&x, &n], &s, &[pairs::median(&timers)]);
     }
 }

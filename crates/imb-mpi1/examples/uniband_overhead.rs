@@ -9,8 +9,9 @@
 
 use imb_core::bench::Mode;
 use imb_core::buffers::Buffer;
-use imb_core::kernel::{Comm, Ctx};
-use mpi::collective::SystemOperation;
+use imb_core::kernel::Comm;
+use imb_core::pairs::{self, Goal, Table};
+use imb_core::settings::Kind;
 use mpi::ffi;
 use mpi::raw::AsRaw;
 use mpi::traits::*;
@@ -65,94 +66,29 @@ fn raw_uniband(comm: &Comm, s: &[u8], r: &mut [u8], w: usize, n: usize) -> f64 {
     }
 }
 
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
-
-fn quartiles(v: &mut [f64]) -> (f64, f64) {
-    v.sort_by(f64::total_cmp);
-    (v[v.len() / 4], v[3 * v.len() / 4])
-}
-
 fn main() {
-    let pairs: usize = std::env::args()
-        .nth(1)
-        .map(|a| a.parse().expect("PAIRS is a number"))
-        .unwrap_or(100);
-    let universe = mpi::initialize().expect("MPI starts");
-    let world = universe.world();
-    assert_eq!(world.size(), 2, "run with mpirun -np 2");
-    let me = world.rank() as usize;
-    let uniband = imb_mpi1::BENCHMARKS
-        .iter()
-        .find(|b| b.info().name == "Uniband")
-        .expect("Uniband is registered");
-    let params = imb_core::settings::standard(imb_core::settings::Kind::Mpi1);
-    let w = params.window_size;
-    let max = SIZES.iter().map(|s| s.0).max().unwrap_or(0);
-    let mut send = Buffer::new(max).expect("send buffer");
-    let mut recv = Buffer::new(max).expect("receive buffer");
-    send.fill(me);
-    let slowest = |t: f64| {
-        let mut m = 0.0;
-        world.all_reduce_into(&t, &mut m, SystemOperation::max());
-        m
-    };
-    if me == 0 {
-        println!(
-            "# imb-rs harness overhead: our Uniband (imb-core Timed::run over the imb-mpi1 kernel)"
-        );
-        println!("# beside a raw-FFI loop of the same pattern, window {w}, {pairs} alternating pairs per size, one launch");
-        println!("#       bytes  reps  ours[Msg/s]   raw[Msg/s]  t ours/raw(median)  ratio IQR      target");
-    }
+    let ex = pairs::start(100, Some(2), Kind::Mpi1);
+    let uniband = pairs::find(imb_mpi1::BENCHMARKS, "Uniband");
+    let w = ex.params.window_size;
+    let table = Table::sizes()
+        .sides("Msg/s", 12, 0)
+        .ratio("t ours/raw(median)", 19, 4)
+        .iqr()
+        .target();
+    let how = format!(
+        "window {w}, {} alternating pairs per size, one launch",
+        ex.pairs
+    );
+    table.print_header(&ex.world, &pairs::intro("Uniband", "imb-mpi1", how));
+    let mut bufs = ex.buffers(SIZES.iter().map(|s| s.0).max().unwrap_or(0));
     for (x, n) in SIZES {
-        let ours_once = |send: &Buffer, recv: &mut Buffer| {
-            let mut k = uniband.kernel(Ctx {
-                comm: &world,
-                rank: me,
-                size: 2,
-                x,
-                mode: Mode::Plain,
-                send: send.bytes(),
-                recv: recv.bytes_mut(),
-                params: &params,
-                info: &[],
-                prep: None,
-                run: None,
-            });
-            k.run(&world, params.n_barr, n, false).secs
+        let raw = |s: &Buffer, r: &mut Buffer| {
+            raw_uniband(&ex.world, &s.bytes()[..x], &mut r.bytes_mut()[..x], w, n)
         };
-        let raw_once = |send: &Buffer, recv: &mut Buffer| {
-            raw_uniband(&world, &send.bytes()[..x], &mut recv.bytes_mut()[..x], w, n)
-        };
-        // warm-up both paths, as the driver does before the first size
-        ours_once(&send, &mut recv);
-        raw_once(&send, &mut recv);
-        let (mut ours, mut raw, mut ratio) = (Vec::new(), Vec::new(), Vec::new());
-        for p in 0..pairs {
-            // alternate which goes first, so drift within a pair favours neither
-            let (o, r) = if p % 2 == 0 {
-                let o = slowest(ours_once(&send, &mut recv));
-                (o, slowest(raw_once(&send, &mut recv)))
-            } else {
-                let r = slowest(raw_once(&send, &mut recv));
-                (slowest(ours_once(&send, &mut recv)), r)
-            };
-            ours.push(o);
-            raw.push(r);
-            ratio.push(o / r);
-        }
-        if me == 0 {
-            let (q1, q3) = quartiles(&mut ratio.clone());
-            let m = median(&mut ratio);
-            let rate = |t: f64| w as f64 / t;
-            println!(
-                "{x:>13} {n:>5} {:>12.0} {:>12.0} {m:>19.4}   {q1:.3}..{q3:.3}   t ours/raw <= 1.02 {}",
-                rate(median(&mut ours)),
-                rate(median(&mut raw)),
-                if m <= 1.02 { "PASS" } else { "FAIL" }
-            );
-        }
+        let p = ex
+            .pairing()
+            .versus(uniband, (x, Mode::Plain, n), &mut bufs, raw);
+        let rate = |t: f64| w as f64 / t;
+        table.print_row(&ex.world, &[&x, &n], &p.summary(Goal::Latency, rate), &[]);
     }
 }

@@ -3,15 +3,16 @@
 //! `Benchmark::kernel` → `Timed::run`: a new window per measurement, lock, N_BARR barriers,
 //! timed puts and flushes, unlock and barrier untimed), alternates with a raw-FFI loop of the
 //! same pattern on the same buffers. The median of the paired ratios (origin's time) is
-//! printed; the target is ours/raw <= 1.02. Used by `scripts/bench-rma`.
+//! printed; the target is ours/raw <= 1.02. Used by `scripts/bench-rma` and
+//! `scripts/bench-2021`.
 //!
 //! Usage: `mpirun -np 2 unidir_put_overhead [PAIRS]` (default 200 pairs per case).
 
 use imb_core::bench::Mode;
-use imb_core::buffers::Buffer;
-use imb_core::kernel::{Comm, Ctx};
-use imb_core::lengths::n_sample;
-use imb_core::settings::{standard, Kind, Params};
+use imb_core::kernel::Comm;
+use imb_core::pairs::{self, Figure, Goal, Pairing, Table};
+use imb_core::report::mode_name;
+use imb_core::settings::Kind;
 use mpi::ffi;
 use mpi::raw::AsRaw;
 use mpi::traits::*;
@@ -76,105 +77,36 @@ fn raw(comm: &Comm, s: &[u8], r: &mut [u8], x: usize, agg: bool, n: usize, n_bar
     t
 }
 
-/// What the driver's `Active::time` does for one size on this rank.
-fn ours(
-    w: &Comm,
-    p: &Params,
-    me: usize,
-    case: (usize, Mode, usize),
-    b: &mut (Buffer, Buffer),
-) -> f64 {
-    let (x, mode, n) = case;
-    let len = b.1.len();
-    b.1.zero(len);
-    let mut k = imb_rma::unidir_put().kernel(Ctx {
-        comm: w,
-        rank: me,
-        size: 2,
-        x,
-        mode,
-        send: b.0.bytes(),
-        recv: b.1.bytes_mut(),
-        params: p,
-        info: &[],
-        prep: None,
-        run: None,
-    });
-    k.run(w, p.n_barr, n, false).secs
-}
-
 fn main() {
-    let pairs: usize = std::env::args()
-        .nth(1)
-        .map(|a| a.parse().expect("PAIRS is a number"))
-        .unwrap_or(200);
-    let universe = mpi::initialize().expect("MPI starts");
-    let world = universe.world();
-    assert_eq!(world.size(), 2, "run with mpirun -np 2");
-    let me = world.rank() as usize;
-    let p = standard(Kind::Mpi1);
-    let top = SIZES[SIZES.len() - 1];
-    let mut bufs = (
-        Buffer::new(top).expect("send"),
-        Buffer::new(top).expect("recv"),
-    );
-    bufs.0.fill(me);
-    if me == 0 {
-        println!("# imb-rs harness overhead: our Unidir_put (imb-core Timed::run over the imb-rma kernel)");
-        println!("# beside a raw-FFI loop of the same pattern, {pairs} alternating pairs per case (origin's time)");
-        println!(
-            "#     bytes  mode           reps   ours[usec]    raw[usec]   ratio(median)  target"
+    let ex = pairs::start(200, Some(2), Kind::Mpi1);
+    let mut bufs = ex.buffers(SIZES[SIZES.len() - 1]);
+    let table = Table::modes()
+        .sides("usec", 12, 4)
+        .ratio("ratio(median)", 15, 4)
+        .target();
+    let how = format!("{} alternating pairs per case (origin's time)", ex.pairs);
+    table.print_header(&ex.world, &pairs::intro("Unidir_put", "imb-rma", how));
+    // Each side zeroes the receive buffer untimed, as the driver's `Active::time` does; the
+    // figure is the origin's own time (the target does not time).
+    let run = Pairing {
+        figure: Figure::Local,
+        zero_recv: true,
+        ..ex.pairing()
+    };
+    let n_barr = ex.params.n_barr;
+    let modes = [Mode::NonAggregate, Mode::Aggregate];
+    for case in pairs::one_sided_cases(&ex.params, modes, &SIZES) {
+        let (x, mode, n) = case;
+        let agg = mode == Mode::Aggregate;
+        let v = run.versus(imb_rma::unidir_put(), case, &mut bufs, |s, r| {
+            raw(&ex.world, s.bytes(), r.bytes_mut(), x, agg, n, n_barr)
+        });
+        let t = v.summary(Goal::Latency, |t| t * 1e6);
+        table.print_row(
+            &ex.world,
+            &[&x, &mode_name(mode).unwrap_or(""), &n],
+            &t,
+            &[],
         );
-    }
-    for (mode, cap) in [
-        (Mode::NonAggregate, p.msgs_nonaggr),
-        (Mode::Aggregate, p.msgspersample),
-    ] {
-        for x in SIZES {
-            let case = (x, mode, n_sample(x, cap, p.overall_vol));
-            let agg = mode == Mode::Aggregate;
-            let raw_once = |b: &mut (Buffer, Buffer)| {
-                let len = b.1.len();
-                b.1.zero(len);
-                raw(
-                    &world,
-                    b.0.bytes(),
-                    b.1.bytes_mut(),
-                    x,
-                    agg,
-                    case.2,
-                    p.n_barr,
-                )
-            };
-            ours(&world, &p, me, case, &mut bufs);
-            raw_once(&mut bufs);
-            let mut v: Vec<(f64, f64, f64)> = Vec::with_capacity(pairs);
-            for i in 0..pairs {
-                // Alternate which goes first, so drift within a pair favours neither.
-                let (o, r) = if i % 2 == 0 {
-                    let o = ours(&world, &p, me, case, &mut bufs);
-                    (o, raw_once(&mut bufs))
-                } else {
-                    let r = raw_once(&mut bufs);
-                    (ours(&world, &p, me, case, &mut bufs), r)
-                };
-                v.push((o / r, o, r));
-            }
-            if me == 0 {
-                let mid = |k: usize, v: &mut Vec<(f64, f64, f64)>| {
-                    v.sort_by(|a, b| [a.0, a.1, a.2][k].total_cmp(&[b.0, b.1, b.2][k]));
-                    [v[pairs / 2].0, v[pairs / 2].1, v[pairs / 2].2][k]
-                };
-                let (m, o, r) = (mid(0, &mut v), mid(1, &mut v), mid(2, &mut v));
-                let name = if agg { "AGGREGATE" } else { "NON-AGGREGATE" };
-                println!(
-                    "{x:>11}  {name:<13} {:>5} {:>12.4} {:>12.4} {m:>15.4}  t ours/raw <= 1.02 {}",
-                    case.2,
-                    o * 1e6,
-                    r * 1e6,
-                    if m <= 1.02 { "PASS" } else { "FAIL" }
-                );
-            }
-        }
     }
 }

@@ -21,7 +21,7 @@ pub use progress::{Position, Progress, TableWork, Work, INTERVAL as PROGRESS_INT
 pub use rows::RowProgress;
 pub use sections::{SectionClass, SectionsRow};
 pub use suitejson::{close, SuiteJson};
-pub use summary::{summarise, summary_text, Best, Collector, Summary, SummaryLine};
+pub use summary::{mode_name, summarise, summary_text, Best, Collector, Summary, SummaryLine};
 pub use text::{header_text, process_block, row_text, row_text_with, Text};
 
 use crate::vocab::Layout;
