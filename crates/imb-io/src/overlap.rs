@@ -198,7 +198,7 @@ impl Timed for Overlap<'_> {
         comm.all_reduce_into(&pure, &mut slowest, SystemOperation::max());
         let passes = self
             .cal
-            .passes_for(slowest.min(self.params.target_cpu_secs));
+            .passes_rounded(slowest.min(self.params.target_cpu_secs));
         // No barriers: each rank's CPU work alone, a local figure.
         let work = &mut self.work;
         let (cpu, ()) = bracket(comm, 0, n, || {

@@ -69,7 +69,7 @@ impl<O: Op> Timed for Overlap<O> {
     fn run(&mut self, comm: &Comm, n_barr: usize, n: usize, check: bool) -> Sample {
         let n = n.max(1);
         let (t_pure, mut defect) = pure(&mut self.op, comm, n_barr, n, check);
-        let passes = self.cal.passes_for(t_pure);
+        let passes = self.cal.passes_truncated(t_pure);
         let (op, work) = (&mut self.op, &mut self.work);
         let (mut t_ovrl, mut t_cpu) = (0.0, 0.0);
         for i in 0..n {
