@@ -7,6 +7,7 @@ mod grid;
 mod json;
 mod note;
 mod progress;
+mod rewrite;
 mod sections;
 mod suitejson;
 mod summary;
