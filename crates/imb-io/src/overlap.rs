@@ -150,14 +150,7 @@ const CPU: usize = 1;
 /// rank's of each, and the overlap IMB derives from the three (guide 4.2.5.2).
 pub const NONBLOCKING: TableKind = TableKind {
     name: "non-blocking",
-    titles: &[
-        "#bytes",
-        "#repetitions",
-        "t_ovrl[usec]",
-        "t_pure[usec]",
-        "t_CPU[usec]",
-        "overlap[%]",
-    ],
+    titles: kind::OVERLAP_TITLES,
     merged: None,
     values: nonblocking_values,
     notes: kind::no_notes,

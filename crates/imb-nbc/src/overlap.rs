@@ -129,14 +129,7 @@ impl<P: Pattern> Benchmark for Nbc<P> {
 /// `#bytes #repetitions t_ovrl t_pure t_CPU overlap[%]`: the overlap benchmarks.
 pub const OVERLAP: TableKind = TableKind {
     name: "nbc overlap",
-    titles: &[
-        "#bytes",
-        "#repetitions",
-        "t_ovrl[usec]",
-        "t_pure[usec]",
-        "t_CPU[usec]",
-        "overlap[%]",
-    ],
+    titles: kind::OVERLAP_TITLES,
     merged: None,
     values: overlap_values,
     notes: kind::no_notes,
@@ -145,13 +138,7 @@ pub const OVERLAP: TableKind = TableKind {
 /// Ibarrier's table: the same without `#bytes`.
 pub const OVERLAP_SYNC: TableKind = TableKind {
     name: "nbc overlap sync",
-    titles: &[
-        "#repetitions",
-        "t_ovrl[usec]",
-        "t_pure[usec]",
-        "t_CPU[usec]",
-        "overlap[%]",
-    ],
+    titles: kind::without_bytes(kind::OVERLAP_TITLES),
     merged: None,
     values: overlap_values,
     notes: kind::no_notes,
