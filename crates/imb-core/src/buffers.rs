@@ -163,11 +163,20 @@ pub fn check_copy(got: &[u8], src: usize, from: usize) -> Defect {
 /// Compare received floats with Σ_k BUF_VALUE(k, first + i) over `nranks` ranks, summed in
 /// float (what an MPI_SUM of MPI_FLOAT gives up to rounding).
 pub fn check_sum(got: &[u8], nranks: usize, first: usize) -> Defect {
-    let floats: &[f32] = bytemuck::cast_slice(&got[..got.len() / 4 * 4]);
-    let mut worst = 0.0f64;
-    for (i, &g) in floats.iter().enumerate() {
+    check_floats(got, |i| {
         let e: f32 = (0..nranks).map(|k| buf_value(k, first + i)).sum();
-        let d = rel_diff(e as f64, g as f64);
+        e as f64
+    })
+}
+
+/// Compare the received float `i` with `expect(i)`: the first whose relative difference is
+/// above [`TOL`] (or NaN) is the defect, else the largest difference is the value. Whole
+/// floats only; the bytes need no alignment.
+pub fn check_floats(got: &[u8], expect: impl Fn(usize) -> f64) -> Defect {
+    let mut worst = 0.0f64;
+    for (i, c) in got.chunks_exact(4).enumerate() {
+        let g = f32::from_ne_bytes([c[0], c[1], c[2], c[3]]) as f64;
+        let d = rel_diff(expect(i), g);
         if d > TOL || d.is_nan() {
             return Defect::bad(i * 4);
         }

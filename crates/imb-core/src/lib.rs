@@ -14,6 +14,7 @@
 pub mod bench;
 pub mod buffers;
 pub mod cli;
+pub mod cpu_exploit;
 pub mod error;
 pub mod files;
 pub mod lengths;

@@ -1,11 +1,12 @@
-//! MPI return codes and counts, shared by every executable's thin FFI module (imb-mpi1's
-//! `ffi.rs`, imb-ext's `rma.rs`, …): a failed call prints one line naming the call and MPI's
-//! own error string, then aborts every rank, so no rank waits forever in a collective that the
-//! failed rank never reaches. The checks are `#[inline(always)]` and the failure paths cold, so a
-//! timed loop pays one compare per call.
+//! MPI return codes, counts and buffer pointers, shared by every executable's thin FFI module
+//! (imb-mpi1's `ffi/`, imb-nbc's `ffi.rs`, imb-ext's `rma/`, …): a failed call prints one line
+//! naming the call and MPI's own error string, then aborts every rank, so no rank waits forever
+//! in a collective that the failed rank never reaches. The checks are `#[inline(always)]` and
+//! the failure paths cold, so a timed loop pays one compare per call. [`coll_call!`] spells
+//! once the argument lists the blocking and non-blocking collective wrappers share.
 
 use mpi::ffi;
-use std::os::raw::{c_char, c_int};
+use std::os::raw::{c_char, c_int, c_void};
 
 /// The executable's name, for messages (`imb-mpi1`, `imb-ext`, …).
 fn exe() -> String {
@@ -77,4 +78,74 @@ pub fn aint(n: usize) -> ffi::MPI_Aint {
         abort("a displacement does not fit MPI_Aint", 1)
     }
     n as ffi::MPI_Aint
+}
+
+/// Counts and displacements as MPI ints, checked once when a kernel is built.
+pub fn ints(v: impl IntoIterator<Item = usize>) -> Vec<c_int> {
+    v.into_iter().map(count).collect()
+}
+
+/// The counts and displacements (bytes) of the v-interfaces for the fixed-size layout: `x`
+/// from or to each of `n` ranks, rank k's block at k·x.
+pub fn uniform(x: usize, n: usize) -> (Vec<c_int>, Vec<c_int>) {
+    (ints(vec![x; n]), ints((0..n).map(|k| k * x)))
+}
+
+/// A send buffer as MPI's `void *` (MPI only reads it; MPI_Bcast's root buffer is not `const`
+/// in C, so the pointer is `*mut`).
+#[inline(always)]
+pub fn cptr(b: &[u8]) -> *mut c_void {
+    b.as_ptr() as *mut c_void
+}
+
+/// A receive buffer as MPI's `void *`.
+#[inline(always)]
+pub fn mptr(b: &mut [u8]) -> *mut c_void {
+    b.as_mut_ptr().cast()
+}
+
+/// The call `f(<arguments of the shape>, rest…)` of a collective whose arguments have one of
+/// the shapes below; used inside the caller's `unsafe` block, whose `// SAFETY:` line covers
+/// the buffers. Each buffer expression is evaluated once.
+/// - `blocks(s, r, n, ty)`: `n` elements of `ty` per block on both sides (Gather, Scatter,
+///   Allgather, Alltoall);
+/// - `vrecv(s, r, counts, displs, ty)`: all of `s`; `counts`/`displs` place the blocks in `r`
+///   (Gatherv, Allgatherv);
+/// - `vsend(s, counts, displs, r, ty)`: `counts`/`displs` pick the blocks of `s`, all of `r`
+///   is received (Scatterv);
+/// - `vboth(s, r, counts, displs, ty)`: the same counts and displacements on both sides
+///   (Alltoallv);
+/// - `reduce(s, r, n, ty, op)`: `n` elements of `ty` combined with `op` (Reduce, Allreduce,
+///   Reduce_scatter_block, Reduce_local; Reduce_scatter's `n` is its array of counts).
+#[macro_export]
+macro_rules! coll_call {
+    ($f:path; blocks($s:expr, $r:expr, $n:expr, $ty:expr $(,)?) $(, $rest:expr)* $(,)?) => {{
+        let (s, r, n, ty) = ($crate::mpirc::cptr($s), $crate::mpirc::mptr($r), $n, $ty);
+        $f(s, n, ty, r, n, ty $(, $rest)*)
+    }};
+    ($f:path; vrecv($s:expr, $r:expr, $counts:expr, $displs:expr, $ty:expr $(,)?)
+        $(, $rest:expr)* $(,)?) => {{
+        let (s, ty): (&[u8], _) = ($s, $ty);
+        let (sn, s) = ($crate::mpirc::count(s.len()), $crate::mpirc::cptr(s));
+        let r = $crate::mpirc::mptr($r);
+        $f(s, sn, ty, r, $counts.as_ptr(), $displs.as_ptr(), ty $(, $rest)*)
+    }};
+    ($f:path; vsend($s:expr, $counts:expr, $displs:expr, $r:expr, $ty:expr $(,)?)
+        $(, $rest:expr)* $(,)?) => {{
+        let (r, ty): (&mut [u8], _) = ($r, $ty);
+        let (rn, r) = ($crate::mpirc::count(r.len()), $crate::mpirc::mptr(r));
+        let s = $crate::mpirc::cptr($s);
+        $f(s, $counts.as_ptr(), $displs.as_ptr(), ty, r, rn, ty $(, $rest)*)
+    }};
+    ($f:path; vboth($s:expr, $r:expr, $counts:expr, $displs:expr, $ty:expr $(,)?)
+        $(, $rest:expr)* $(,)?) => {{
+        let (s, r, ty) = ($crate::mpirc::cptr($s), $crate::mpirc::mptr($r), $ty);
+        let (c, d) = ($counts.as_ptr(), $displs.as_ptr());
+        $f(s, c, d, ty, r, c, d, ty $(, $rest)*)
+    }};
+    ($f:path; reduce($s:expr, $r:expr, $n:expr, $ty:expr, $op:expr $(,)?)
+        $(, $rest:expr)* $(,)?) => {{
+        let (s, r) = ($crate::mpirc::cptr($s), $crate::mpirc::mptr($r));
+        $f(s, r, $n, $ty, $op $(, $rest)*)
+    }};
 }

@@ -133,11 +133,32 @@ pub const COLLECTIVE: TableKind = TableKind {
 /// `#repetitions t_min t_max t_avg`: Barrier.
 pub const SYNC: TableKind = TableKind {
     name: "sync",
-    titles: &["#repetitions", "t_min[usec]", "t_max[usec]", "t_avg[usec]"],
+    titles: without_bytes(COLLECTIVE.titles),
     merged: None,
     values: min_max_avg,
     notes: no_notes,
 };
+
+/// `titles` without the leading `#bytes`: the table of a benchmark that moves no data (Barrier,
+/// Ibarrier).
+pub const fn without_bytes(titles: &'static [&'static str]) -> &'static [&'static str] {
+    match titles.split_first() {
+        Some((_, rest)) => rest,
+        None => titles,
+    }
+}
+
+/// `#bytes #repetitions t_ovrl t_pure t_CPU overlap[%]`: the columns of IMB-IO's non-blocking
+/// and IMB-NBC's overlap tables (guide 4.2.5.2), whose rows each family reduces its own way
+/// (doc/METHODOLOGY.md).
+pub const OVERLAP_TITLES: &[&str] = &[
+    "#bytes",
+    "#repetitions",
+    "t_ovrl[usec]",
+    "t_pure[usec]",
+    "t_CPU[usec]",
+    "overlap[%]",
+];
 
 /// `Sample::parts` index of a message-rate kernel's messages per repetition (window × pairs).
 /// Parts are scaled like times (seconds to usec), so over t in usec it is a rate per second.
@@ -217,6 +238,12 @@ mod tests {
         assert_eq!(SINGLE.merged, Some(&PARALLEL));
         assert_eq!((PARALLEL.values)(&r).len() + 2, PARALLEL.titles.len());
         assert_eq!((SYNC.values)(&r).len() + 1, SYNC.titles.len());
+        assert_eq!(
+            SYNC.titles,
+            ["#repetitions", "t_min[usec]", "t_max[usec]", "t_avg[usec]"]
+        );
+        assert_eq!(without_bytes(OVERLAP_TITLES)[0], "#repetitions");
+        assert_eq!(without_bytes(&[]), [""; 0]);
     }
 
     #[test]

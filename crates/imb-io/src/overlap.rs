@@ -150,14 +150,7 @@ const CPU: usize = 1;
 /// rank's of each, and the overlap IMB derives from the three (guide 4.2.5.2).
 pub const NONBLOCKING: TableKind = TableKind {
     name: "non-blocking",
-    titles: &[
-        "#bytes",
-        "#repetitions",
-        "t_ovrl[usec]",
-        "t_pure[usec]",
-        "t_CPU[usec]",
-        "overlap[%]",
-    ],
+    titles: kind::OVERLAP_TITLES,
     merged: None,
     values: nonblocking_values,
     notes: kind::no_notes,
@@ -198,7 +191,7 @@ impl Timed for Overlap<'_> {
         comm.all_reduce_into(&pure, &mut slowest, SystemOperation::max());
         let passes = self
             .cal
-            .passes_for(slowest.min(self.params.target_cpu_secs));
+            .passes_rounded(slowest.min(self.params.target_cpu_secs));
         // No barriers: each rank's CPU work alone, a local figure.
         let work = &mut self.work;
         let (cpu, ()) = bracket(comm, 0, n, || {

@@ -1,10 +1,11 @@
 //! Collective benchmarks (guide 3.3.4). Reductions move X/4 MPI_FLOATs with MPI_SUM; the rest
 //! move MPI_BYTEs. Rooted collectives rotate the root: root = i mod NP.
 
-use crate::ffi::{ints, Mpi};
+use crate::ffi::Mpi;
 use imb_core::bench::{BufShape, Class, Info};
 use imb_core::buffers::{check_copy, check_sum, Defect};
 use imb_core::kernel::{Benchmark, Ctx, Kernel, Timed};
+use imb_core::mpirc::{ints, uniform};
 use std::os::raw::c_int;
 
 /// What every collective kernel holds.
@@ -27,6 +28,25 @@ impl<'a> Coll<'a> {
             x: c.x,
             s: &c.send[..slen],
             r: &mut c.recv[..rlen],
+        }
+    }
+}
+
+/// A Coll with counts and displacements (bytes) for the v-interfaces: X from / to every rank at
+/// k·X, the layout of the fixed-size operation.
+pub(crate) struct CollV<'a> {
+    pub(crate) c: Coll<'a>,
+    pub(crate) counts: Vec<c_int>,
+    pub(crate) displs: Vec<c_int>,
+}
+
+impl<'a> CollV<'a> {
+    pub(crate) fn new(c: Ctx<'a>, slen: usize, rlen: usize) -> Self {
+        let (counts, displs) = uniform(c.x, c.size);
+        CollV {
+            c: Coll::new(c, slen, rlen),
+            counts,
+            displs,
         }
     }
 }
@@ -155,29 +175,22 @@ static ALLGATHERV: Info = Info {
     ..Info::mpi1("Allgatherv", Class::Collective)
 };
 /// The Allgather layout through the v-interface: counts X, displacements k·X.
-struct AllgathervK<'a> {
-    c: Coll<'a>,
-    counts: Vec<c_int>,
-    displs: Vec<c_int>,
-}
+struct AllgathervK<'a>(CollV<'a>);
 impl Kernel for AllgathervK<'_> {
     #[inline(always)]
     fn step(&mut self, _i: usize) {
-        self.c
+        self.0
+            .c
             .m
-            .allgatherv(self.c.s, self.c.r, &self.counts, &self.displs);
+            .allgatherv(self.0.c.s, self.0.c.r, &self.0.counts, &self.0.displs);
     }
     fn check(&mut self, _i: usize) -> Defect {
-        check_blocks(&self.c)
+        check_blocks(&self.0.c)
     }
 }
 benchmark!(Allgatherv, ALLGATHERV, AllgathervK, |c| {
     let (x, n) = (c.x, c.size);
-    AllgathervK {
-        c: Coll::new(c, x, n * x),
-        counts: ints(vec![x; n]),
-        displs: ints((0..n).map(|k| k * x)),
-    }
+    AllgathervK(CollV::new(c, x, n * x))
 });
 
 static ALLTOALL: Info = Info {
@@ -209,29 +222,22 @@ static ALLTOALLV: Info = Info {
     bufs: BufShape::AllToAll,
     ..Info::mpi1("Alltoallv", Class::Collective)
 };
-struct AlltoallvK<'a> {
-    c: Coll<'a>,
-    counts: Vec<c_int>,
-    displs: Vec<c_int>,
-}
+struct AlltoallvK<'a>(CollV<'a>);
 impl Kernel for AlltoallvK<'_> {
     #[inline(always)]
     fn step(&mut self, _i: usize) {
-        self.c
+        self.0
+            .c
             .m
-            .alltoallv(self.c.s, self.c.r, &self.counts, &self.displs);
+            .alltoallv(self.0.c.s, self.0.c.r, &self.0.counts, &self.0.displs);
     }
     fn check(&mut self, _i: usize) -> Defect {
-        check_alltoall(&self.c)
+        check_alltoall(&self.0.c)
     }
 }
 benchmark!(Alltoallv, ALLTOALLV, AlltoallvK, |c| {
     let (x, n) = (c.x, c.size);
-    AlltoallvK {
-        c: Coll::new(c, n * x, n * x),
-        counts: ints(vec![x; n]),
-        displs: ints((0..n).map(|k| k * x)),
-    }
+    AlltoallvK(CollV::new(c, n * x, n * x))
 });
 
 static BCAST: Info = Info::mpi1("Bcast", Class::Collective);

@@ -4,10 +4,9 @@
 //! Reduce and Bcast do (IMB 2021's `-root_shift on`); the v-variants use the plain layout
 //! through the v-interface (counts X, displacements k·X), as IMB 2021 does.
 
-use crate::coll::{check_blocks, reduction, Coll};
-use crate::ffi::ints;
+use crate::coll::{check_blocks, reduction, Coll, CollV};
 use imb_core::bench::{BufShape, Class, Info};
-use imb_core::buffers::{buf_value, check_copy, check_sum, Defect, TOL};
+use imb_core::buffers::{buf_value, check_copy, check_floats, check_sum, Defect};
 use imb_core::kernel::{Benchmark, Ctx, Kernel, Timed};
 use std::os::raw::c_int;
 
@@ -51,30 +50,23 @@ static GATHERV: Info = on_request(Info {
     bufs: BufShape::GatherRecv,
     ..Info::mpi1("Gatherv", Class::Collective)
 });
-struct GathervK<'a> {
-    c: Coll<'a>,
-    counts: Vec<c_int>,
-    displs: Vec<c_int>,
-}
+struct GathervK<'a>(CollV<'a>);
 impl Kernel for GathervK<'_> {
     #[inline(always)]
     fn step(&mut self, i: usize) {
-        let root = (i % self.c.n) as c_int;
-        self.c
+        let root = (i % self.0.c.n) as c_int;
+        self.0
+            .c
             .m
-            .gatherv(self.c.s, self.c.r, &self.counts, &self.displs, root);
+            .gatherv(self.0.c.s, self.0.c.r, &self.0.counts, &self.0.displs, root);
     }
     fn check(&mut self, i: usize) -> Defect {
-        check_gathered(&self.c, i)
+        check_gathered(&self.0.c, i)
     }
 }
 benchmark!(Gatherv, GATHERV, GathervK, |c| {
     let (x, n) = (c.x, c.size);
-    GathervK {
-        c: Coll::new(c, x, n * x),
-        counts: ints(vec![x; n]),
-        displs: ints((0..n).map(|k| k * x)),
-    }
+    GathervK(CollV::new(c, x, n * x))
 });
 
 static SCATTER: Info = on_request(Info {
@@ -106,30 +98,23 @@ static SCATTERV: Info = on_request(Info {
     bufs: BufShape::ScatterSend,
     ..Info::mpi1("Scatterv", Class::Collective)
 });
-struct ScattervK<'a> {
-    c: Coll<'a>,
-    counts: Vec<c_int>,
-    displs: Vec<c_int>,
-}
+struct ScattervK<'a>(CollV<'a>);
 impl Kernel for ScattervK<'_> {
     #[inline(always)]
     fn step(&mut self, i: usize) {
-        let root = (i % self.c.n) as c_int;
-        self.c
+        let root = (i % self.0.c.n) as c_int;
+        self.0
+            .c
             .m
-            .scatterv(self.c.s, &self.counts, &self.displs, self.c.r, root);
+            .scatterv(self.0.c.s, &self.0.counts, &self.0.displs, self.0.c.r, root);
     }
     fn check(&mut self, i: usize) -> Defect {
-        check_scattered(&self.c, i)
+        check_scattered(&self.0.c, i)
     }
 }
 benchmark!(Scatterv, SCATTERV, ScattervK, |c| {
     let (x, n) = (c.x, c.size);
-    ScattervK {
-        c: Coll::new(c, n * x, x),
-        counts: ints(vec![x; n]),
-        displs: ints((0..n).map(|k| k * x)),
-    }
+    ScattervK(CollV::new(c, n * x, x))
 });
 
 static REDUCE_SCATTER_BLOCK: Info = on_request(Info {
@@ -183,20 +168,7 @@ benchmark!(Reduce_local, REDUCE_LOCAL, ReduceLocalK, |c| {
 
 /// Compare floats with `times` · BUF_VALUE(rank, i) (a local sum repeated `times` times).
 fn check_multiple(got: &[u8], rank: usize, times: usize) -> Defect {
-    let mut worst = 0.0f64;
-    for (i, c) in got.chunks_exact(4).enumerate() {
-        let g = f32::from_ne_bytes([c[0], c[1], c[2], c[3]]) as f64;
-        let e = times as f64 * buf_value(rank, i) as f64;
-        let d = (e - g).abs() / e.abs().max(f64::MIN_POSITIVE);
-        if d > TOL || d.is_nan() {
-            return Defect::bad(i * 4);
-        }
-        worst = worst.max(d);
-    }
-    Defect {
-        value: worst,
-        pos: None,
-    }
+    check_floats(got, |i| times as f64 * buf_value(rank, i) as f64)
 }
 
 #[cfg(test)]

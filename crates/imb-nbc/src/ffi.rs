@@ -2,15 +2,17 @@
 //! wrap. Each call starts one operation and returns a [`Pending`] that borrows every buffer and
 //! count array MPI may still touch, so nothing can reuse them before the operation completes;
 //! `Pending::wait` (or dropping it) is MPI_Wait. Handles are read once (`Mpi::new`), every
-//! wrapper is one FFI call plus a return-code check (imb_core::mpirc). All `unsafe` of imb-nbc
-//! is in this file.
+//! wrapper is one FFI call plus a return-code check (imb_core::mpirc, whose `coll_call!` spells
+//! the argument lists imb-mpi1's blocking wrappers share). All `unsafe` of imb-nbc is in this
+//! file.
 
+use imb_core::coll_call;
 use imb_core::kernel::Comm;
-use imb_core::mpirc::{check, count};
+use imb_core::mpirc::{check, count, cptr, mptr};
 use mpi::ffi;
 use mpi::raw::AsRaw;
 use std::marker::PhantomData;
-use std::os::raw::{c_int, c_void};
+use std::os::raw::c_int;
 
 /// Handles of one communicator plus the datatypes and op the patterns use.
 #[derive(Clone, Copy)]
@@ -56,24 +58,23 @@ impl Drop for Pending<'_> {
     }
 }
 
-fn cptr(b: &[u8]) -> *const c_void {
-    b.as_ptr().cast()
-}
-fn mptr(b: &mut [u8]) -> *mut c_void {
-    b.as_mut_ptr().cast()
-}
-
-/// Start one call: `$call(args..., &mut req)`, checked; the request borrows for `'b`.
+/// Start one call, `$call(args..., &mut req)` or, with a shape of `coll_call!`,
+/// `$call(<shape's arguments>, rest..., &mut req)`, checked; the request borrows for `'b`.
 macro_rules! start {
-    ($name:literal, $call:ident($($arg:expr),* $(,)?)) => {{
-        let mut req = std::mem::MaybeUninit::<ffi::MPI_Request>::uninit();
+    ($call:ident($($arg:expr),* $(,)?)) => {
+        start!(@ req, $call, ffi::$call($($arg,)* req.as_mut_ptr()))
+    };
+    ($call:ident; $($shape:tt)*) => {
+        start!(@ req, $call, coll_call!(ffi::$call; $($shape)*, req.as_mut_ptr()))
+    };
+    (@ $req:ident, $call:ident, $started:expr) => {{
+        let mut $req = std::mem::MaybeUninit::<ffi::MPI_Request>::uninit();
         // SAFETY: the caller's buffers and arrays are borrowed for 'b by the returned Pending,
         // which completes the request before the borrows end; sizes were checked by the caller
         // (kernel construction) against the communicator's size; req is written by MPI.
         let req = unsafe {
-            let rc = ffi::$call($($arg,)* req.as_mut_ptr());
-            check($name, rc);
-            req.assume_init()
+            check(stringify!($call), $started);
+            $req.assume_init()
         };
         Pending { req, done: false, _bufs: PhantomData }
     }};
@@ -105,29 +106,18 @@ impl<'c> Mpi<'c> {
     ) -> Pending<'b> {
         // At the root MPI only reads the buffer, so the shared send slice is sound there.
         let (buf, n) = if me == root {
-            (cptr(send) as *mut c_void, count(send.len()))
+            (cptr(send), count(send.len()))
         } else {
             (mptr(recv), count(recv.len()))
         };
-        start!("MPI_Ibcast", MPI_Ibcast(buf, n, self.byte, root, self.comm))
+        start!(MPI_Ibcast(buf, n, self.byte, root, self.comm))
     }
 
     /// MPI_Iallgather: `send` from every rank, concatenated into `recv` (size·send.len()).
     #[inline(always)]
     pub fn iallgather<'b>(&self, send: &'b [u8], recv: &'b mut [u8]) -> Pending<'b> {
         let n = count(send.len());
-        start!(
-            "MPI_Iallgather",
-            MPI_Iallgather(
-                cptr(send),
-                n,
-                self.byte,
-                mptr(recv),
-                n,
-                self.byte,
-                self.comm
-            )
-        )
+        start!(MPI_Iallgather; blocks(send, recv, n, self.byte), self.comm)
     }
 
     /// MPI_Iallgatherv with per-rank counts and displacements (bytes, within `recv`).
@@ -139,38 +129,14 @@ impl<'c> Mpi<'c> {
         counts: &'b [c_int],
         displs: &'b [c_int],
     ) -> Pending<'b> {
-        start!(
-            "MPI_Iallgatherv",
-            MPI_Iallgatherv(
-                cptr(send),
-                count(send.len()),
-                self.byte,
-                mptr(recv),
-                counts.as_ptr(),
-                displs.as_ptr(),
-                self.byte,
-                self.comm
-            )
-        )
+        start!(MPI_Iallgatherv; vrecv(send, recv, counts, displs, self.byte), self.comm)
     }
 
     /// MPI_Igather to `root` (recv, size·send.len(), is used at the root).
     #[inline(always)]
     pub fn igather<'b>(&self, send: &'b [u8], recv: &'b mut [u8], root: c_int) -> Pending<'b> {
         let n = count(send.len());
-        start!(
-            "MPI_Igather",
-            MPI_Igather(
-                cptr(send),
-                n,
-                self.byte,
-                mptr(recv),
-                n,
-                self.byte,
-                root,
-                self.comm
-            )
-        )
+        start!(MPI_Igather; blocks(send, recv, n, self.byte), root, self.comm)
     }
 
     /// MPI_Igatherv to `root` with per-rank counts and displacements (bytes).
@@ -183,39 +149,14 @@ impl<'c> Mpi<'c> {
         displs: &'b [c_int],
         root: c_int,
     ) -> Pending<'b> {
-        start!(
-            "MPI_Igatherv",
-            MPI_Igatherv(
-                cptr(send),
-                count(send.len()),
-                self.byte,
-                mptr(recv),
-                counts.as_ptr(),
-                displs.as_ptr(),
-                self.byte,
-                root,
-                self.comm
-            )
-        )
+        start!(MPI_Igatherv; vrecv(send, recv, counts, displs, self.byte), root, self.comm)
     }
 
     /// MPI_Iscatter from `root`: block k of the root's `send` (size·recv.len()) goes to rank k.
     #[inline(always)]
     pub fn iscatter<'b>(&self, send: &'b [u8], recv: &'b mut [u8], root: c_int) -> Pending<'b> {
         let n = count(recv.len());
-        start!(
-            "MPI_Iscatter",
-            MPI_Iscatter(
-                cptr(send),
-                n,
-                self.byte,
-                mptr(recv),
-                n,
-                self.byte,
-                root,
-                self.comm
-            )
-        )
+        start!(MPI_Iscatter; blocks(send, recv, n, self.byte), root, self.comm)
     }
 
     /// MPI_Iscatterv from `root` with per-rank counts and displacements (bytes).
@@ -228,38 +169,14 @@ impl<'c> Mpi<'c> {
         recv: &'b mut [u8],
         root: c_int,
     ) -> Pending<'b> {
-        start!(
-            "MPI_Iscatterv",
-            MPI_Iscatterv(
-                cptr(send),
-                counts.as_ptr(),
-                displs.as_ptr(),
-                self.byte,
-                mptr(recv),
-                count(recv.len()),
-                self.byte,
-                root,
-                self.comm
-            )
-        )
+        start!(MPI_Iscatterv; vsend(send, counts, displs, recv, self.byte), root, self.comm)
     }
 
     /// MPI_Ialltoall with `block` bytes per peer (both buffers hold size·block).
     #[inline(always)]
     pub fn ialltoall<'b>(&self, send: &'b [u8], recv: &'b mut [u8], block: usize) -> Pending<'b> {
         let n = count(block);
-        start!(
-            "MPI_Ialltoall",
-            MPI_Ialltoall(
-                cptr(send),
-                n,
-                self.byte,
-                mptr(recv),
-                n,
-                self.byte,
-                self.comm
-            )
-        )
+        start!(MPI_Ialltoall; blocks(send, recv, n, self.byte), self.comm)
     }
 
     /// MPI_Ialltoallv with the same counts and displacements (bytes) on both sides.
@@ -271,38 +188,15 @@ impl<'c> Mpi<'c> {
         counts: &'b [c_int],
         displs: &'b [c_int],
     ) -> Pending<'b> {
-        start!(
-            "MPI_Ialltoallv",
-            MPI_Ialltoallv(
-                cptr(send),
-                counts.as_ptr(),
-                displs.as_ptr(),
-                self.byte,
-                mptr(recv),
-                counts.as_ptr(),
-                displs.as_ptr(),
-                self.byte,
-                self.comm
-            )
-        )
+        start!(MPI_Ialltoallv; vboth(send, recv, counts, displs, self.byte), self.comm)
     }
 
     /// MPI_Ireduce of `send.len()/4` floats with MPI_SUM to `root` (recv is used at the root).
     #[inline(always)]
     pub fn ireduce<'b>(&self, send: &'b [u8], recv: &'b mut [u8], root: c_int) -> Pending<'b> {
         debug_assert!(recv.len() >= send.len());
-        start!(
-            "MPI_Ireduce",
-            MPI_Ireduce(
-                cptr(send),
-                mptr(recv),
-                count(send.len() / 4),
-                self.float,
-                self.sum,
-                root,
-                self.comm
-            )
-        )
+        let n = count(send.len() / 4);
+        start!(MPI_Ireduce; reduce(send, recv, n, self.float, self.sum), root, self.comm)
     }
 
     /// MPI_Ireduce_scatter of floats: `counts[k]` results go to rank k.
@@ -313,44 +207,21 @@ impl<'c> Mpi<'c> {
         recv: &'b mut [u8],
         counts: &'b [c_int],
     ) -> Pending<'b> {
-        start!(
-            "MPI_Ireduce_scatter",
-            MPI_Ireduce_scatter(
-                cptr(send),
-                mptr(recv),
-                counts.as_ptr(),
-                self.float,
-                self.sum,
-                self.comm
-            )
-        )
+        let counts = counts.as_ptr();
+        start!(MPI_Ireduce_scatter; reduce(send, recv, counts, self.float, self.sum), self.comm)
     }
 
     /// MPI_Iallreduce of `send.len()/4` floats with MPI_SUM.
     #[inline(always)]
     pub fn iallreduce<'b>(&self, send: &'b [u8], recv: &'b mut [u8]) -> Pending<'b> {
         debug_assert!(recv.len() >= send.len());
-        start!(
-            "MPI_Iallreduce",
-            MPI_Iallreduce(
-                cptr(send),
-                mptr(recv),
-                count(send.len() / 4),
-                self.float,
-                self.sum,
-                self.comm
-            )
-        )
+        let n = count(send.len() / 4);
+        start!(MPI_Iallreduce; reduce(send, recv, n, self.float, self.sum), self.comm)
     }
 
     /// MPI_Ibarrier.
     #[inline(always)]
     pub fn ibarrier(&self) -> Pending<'static> {
-        start!("MPI_Ibarrier", MPI_Ibarrier(self.comm))
+        start!(MPI_Ibarrier(self.comm))
     }
-}
-
-/// Counts and displacements as MPI ints, checked once when a kernel is built.
-pub fn ints(v: impl IntoIterator<Item = usize>) -> Vec<c_int> {
-    v.into_iter().map(count).collect()
 }

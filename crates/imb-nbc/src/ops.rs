@@ -5,9 +5,10 @@
 //! Ireduce_scatter gives every process X bytes of an NP·X-byte vector, as IMB 2021 does (not
 //! 3.0's split of X that imb-mpi1's Reduce_scatter keeps; doc/METHODOLOGY.md, "imb-nbc").
 
-use crate::ffi::{ints, Mpi, Pending};
+use crate::ffi::{Mpi, Pending};
 use imb_core::buffers::{check_copy, check_sum, Defect};
 use imb_core::kernel::Ctx;
+use imb_core::mpirc::{ints, uniform};
 use std::os::raw::c_int;
 
 /// The root of Ibcast, Igather(v), Iscatter(v) and Ireduce.
@@ -74,11 +75,11 @@ pub struct CollV<'a> {
 
 impl<'a> CollV<'a> {
     fn new(c: Ctx<'a>, slen: usize, rlen: usize) -> Self {
-        let (x, n) = (c.x, c.size);
+        let (counts, displs) = uniform(c.x, c.size);
         CollV {
             c: Coll::new(c, slen, rlen),
-            counts: ints(vec![x; n]),
-            displs: ints((0..n).map(|k| k * x)),
+            counts,
+            displs,
         }
     }
 }

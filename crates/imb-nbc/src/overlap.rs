@@ -69,7 +69,7 @@ impl<O: Op> Timed for Overlap<O> {
     fn run(&mut self, comm: &Comm, n_barr: usize, n: usize, check: bool) -> Sample {
         let n = n.max(1);
         let (t_pure, mut defect) = pure(&mut self.op, comm, n_barr, n, check);
-        let passes = self.cal.passes_for(t_pure);
+        let passes = self.cal.passes_truncated(t_pure);
         let (op, work) = (&mut self.op, &mut self.work);
         let (mut t_ovrl, mut t_cpu) = (0.0, 0.0);
         for i in 0..n {
@@ -129,14 +129,7 @@ impl<P: Pattern> Benchmark for Nbc<P> {
 /// `#bytes #repetitions t_ovrl t_pure t_CPU overlap[%]`: the overlap benchmarks.
 pub const OVERLAP: TableKind = TableKind {
     name: "nbc overlap",
-    titles: &[
-        "#bytes",
-        "#repetitions",
-        "t_ovrl[usec]",
-        "t_pure[usec]",
-        "t_CPU[usec]",
-        "overlap[%]",
-    ],
+    titles: kind::OVERLAP_TITLES,
     merged: None,
     values: overlap_values,
     notes: kind::no_notes,
@@ -145,13 +138,7 @@ pub const OVERLAP: TableKind = TableKind {
 /// Ibarrier's table: the same without `#bytes`.
 pub const OVERLAP_SYNC: TableKind = TableKind {
     name: "nbc overlap sync",
-    titles: &[
-        "#repetitions",
-        "t_ovrl[usec]",
-        "t_pure[usec]",
-        "t_CPU[usec]",
-        "overlap[%]",
-    ],
+    titles: kind::without_bytes(kind::OVERLAP_TITLES),
     merged: None,
     values: overlap_values,
     notes: kind::no_notes,

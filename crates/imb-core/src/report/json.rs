@@ -7,6 +7,7 @@
 //! The `provenance` object says where the results came from (`crate::provenance`); its
 //! `status` and `end` are set when the run ends, however it ends.
 
+use super::rewrite::Rewritten;
 use super::{Banner, Failure, Header, Note, Row, Sink, Summary, Verdict};
 use crate::provenance::{Provenance, Status};
 use crate::safefile::OutFile;
@@ -75,76 +76,69 @@ struct Doc {
 
 /// The JSON sink.
 pub struct Json {
-    file: OutFile,
-    doc: Doc,
-    /// The first write error: the run ends with it and a non-zero exit.
-    failed: Option<String>,
+    /// A failed write ends the run with its line and a non-zero exit.
+    out: Rewritten<Doc>,
 }
 
 impl Json {
     /// A sink writing to `file` (checked with `OutFile::check` before the run).
     pub fn new(file: OutFile, suite: &str) -> Self {
         Json {
-            file,
-            doc: Doc {
-                schema_version: SCHEMA_VERSION,
-                suite: suite.to_string(),
-                provenance: None,
-                header: None,
-                benchmarks_to_run: Vec::new(),
-                invalid: Vec::new(),
-                notes: Vec::new(),
-                tables: Vec::new(),
-                check: None,
-                summary: None,
-                complete: false,
-            },
-            failed: None,
+            out: Rewritten::new(
+                file,
+                Doc {
+                    schema_version: SCHEMA_VERSION,
+                    suite: suite.to_string(),
+                    provenance: None,
+                    header: None,
+                    benchmarks_to_run: Vec::new(),
+                    invalid: Vec::new(),
+                    notes: Vec::new(),
+                    tables: Vec::new(),
+                    check: None,
+                    summary: None,
+                    complete: false,
+                },
+            ),
         }
     }
 
     /// The document as it stands (pure: results in, bytes out).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut v = serde_json::to_vec_pretty(&self.doc).expect("JSON of plain data");
-        v.push(b'\n');
-        v
+        self.out.to_bytes()
     }
 
     fn save(&mut self) {
-        if self.failed.is_some() {
-            return;
-        }
-        if let Err(e) = self.file.write(&self.to_bytes()) {
-            self.failed = Some(format!("-json {}: cannot write it: {e}", self.file.shown));
-        }
+        self.out.save()
     }
 }
 
 impl Sink for Json {
     fn failure(&self) -> Option<Failure> {
-        self.failed.clone().map(Failure::Error)
+        self.out.failure().map(|l| Failure::Error(l.to_string()))
     }
     fn provenance(&mut self, p: &Provenance) {
-        self.doc.provenance = Some(p.clone());
+        self.out.doc.provenance = Some(p.clone());
         self.save();
     }
     fn header(&mut self, h: &Header) {
-        self.doc.header = Some(header_value(h));
+        self.out.doc.header = Some(header_value(h));
         self.save();
     }
     fn list(&mut self, names: &[&str], _multi: bool) {
-        self.doc.benchmarks_to_run = names.iter().map(|s| s.to_string()).collect();
+        self.out.doc.benchmarks_to_run = names.iter().map(|s| s.to_string()).collect();
     }
     fn block(&mut self, note: &Note) {
-        self.doc.notes.push(note_value(note));
+        self.out.doc.notes.push(note_value(note));
     }
     fn invalid(&mut self, name: &str, np: usize) {
-        self.doc
+        self.out
+            .doc
             .invalid
             .push(format!("{name} invalid for {np} process(es)"));
     }
     fn banner(&mut self, b: &Banner) {
-        self.doc.tables.push(TableDoc {
+        self.out.doc.tables.push(TableDoc {
             benchmark: b.name.to_string(),
             processes: b.layout.np,
             groups: b.layout.groups.clone(),
@@ -163,15 +157,15 @@ impl Sink for Json {
         });
     }
     fn note(&mut self, note: &Note) {
-        self.doc.notes.push(note_value(note));
+        self.out.doc.notes.push(note_value(note));
     }
     fn attention(&mut self, note: &Note) {
-        if let Some(t) = self.doc.tables.last_mut() {
+        if let Some(t) = self.out.doc.tables.last_mut() {
             t.notes.push(note_value(note));
         }
     }
     fn row(&mut self, r: &Row) {
-        let Some(t) = self.doc.tables.last_mut() else {
+        let Some(t) = self.out.doc.tables.last_mut() else {
             return;
         };
         let mut ints = Vec::new();
@@ -190,28 +184,28 @@ impl Sink for Json {
         t.rows.push(obj);
     }
     fn table_end(&mut self, notes: &[Note], unsuccessful: bool) {
-        if let Some(t) = self.doc.tables.last_mut() {
+        if let Some(t) = self.out.doc.tables.last_mut() {
             t.notes.extend(notes.iter().map(note_value));
             t.unsuccessful = unsuccessful;
         }
         self.save();
     }
     fn summary(&mut self, s: &Summary) {
-        self.doc.summary = Some(s.clone());
+        self.out.doc.summary = Some(s.clone());
     }
     fn finish(&mut self, verdicts: Option<&[Verdict]>) {
-        self.doc.check = verdicts.map(|v| v.to_vec());
-        self.doc.complete = true;
-        if let Some(p) = &mut self.doc.provenance {
+        self.out.doc.check = verdicts.map(|v| v.to_vec());
+        self.out.doc.complete = true;
+        if let Some(p) = &mut self.out.doc.provenance {
             p.end(Status::Complete);
         }
         self.save();
     }
     fn closing(&mut self, status: &Status) {
-        if self.doc.complete {
+        if self.out.doc.complete {
             return;
         }
-        if let Some(p) = &mut self.doc.provenance {
+        if let Some(p) = &mut self.out.doc.provenance {
             p.end(status.clone());
         }
         self.save();

@@ -7,6 +7,7 @@ mod grid;
 mod json;
 mod note;
 mod progress;
+mod rewrite;
 mod rows;
 mod sections;
 mod suitejson;

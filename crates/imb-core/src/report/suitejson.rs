@@ -3,6 +3,7 @@
 //! tables, which each suite builds as data. The file is rewritten after every table; until the
 //! run ends, `complete` is false and the provenance's status `running`.
 
+use super::rewrite::Rewritten;
 use crate::provenance::{Provenance, Status};
 use crate::safefile::OutFile;
 use serde::Serialize;
@@ -21,10 +22,8 @@ struct Doc {
 
 /// The `-json` file of a suite without MPI.
 pub struct SuiteJson {
-    file: OutFile,
-    doc: Doc,
-    /// The first write error: the run ends with it and exit status 3.
-    failed: Option<String>,
+    /// A failed write ends the run with its line and exit status 3.
+    out: Rewritten<Doc>,
 }
 
 impl SuiteJson {
@@ -37,17 +36,18 @@ impl SuiteJson {
         names: Vec<String>,
     ) -> Self {
         let mut j = SuiteJson {
-            file,
-            doc: Doc {
-                schema_version: super::SCHEMA_VERSION,
-                suite: suite.to_string(),
-                provenance,
-                header,
-                benchmarks_to_run: names,
-                tables: Vec::new(),
-                complete: false,
-            },
-            failed: None,
+            out: Rewritten::new(
+                file,
+                Doc {
+                    schema_version: super::SCHEMA_VERSION,
+                    suite: suite.to_string(),
+                    provenance,
+                    header,
+                    benchmarks_to_run: names,
+                    tables: Vec::new(),
+                    complete: false,
+                },
+            ),
         };
         j.save();
         j
@@ -55,39 +55,32 @@ impl SuiteJson {
 
     /// The document as it stands.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut v = serde_json::to_vec_pretty(&self.doc).expect("JSON of plain data");
-        v.push(b'\n');
-        v
+        self.out.to_bytes()
     }
 
     fn save(&mut self) {
-        if self.failed.is_some() {
-            return;
-        }
-        if let Err(e) = self.file.write(&self.to_bytes()) {
-            self.failed = Some(format!("-json {}: cannot write it: {e}", self.file.shown));
-        }
+        self.out.save()
     }
 
     /// One more table, saved at once.
     pub fn table(&mut self, t: Value) {
-        self.doc.tables.push(t);
+        self.out.doc.tables.push(t);
         self.save();
     }
 
     /// The run ended this way (the first end counts).
     pub fn end(&mut self, status: Status) {
-        if self.doc.provenance.end.is_some() {
+        if self.out.doc.provenance.end.is_some() {
             return;
         }
-        self.doc.complete = status == Status::Complete;
-        self.doc.provenance.end(status);
+        self.out.doc.complete = status == Status::Complete;
+        self.out.doc.provenance.end(status);
         self.save();
     }
 
     /// The line of the first failed write, if any.
     pub fn failure(&self) -> Option<&str> {
-        self.failed.as_deref()
+        self.out.failure()
     }
 }
 

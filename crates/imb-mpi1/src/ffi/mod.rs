@@ -6,8 +6,9 @@
 //! (`Mpi::new`) and every wrapper is one FFI call. All `unsafe` of imb-mpi1 is in this module (`rooted`: the
 //! collectives IMB 2021 added; `window`: Uniband's and Biband's windows of messages).
 
+use imb_core::coll_call;
 use imb_core::kernel::Comm;
-use imb_core::mpirc::{check, count};
+use imb_core::mpirc::{check, count, cptr, mptr};
 use mpi::ffi;
 use mpi::raw::AsRaw;
 use std::marker::PhantomData;
@@ -28,13 +29,6 @@ pub struct Mpi<'a> {
     any_source: c_int,
     any_tag: c_int,
     _comm: PhantomData<&'a Comm>,
-}
-
-fn cptr(b: &[u8]) -> *mut c_void {
-    b.as_ptr() as *mut c_void
-}
-fn mptr(b: &mut [u8]) -> *mut c_void {
-    b.as_mut_ptr() as *mut c_void
 }
 
 impl<'a> Mpi<'a> {
@@ -204,16 +198,10 @@ impl<'a> Mpi<'a> {
     #[inline(always)]
     pub fn allreduce(&self, send: &[u8], recv: &mut [u8]) {
         debug_assert!(recv.len() >= send.len());
+        let n = count(send.len() / 4);
         // SAFETY: send holds send.len()/4 floats to read, recv at least as many to write.
         let rc = unsafe {
-            ffi::MPI_Allreduce(
-                cptr(send),
-                mptr(recv),
-                count(send.len() / 4),
-                self.float,
-                self.sum,
-                self.comm,
-            )
+            coll_call!(ffi::MPI_Allreduce; reduce(send, recv, n, self.float, self.sum), self.comm)
         };
         check("MPI_Allreduce", rc)
     }
@@ -222,16 +210,12 @@ impl<'a> Mpi<'a> {
     #[inline(always)]
     pub fn reduce(&self, send: &[u8], recv: &mut [u8], root: c_int) {
         debug_assert!(recv.len() >= send.len());
+        let n = count(send.len() / 4);
         // SAFETY: as allreduce; recv is only written at the root.
         let rc = unsafe {
-            ffi::MPI_Reduce(
-                cptr(send),
-                mptr(recv),
-                count(send.len() / 4),
-                self.float,
-                self.sum,
-                root,
-                self.comm,
+            coll_call!(
+                ffi::MPI_Reduce;
+                reduce(send, recv, n, self.float, self.sum), root, self.comm
             )
         };
         check("MPI_Reduce", rc)
@@ -240,16 +224,13 @@ impl<'a> Mpi<'a> {
     /// MPI_Reduce_scatter of floats: `counts[k]` results go to rank k.
     #[inline(always)]
     pub fn reduce_scatter(&self, send: &[u8], recv: &mut [u8], counts: &[c_int]) {
+        let counts = counts.as_ptr();
         // SAFETY: send holds sum(counts) floats (checked when the kernel was built); recv holds
         // at least this rank's count; counts has one entry per rank.
         let rc = unsafe {
-            ffi::MPI_Reduce_scatter(
-                cptr(send),
-                mptr(recv),
-                counts.as_ptr(),
-                self.float,
-                self.sum,
-                self.comm,
+            coll_call!(
+                ffi::MPI_Reduce_scatter;
+                reduce(send, recv, counts, self.float, self.sum), self.comm
             )
         };
         check("MPI_Reduce_scatter", rc)
@@ -260,17 +241,8 @@ impl<'a> Mpi<'a> {
     pub fn allgather(&self, send: &[u8], recv: &mut [u8]) {
         let n = count(send.len());
         // SAFETY: recv holds size·send.len() bytes (checked when the kernel was built).
-        let rc = unsafe {
-            ffi::MPI_Allgather(
-                cptr(send),
-                n,
-                self.byte,
-                mptr(recv),
-                n,
-                self.byte,
-                self.comm,
-            )
-        };
+        let rc =
+            unsafe { coll_call!(ffi::MPI_Allgather; blocks(send, recv, n, self.byte), self.comm) };
         check("MPI_Allgather", rc)
     }
 
@@ -280,16 +252,7 @@ impl<'a> Mpi<'a> {
         // SAFETY: counts/displs have one entry per rank and lie within recv (checked when the
         // kernel was built).
         let rc = unsafe {
-            ffi::MPI_Allgatherv(
-                cptr(send),
-                count(send.len()),
-                self.byte,
-                mptr(recv),
-                counts.as_ptr(),
-                displs.as_ptr(),
-                self.byte,
-                self.comm,
-            )
+            coll_call!(ffi::MPI_Allgatherv; vrecv(send, recv, counts, displs, self.byte), self.comm)
         };
         check("MPI_Allgatherv", rc)
     }
@@ -299,17 +262,8 @@ impl<'a> Mpi<'a> {
     pub fn alltoall(&self, send: &[u8], recv: &mut [u8], block: usize) {
         let n = count(block);
         // SAFETY: send and recv hold size·block bytes (checked when the kernel was built).
-        let rc = unsafe {
-            ffi::MPI_Alltoall(
-                cptr(send),
-                n,
-                self.byte,
-                mptr(recv),
-                n,
-                self.byte,
-                self.comm,
-            )
-        };
+        let rc =
+            unsafe { coll_call!(ffi::MPI_Alltoall; blocks(send, recv, n, self.byte), self.comm) };
         check("MPI_Alltoall", rc)
     }
 
@@ -318,17 +272,7 @@ impl<'a> Mpi<'a> {
     pub fn alltoallv(&self, send: &[u8], recv: &mut [u8], counts: &[c_int], displs: &[c_int]) {
         // SAFETY: counts/displs have one entry per rank and lie within both buffers.
         let rc = unsafe {
-            ffi::MPI_Alltoallv(
-                cptr(send),
-                counts.as_ptr(),
-                displs.as_ptr(),
-                self.byte,
-                mptr(recv),
-                counts.as_ptr(),
-                displs.as_ptr(),
-                self.byte,
-                self.comm,
-            )
+            coll_call!(ffi::MPI_Alltoallv; vboth(send, recv, counts, displs, self.byte), self.comm)
         };
         check("MPI_Alltoallv", rc)
     }
@@ -406,9 +350,4 @@ impl<'a> Mpi<'a> {
         let rc = unsafe { ffi::MPI_Barrier(self.comm) };
         check("MPI_Barrier", rc)
     }
-}
-
-/// Counts and displacements as MPI ints, checked once when a kernel is built.
-pub fn ints(v: impl IntoIterator<Item = usize>) -> Vec<c_int> {
-    v.into_iter().map(count).collect()
 }

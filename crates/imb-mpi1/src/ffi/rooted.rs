@@ -1,7 +1,8 @@
 //! The collectives IMB 2021 added: rooted Gather/Scatter and their v-forms, MPI_Reduce_scatter_block
 //! and MPI_Reduce_local.
 
-use super::{cptr, mptr, Mpi};
+use super::Mpi;
+use imb_core::coll_call;
 use imb_core::mpirc::{check, count};
 use mpi::ffi;
 use std::os::raw::c_int;
@@ -14,16 +15,7 @@ impl Mpi<'_> {
         // SAFETY: recv holds size·send.len() bytes (checked when the kernel was built) and is
         // only written at the root; send is only read.
         let rc = unsafe {
-            ffi::MPI_Gather(
-                cptr(send),
-                n,
-                self.byte,
-                mptr(recv),
-                n,
-                self.byte,
-                root,
-                self.comm,
-            )
+            coll_call!(ffi::MPI_Gather; blocks(send, recv, n, self.byte), root, self.comm)
         };
         check("MPI_Gather", rc)
     }
@@ -41,16 +33,9 @@ impl Mpi<'_> {
         // SAFETY: counts/displs have one entry per rank and lie within recv (checked when the
         // kernel was built); recv is only written at the root.
         let rc = unsafe {
-            ffi::MPI_Gatherv(
-                cptr(send),
-                count(send.len()),
-                self.byte,
-                mptr(recv),
-                counts.as_ptr(),
-                displs.as_ptr(),
-                self.byte,
-                root,
-                self.comm,
+            coll_call!(
+                ffi::MPI_Gatherv;
+                vrecv(send, recv, counts, displs, self.byte), root, self.comm
             )
         };
         check("MPI_Gatherv", rc)
@@ -63,16 +48,7 @@ impl Mpi<'_> {
         // SAFETY: send holds size·recv.len() bytes (checked when the kernel was built) and is
         // only read (at the root); recv is exclusively borrowed.
         let rc = unsafe {
-            ffi::MPI_Scatter(
-                cptr(send),
-                n,
-                self.byte,
-                mptr(recv),
-                n,
-                self.byte,
-                root,
-                self.comm,
-            )
+            coll_call!(ffi::MPI_Scatter; blocks(send, recv, n, self.byte), root, self.comm)
         };
         check("MPI_Scatter", rc)
     }
@@ -90,16 +66,9 @@ impl Mpi<'_> {
         // SAFETY: counts/displs have one entry per rank and lie within send (checked when the
         // kernel was built); send is only read, recv exclusively borrowed.
         let rc = unsafe {
-            ffi::MPI_Scatterv(
-                cptr(send),
-                counts.as_ptr(),
-                displs.as_ptr(),
-                self.byte,
-                mptr(recv),
-                count(recv.len()),
-                self.byte,
-                root,
-                self.comm,
+            coll_call!(
+                ffi::MPI_Scatterv;
+                vsend(send, counts, displs, recv, self.byte), root, self.comm
             )
         };
         check("MPI_Scatterv", rc)
@@ -108,16 +77,13 @@ impl Mpi<'_> {
     /// MPI_Reduce_scatter_block of floats: recv.len()/4 results per rank.
     #[inline(always)]
     pub fn reduce_scatter_block(&self, send: &[u8], recv: &mut [u8]) {
+        let n = count(recv.len() / 4);
         // SAFETY: send holds size·recv.len() bytes (checked when the kernel was built); recv
         // is exclusively borrowed.
         let rc = unsafe {
-            ffi::MPI_Reduce_scatter_block(
-                cptr(send),
-                mptr(recv),
-                count(recv.len() / 4),
-                self.float,
-                self.sum,
-                self.comm,
+            coll_call!(
+                ffi::MPI_Reduce_scatter_block;
+                reduce(send, recv, n, self.float, self.sum), self.comm
             )
         };
         check("MPI_Reduce_scatter_block", rc)
@@ -127,15 +93,10 @@ impl Mpi<'_> {
     #[inline(always)]
     pub fn reduce_local(&self, input: &[u8], inout: &mut [u8]) {
         debug_assert!(inout.len() >= input.len());
+        let n = count(input.len() / 4);
         // SAFETY: input holds input.len()/4 floats to read, inout at least as many to update.
         let rc = unsafe {
-            ffi::MPI_Reduce_local(
-                cptr(input),
-                mptr(inout),
-                count(input.len() / 4),
-                self.float,
-                self.sum,
-            )
+            coll_call!(ffi::MPI_Reduce_local; reduce(input, inout, n, self.float, self.sum))
         };
         check("MPI_Reduce_local", rc)
     }
