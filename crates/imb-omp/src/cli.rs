@@ -54,7 +54,7 @@ every table, rewritten after each table; FILE must be a regular file or not exis
     Opt::row(
         "progress",
         Takes::Value,
-        (1, 3, "[-progress on|off|auto]"),
+        (2, 0, "[-progress on|off|auto]"),
         "- -progress on|off|auto: lines on stderr saying which family, team and data point the run\n  \
 is at, the time elapsed and an estimate of the time left; never on stdout. auto (default):\n  \
 only when stderr is a terminal.\n",
@@ -69,7 +69,7 @@ than a quarter outliers, is flagged UNSETTLED (default 10).\n",
     Opt::row(
         "names",
         Takes::Names,
-        (1, 4, "[family | construct ...]"),
+        (2, 1, "[family | construct ...]"),
         "- family: sync, sched or array; construct: a name from -list, any case. Default: all.\n",
     ),
 ];

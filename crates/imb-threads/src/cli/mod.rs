@@ -75,7 +75,7 @@ every table, rewritten after each table; FILE must be a regular file or not exis
     Opt::row(
         "progress",
         Takes::Value,
-        (2, 1, "[-progress on|off|auto]"),
+        (3, 0, "[-progress on|off|auto]"),
         "- -progress on|off|auto: lines on stderr saying which benchmark and row the run is at, the\n  \
 time elapsed and an estimate of the time left; never on stdout. auto (default): only when\n  \
 stderr is a terminal.\n",
@@ -83,7 +83,7 @@ stderr is a terminal.\n",
     Opt::row(
         "names",
         Takes::Names,
-        (2, 3, "[benchmark1 [benchmark2 ...]]"),
+        (3, 1, "[benchmark1 [benchmark2 ...]]"),
         "- benchmarki: names in any case; default all, in the order below.\n",
     ),
 ];
