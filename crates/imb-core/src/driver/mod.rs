@@ -64,7 +64,7 @@ fn threading(t: ThreadLevel) -> Threading {
     }
 }
 
-/// Run an executable: the whole `main` of imb-mpi1, imb-ext and imb-io.
+/// Run an executable: the whole `main` of imb-mpi1, imb-ext, imb-io, imb-rma and imb-nbc.
 pub fn main(suite: &Suite) -> ExitCode {
     crate::provenance::started();
     if let Some(code) = (suite.hooks.before_mpi)(suite.exe) {
