@@ -125,25 +125,44 @@ fn nix_hostname() -> String {
 
 #[test]
 fn a_run_whose_reader_left_is_interrupted() {
+    // The reader takes the header's first line and leaves. On a loaded machine it may leave
+    // only after the last table was written (the end marker's write then fails after the
+    // JSON document was finished, or nothing fails at all): that run is complete, and says
+    // so. Launch again until one run is cut off mid-way, which is what this test is about.
     let d = scratch("prov-epipe");
-    let (_, code, err) = run_reader_leaves(
-        env!("CARGO_BIN_EXE_imb-mpi1"),
-        &d,
-        &[
-            "PingPong", "PingPing", "Sendrecv", "-iter", "5", "-json", "r.json",
-        ],
-        60,
-    );
-    assert_eq!(code, 141, "{err}");
-    let doc: Value = serde_json::from_slice(&std::fs::read(d.join("r.json")).unwrap()).unwrap();
-    assert_eq!(doc["complete"], false);
-    let p = &doc["provenance"];
-    assert_eq!(
-        p["status"],
-        json!({"state": "interrupted", "reason": "standard output was closed by its reader"})
-    );
-    assert!(p["start"].as_str().unwrap() <= p["end"].as_str().unwrap());
-    // A singleton start: one rank.
-    assert_eq!(p["ranks"].as_array().unwrap().len(), 1);
+    let mut interrupted = false;
+    for _ in 0..5 {
+        let (_, code, err) = run_reader_leaves(
+            env!("CARGO_BIN_EXE_imb-mpi1"),
+            &d,
+            // The standard ladder, so that the reader leaves well before the last table.
+            &[
+                "Sendrecv",
+                "Allreduce",
+                "Bcast",
+                "Exchange",
+                "-json",
+                "r.json",
+            ],
+            60,
+        );
+        assert!(code == 141 || code == 0, "{code}: {err}");
+        let doc: Value = serde_json::from_slice(&std::fs::read(d.join("r.json")).unwrap()).unwrap();
+        let p = &doc["provenance"];
+        assert!(p["start"].as_str().unwrap() <= p["end"].as_str().unwrap());
+        // A singleton start: one rank.
+        assert_eq!(p["ranks"].as_array().unwrap().len(), 1);
+        if code == 0 || doc["complete"] == true {
+            assert_eq!(p["status"], json!({"state": "complete"}));
+            continue;
+        }
+        assert_eq!(
+            p["status"],
+            json!({"state": "interrupted", "reason": "standard output was closed by its reader"})
+        );
+        interrupted = true;
+        break;
+    }
+    assert!(interrupted, "5 runs all finished before their reader left");
     std::fs::remove_dir_all(&d).unwrap();
 }
