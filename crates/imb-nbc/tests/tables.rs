@@ -115,7 +115,19 @@ fn multi_merged_and_per_group() {
 fn map_renumbers_the_ranks() {
     let o = mpirun(
         4,
-        &["Iallgather", "Ibcast_pure", "-map", "2x2", "-npmin", "4"],
+        &[
+            "Iallgather",
+            "Ibcast_pure",
+            "-map",
+            "2x2",
+            "-npmin",
+            "4",
+            "-msglog",
+            "0:2",
+            // Four ranks on two cores: MPICH's polling ranks make each call milliseconds.
+            "-iter",
+            "10",
+        ],
     );
     ok(&o);
     let t = tables(&o.stdout);
