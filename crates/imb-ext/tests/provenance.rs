@@ -3,6 +3,7 @@
 
 mod common;
 use common::*;
+use imb_testkit::json::read_json;
 use serde_json::{json, Value};
 
 #[test]
@@ -24,7 +25,7 @@ fn json_provenance_of_an_ext_run() {
         60,
     );
     ok(&o);
-    let doc: Value = serde_json::from_slice(&std::fs::read(&f).unwrap()).unwrap();
+    let doc: Value = read_json(&f);
     assert_eq!(doc["suite"], "imb-ext");
     let p = &doc["provenance"];
     assert_eq!(p["status"], json!({"state": "complete"}));

@@ -3,6 +3,7 @@
 
 mod common;
 use common::*;
+use imb_testkit::json::{param, read_json};
 use serde_json::Value;
 
 #[test]
@@ -17,7 +18,7 @@ fn json_provenance_records_io_parameters_and_a_failed_run() {
         60,
     );
     assert_eq!(o.code, Some(3), "{}", o.stderr);
-    let doc: Value = serde_json::from_slice(&std::fs::read(&f).unwrap()).unwrap();
+    let doc: Value = read_json(&f);
     assert_eq!(doc["complete"], false);
     let p = &doc["provenance"];
     assert_eq!(p["status"]["state"], "failed");
@@ -28,15 +29,7 @@ fn json_provenance_records_io_parameters_and_a_failed_run() {
     );
     assert!(o.stderr.contains(error), "the printed error: {}", o.stderr);
     assert!(p["start"].as_str().unwrap() <= p["end"].as_str().unwrap());
-    let param = |n: &str| {
-        p["parameters"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|x| x["name"] == n)
-            .unwrap_or_else(|| panic!("no {n}"))
-            .clone()
-    };
+    let param = |n: &str| param(p, n).clone();
     assert_eq!(param("FILENAME")["value"], "IMB_out");
     assert_eq!(param("FILENAME")["origin"], "standard");
     assert_eq!(param("-dir")["value"], "/proc");

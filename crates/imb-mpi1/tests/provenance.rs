@@ -4,6 +4,7 @@
 
 mod common;
 use common::*;
+use imb_testkit::json::{argv, param, read_json};
 use serde_json::{json, Value};
 
 /// The version number `mpirun --version` names ("mpirun (Open MPI) 4.1.4", MPICH's hydra
@@ -18,15 +19,6 @@ fn launcher_version() -> String {
         .find(|w| w.contains('.') && w.starts_with(|c: char| c.is_ascii_digit()))
         .unwrap_or_else(|| panic!("no version in {text}"))
         .to_string()
-}
-
-fn param<'a>(p: &'a Value, name: &str) -> &'a Value {
-    p["parameters"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|x| x["name"] == name)
-        .unwrap_or_else(|| panic!("no parameter {name}"))
 }
 
 #[test]
@@ -52,7 +44,7 @@ fn json_provenance_of_a_real_run() {
     ];
     let o = mpirun_in(&d, 2, &args, 60);
     ok(&o);
-    let doc: Value = serde_json::from_slice(&std::fs::read(&f).unwrap()).unwrap();
+    let doc: Value = read_json(&f);
     assert_eq!(doc["schema_version"], 3);
     assert_eq!(doc["complete"], true);
     let p = &doc["provenance"];
@@ -60,12 +52,7 @@ fn json_provenance_of_a_real_run() {
     assert_eq!(p["imb_rs_version"], env!("CARGO_PKG_VERSION"));
 
     // The whole command line, the program first.
-    let argv: Vec<&str> = p["argv"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|a| a.as_str().unwrap())
-        .collect();
+    let argv = argv(p);
     assert_eq!(argv[0], env!("CARGO_BIN_EXE_imb-mpi1"));
     assert_eq!(argv[1..], args);
 
@@ -147,7 +134,7 @@ fn a_run_whose_reader_left_is_interrupted() {
             60,
         );
         assert!(code == 141 || code == 0, "{code}: {err}");
-        let doc: Value = serde_json::from_slice(&std::fs::read(d.join("r.json")).unwrap()).unwrap();
+        let doc: Value = read_json(d.join("r.json"));
         let p = &doc["provenance"];
         assert!(p["start"].as_str().unwrap() <= p["end"].as_str().unwrap());
         // A singleton start: one rank.

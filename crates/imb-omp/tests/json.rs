@@ -1,6 +1,7 @@
 //! imb-omp's `-json FILE` (doc/OUTPUT.md, "imb-threads and imb-omp"): provenance without MPI,
 //! the tables as data, and the refusal of what is not a regular file.
 
+use imb_testkit::json::{argv, param, read_json};
 use serde_json::{json, Value};
 use std::process::Command;
 
@@ -34,33 +35,20 @@ fn json_holds_provenance_and_every_table() {
         "{}",
         String::from_utf8_lossy(&o.stderr)
     );
-    let doc: Value = serde_json::from_slice(&std::fs::read(&f).unwrap()).unwrap();
+    let doc: Value = read_json(&f);
     assert_eq!(doc["schema_version"], 3);
     assert_eq!(doc["suite"], "imb-omp");
     assert_eq!(doc["complete"], true);
     let p = &doc["provenance"];
     assert_eq!(p["status"], json!({"state": "complete"}));
     assert_eq!(p["mpi"], Value::Null);
-    let argv: Vec<&str> = p["argv"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|a| a.as_str().unwrap())
-        .collect();
+    let argv = argv(p);
     assert_eq!(argv[0], BIN);
     assert_eq!(argv[1..], args);
     assert_eq!(p["environment"]["OMP_PROC_BIND"], "false");
     assert!(p["ranks"][0]["wtick"].as_f64().unwrap() > 0.0);
     assert!(p["start"].as_str().unwrap() <= p["end"].as_str().unwrap());
-    let param = |n: &str| {
-        p["parameters"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|x| x["name"] == n)
-            .unwrap()
-            .clone()
-    };
+    let param = |n: &str| param(p, n).clone();
     assert_eq!(param("-outer_reps")["value"], 3);
     assert_eq!(param("-outer_reps")["origin"], "command line");
     assert_eq!(param("-outer_reps")["standard"], 20);

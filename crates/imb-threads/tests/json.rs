@@ -2,6 +2,7 @@
 //! MPI, the tables as data, the end of the run however it ends, and the refusal of what is not
 //! a regular file.
 
+use imb_testkit::json::{argv, param, read_json};
 use serde_json::{json, Value};
 use std::process::Command;
 
@@ -11,19 +12,6 @@ fn scratch(name: &str) -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("imb-threads-json-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&d).unwrap();
     d
-}
-
-fn read(f: &std::path::Path) -> Value {
-    serde_json::from_slice(&std::fs::read(f).unwrap()).unwrap()
-}
-
-fn param<'a>(p: &'a Value, name: &str) -> &'a Value {
-    p["parameters"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|x| x["name"] == name)
-        .unwrap_or_else(|| panic!("no parameter {name}"))
 }
 
 #[test]
@@ -61,7 +49,7 @@ fn json_holds_provenance_and_every_table() {
         String::from_utf8_lossy(&o.stderr)
     );
     let stdout = String::from_utf8_lossy(&o.stdout);
-    let doc = read(&f);
+    let doc = read_json(&f);
     assert_eq!(doc["schema_version"], 3);
     assert_eq!(doc["suite"], "imb-threads");
     assert_eq!(doc["complete"], true);
@@ -72,12 +60,7 @@ fn json_holds_provenance_and_every_table() {
     let p = &doc["provenance"];
     assert_eq!(p["status"], json!({"state": "complete"}));
     assert_eq!(p["mpi"], Value::Null);
-    let argv: Vec<&str> = p["argv"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|a| a.as_str().unwrap())
-        .collect();
+    let argv = argv(p);
     assert_eq!(argv[0], BIN);
     assert_eq!(argv[1..], args);
     // One process: rank 0, its host, CPUs and clock; no MPI clock attribute.
@@ -139,7 +122,7 @@ fn a_run_stopped_by_its_reader_says_so() {
     ];
     let (_, code, err) = imb_testkit::run_reader_leaves(BIN, &d, &args, 60);
     assert_eq!(code, 141, "{err}");
-    let doc = read(&f);
+    let doc = read_json(&f);
     assert_eq!(doc["complete"], false);
     assert_eq!(doc["provenance"]["status"]["state"], "interrupted");
     assert!(doc["provenance"]["end"].is_string());
