@@ -82,6 +82,18 @@ struct Exposed {
     writable: bool,
 }
 
+impl Exposed {
+    /// Memory other ranks write into.
+    #[inline(always)]
+    fn writable(mem: &mut [u8]) -> Exposed {
+        Exposed {
+            base: mem.as_mut_ptr(),
+            len: mem.len(),
+            writable: true,
+        }
+    }
+}
+
 impl<'a> Win<'a> {
     /// `returning`: have a failing MPI_Win_create return its code (then one clear line and
     /// MPI_Abort) instead of MPI's fatal handler on the communicator. That swaps the
@@ -178,12 +190,7 @@ impl<'a> Win<'a> {
     /// A window over memory other ranks write into (Put and Accumulate targets). Untimed: a
     /// failure (e.g. a hint value MPI rejects) is reported in one line before MPI_Abort.
     pub fn exposing(comm: &'a Comm, mem: &'a mut [u8], disp_unit: usize, info: &Info) -> Self {
-        let (base, len) = (mem.as_mut_ptr(), mem.len());
-        let mem = Exposed {
-            base,
-            len,
-            writable: true,
-        };
+        let mem = Exposed::writable(mem);
         Win::create(comm, mem, &mut [], disp_unit, info, true)
     }
 
@@ -196,12 +203,7 @@ impl<'a> Win<'a> {
         disp_unit: usize,
         info: &Info,
     ) -> Self {
-        let (base, len) = (mem.as_mut_ptr(), mem.len());
-        let mem = Exposed {
-            base,
-            len,
-            writable: true,
-        };
+        let mem = Exposed::writable(mem);
         Win::create(comm, mem, land, disp_unit, info, true)
     }
 
@@ -214,12 +216,7 @@ impl<'a> Win<'a> {
         disp_unit: usize,
         info: &Info,
     ) -> Self {
-        let (base, len) = (mem.as_mut_ptr(), mem.len());
-        let mem = Exposed {
-            base,
-            len,
-            writable: true,
-        };
+        let mem = Exposed::writable(mem);
         Win::create(comm, mem, &mut [], disp_unit, info, false)
     }
 
