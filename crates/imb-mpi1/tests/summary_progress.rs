@@ -62,18 +62,38 @@ fn summary_follows_the_last_table_and_leaves_the_tables_alone() {
     for (line, table) in block[3..].iter().zip(&t) {
         let cells: Vec<&str> = line[1..].split_whitespace().collect();
         assert_eq!(cells[0], table.title);
-        // The lowest printed time is the lowest time, rounded as the table rounds it.
+        // The lowest printed time is the lowest time over the non-empty messages (a 0-byte
+        // call may move nothing), rounded as the table rounds it, at a size printing it.
         let col = if table.header.contains("t[usec]") {
             "t[usec]"
         } else {
             "t_max[usec]"
         };
-        let lowest = table
-            .column(col)
+        let times = table.column(col);
+        let sized: Vec<(Option<usize>, &str)> = if table.header.contains("#bytes") {
+            let all: Vec<_> = table
+                .ints("#bytes")
+                .into_iter()
+                .map(Some)
+                .zip(times.iter().map(String::as_str))
+                .collect();
+            assert!(all.iter().any(|(b, _)| *b > Some(0)), "{line}");
+            all.into_iter().filter(|(b, _)| *b > Some(0)).collect()
+        } else {
+            times.iter().map(|t| (None, t.as_str())).collect()
+        };
+        let lowest = sized
             .iter()
-            .map(|v| v.parse::<f64>().unwrap())
+            .map(|(_, v)| v.parse::<f64>().unwrap())
             .fold(f64::INFINITY, f64::min);
         assert_eq!(cells[4], format!("{lowest:.2}"), "{line}");
+        let at = |b: &Option<usize>| b.map_or("-".to_string(), |b| b.to_string());
+        assert!(
+            sized
+                .iter()
+                .any(|(b, v)| at(b) == cells[6] && v.parse::<f64>().unwrap() == lowest),
+            "{line}"
+        );
         let bw = if table.header.contains("Mbytes/sec") {
             let best = table
                 .column("Mbytes/sec")
@@ -94,6 +114,8 @@ fn summary_follows_the_last_table_and_leaves_the_tables_alone() {
     assert_eq!(s.len(), t.len());
     assert_eq!(s[0]["benchmark"], "PingPong");
     assert_eq!(s[0]["latency"]["key"], "t_us");
+    // Allreduce's 0-byte call is not its latency.
+    assert!(s[1]["latency"]["bytes"].as_u64().unwrap() > 0, "{}", s[1]);
     assert_eq!(s[2]["latency"]["bytes"], serde_json::Value::Null);
     assert_eq!(s[1]["bandwidth"], serde_json::Value::Null);
 }

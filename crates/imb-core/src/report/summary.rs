@@ -50,10 +50,11 @@ pub fn mode_name(m: Mode) -> Option<&'static str> {
     }
 }
 
-/// The lowest latency and the highest bandwidth of one table's rows. Under `-multi 1` each
-/// size has one row per group; a size counts with its slowest group (largest time, smallest
-/// bandwidth), as `-multi 0` reports the groups together. Ties go to the smallest size
-/// listed first; values that are not finite are passed over.
+/// The lowest latency and the highest bandwidth of one table's rows. The latency is taken
+/// over the non-empty messages: the 0-byte row counts only in a table with no other size.
+/// Under `-multi 1` each size has one row per group; a size counts with its slowest group
+/// (largest time, smallest bandwidth), as `-multi 0` reports the groups together. Ties go to
+/// the smallest size listed first; values that are not finite are passed over.
 pub fn summarise(cols: &Columns, rows: &[Row]) -> (Option<Best>, Option<Best>) {
     let titles = cols.titles();
     // Row::values starts after the integer columns.
@@ -80,9 +81,16 @@ pub fn summarise(cols: &Columns, rows: &[Row]) -> (Option<Best>, Option<Best>) {
             _ => per_size.push((r.bytes, l, b)),
         }
     }
+    // A 0-byte call may move nothing (an MPI library may return from a 0-byte Bcast or Put at
+    // once), so its time is the call's bare cost, not a latency, and it would win the line
+    // with a figure like 0.00. It stands only when the table has no other size (`-msglen`
+    // listing only 0), as the only figure there is; a table without sizes (bytes None) keeps
+    // its one row.
+    let non_empty = per_size.iter().any(|s| s.0 != Some(0));
     let mut lowest: Option<Best> = None;
     let mut highest: Option<Best> = None;
     for &(bytes, l, b) in &per_size {
+        let l = l.filter(|_| bytes != Some(0) || !non_empty);
         if let (Some((_, key)), Some(v)) = (lat, l) {
             if lowest.as_ref().is_none_or(|x| v < x.value) {
                 lowest = Some(Best {

@@ -76,8 +76,66 @@ fn collective_has_latency_only_and_check_column_is_ignored() {
 }
 
 #[test]
+fn latency_passes_over_a_zero_byte_call_that_moves_nothing() {
+    // A collective whose 0-byte call returns at once: 0.00 usec is no latency.
+    let c = cols(table::COLLECTIVE.titles, false);
+    // t_min t_max t_avg
+    let rows = [
+        row(None, Some(0), &[0.0, 0.0, 0.0]),
+        row(None, Some(1), &[1.1, 1.4, 1.2]),
+        row(None, Some(2), &[1.3, 1.5, 1.4]),
+        row(None, Some(1024), &[2.0, 2.6, 2.3]),
+    ];
+    let (lat, bw) = summarise(&c, &rows);
+    assert_eq!(
+        lat,
+        Some(Best {
+            key: "t_max_us",
+            value: 1.4,
+            bytes: Some(1)
+        })
+    );
+    assert_eq!(bw, None);
+}
+
+#[test]
+fn latency_passes_over_the_zero_byte_sizes_of_every_group() {
+    let c = cols(table::SINGLE.titles, true);
+    let rows = [
+        row(Some(0), Some(0), &[0.1, 0.0]),
+        row(Some(1), Some(0), &[0.2, 0.0]),
+        row(Some(0), Some(8), &[2.0, 4.0]),
+        row(Some(1), Some(8), &[3.0, 2.5]),
+    ];
+    let (lat, bw) = summarise(&c, &rows);
+    assert_eq!(lat.map(|b| (b.value, b.bytes)), Some((3.0, Some(8))));
+    // The bandwidth rule is unchanged: 0 bytes simply carry 0 Mbytes/sec.
+    assert_eq!(bw.map(|b| (b.value, b.bytes)), Some((2.5, Some(8))));
+}
+
+#[test]
+fn a_table_of_only_zero_bytes_keeps_its_zero_byte_latency() {
+    // `-msglen` listing only 0: the 0-byte time is the only figure there is.
+    let c = cols(table::COLLECTIVE.titles, false);
+    let (lat, _) = summarise(&c, &[row(None, Some(0), &[0.3, 0.5, 0.4])]);
+    assert_eq!(
+        lat,
+        Some(Best {
+            key: "t_max_us",
+            value: 0.5,
+            bytes: Some(0)
+        })
+    );
+    let s = cols(table::SINGLE.titles, false);
+    let (lat, bw) = summarise(&s, &[row(None, Some(0), &[0.2, 0.0])]);
+    assert_eq!(lat.map(|b| (b.value, b.bytes)), Some((0.2, Some(0))));
+    assert_eq!(bw.map(|b| (b.value, b.bytes)), Some((0.0, Some(0))));
+}
+
+#[test]
 fn barrier_has_no_size_and_an_empty_table_no_values() {
     let c = cols(table::SYNC.titles, false);
+    // The 0-byte rule does not touch a table without sizes: its one row is its latency.
     let (lat, _) = summarise(&c, &[row(None, None, &[1.0, 2.0, 1.5])]);
     assert_eq!(
         lat,
