@@ -7,7 +7,7 @@
 //! a side it calls a cell different only when every launch of one side lies beyond every launch
 //! of the other.
 
-use crate::imbtext::Table;
+use crate::run::Table;
 use crate::sides::Side;
 use crate::stats::{cv, mann_whitney_p, median, ALPHA};
 use std::collections::BTreeMap;
@@ -450,6 +450,7 @@ pub(crate) fn fixture_side(label: &str, launches: &[(&str, &[f64])]) -> Side {
         label: label.to_string(),
         runs,
         files: Vec::new(),
+        repeats: Vec::new(),
     }
 }
 

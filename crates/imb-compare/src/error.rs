@@ -13,6 +13,13 @@ pub enum Error {
         line: usize,
         msg: String,
     },
+    /// One value of a `-json` document is wrong: `at` is its path, `tables[0].rows[3].t_us`.
+    #[error("{file}, {at}: {msg}")]
+    At {
+        file: String,
+        at: String,
+        msg: String,
+    },
     /// A command-line value is wrong.
     #[error("{arg}: {msg}")]
     Arg { arg: String, msg: String },

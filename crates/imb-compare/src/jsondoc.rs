@@ -1,19 +1,34 @@
 //! Reading an imb-rs `-json` results file (doc/OUTPUT.md, "JSON") into the same tables as its
-//! text output, so launches kept either way can be compared. Schemas 1 to 3 read alike: what
-//! schema 3 added (`provenance`) is not needed for a comparison.
+//! text output, so launches kept either way can be compared. Schemas 1 to 3 read alike; a
+//! newer schema is refused rather than half understood. Every cell a comparison may use must
+//! be a number: a `null`, a string or a missing key is an input error naming its JSON path
+//! (`tables[0].rows[3].t_us`), and the figures pass [`crate::check`]. Schema 3's provenance
+//! gives the launch's status, its conditions ([`crate::conditions`]) and where each table's
+//! ranks ran.
 
+use crate::check::{self, At};
+use crate::conditions;
 use crate::error::Error;
-use crate::imbtext::{column_key, Flag, Run, Table};
+use crate::imbtext::column_key;
+use crate::run::{Conditions, Flag, Identity, Run, Status, Table};
 use serde::Deserialize;
 use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+
+/// The newest schema this reader knows (doc/OUTPUT.md, "JSON").
+pub const NEWEST_SCHEMA: u64 = 3;
 
 #[derive(Deserialize)]
 struct Doc {
+    #[serde(default)]
+    schema_version: Option<Value>,
+    #[serde(default)]
+    suite: Option<String>,
     header: Option<Header>,
     tables: Vec<TableDoc>,
     #[serde(default)]
     complete: bool,
-    /// Schema 3: where the run ran (read loosely: only the library and the hosts are shown).
+    /// Schema 3: where and how the run ran.
     #[serde(default)]
     provenance: Option<Value>,
 }
@@ -23,11 +38,18 @@ struct Header {
     version: String,
     part: String,
     thread_env: String,
+    #[serde(default)]
+    date: Option<String>,
+    #[serde(default)]
+    mpi_version: Option<Vec<Value>>,
     /// Schema 2: typed notes; schema 1: none here (its `warnings` are strings).
     #[serde(default)]
     notes: Vec<Value>,
     #[serde(default)]
     warnings: Vec<Value>,
+    /// Schema 1: the optional-mode lines.
+    #[serde(default)]
+    optional: Vec<Value>,
 }
 
 #[derive(Deserialize)]
@@ -65,6 +87,7 @@ fn json_flag(n: &Value) -> Option<(Option<u64>, Flag)> {
             .is_some_and(|u| !u.is_null())
             .then_some((bytes, Flag::Unsettled)),
         Some("unreliable") => Some((bytes, Flag::Unreliable)),
+        Some("defect") => Some((bytes, Flag::Defect)),
         Some(_) => None,
         None => crate::imbtext::note_flag(note_text(n)),
     }
@@ -117,6 +140,144 @@ fn provenance_line(p: &Value) -> Option<String> {
     (!parts.is_empty()).then(|| parts.join("; "))
 }
 
+fn at_error(name: &str, at: String, msg: String) -> Error {
+    Error::At {
+        file: name.to_string(),
+        at,
+        msg,
+    }
+}
+
+/// The schema version, checked: absent (schema 1) or 1 to [`NEWEST_SCHEMA`].
+fn schema(name: &str, v: &Option<Value>) -> Result<u64, Error> {
+    match v {
+        None => Ok(1),
+        Some(Value::Number(n)) if n.as_u64().is_some_and(|s| (1..=NEWEST_SCHEMA).contains(&s)) => {
+            Ok(n.as_u64().unwrap_or(1))
+        }
+        Some(other) => Err(at_error(
+            name,
+            "schema_version".into(),
+            format!(
+                "{other}: this imb-compare reads schemas 1 to {NEWEST_SCHEMA} (a newer imb-rs \
+                 wrote it? use the imb-compare of that version)"
+            ),
+        )),
+    }
+}
+
+/// How the launch ended: schema 3's `provenance.status`, else the top-level `complete`.
+fn status(name: &str, doc: &Doc) -> Result<Status, Error> {
+    let Some(st) = doc.provenance.as_ref().and_then(|p| p.get("status")) else {
+        return Ok(if doc.complete {
+            Status::Complete
+        } else {
+            Status::CutShort("complete is false: the run stopped before its end".into())
+        });
+    };
+    let text = |k: &str| st.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+    Ok(match st.get("state").and_then(Value::as_str) {
+        Some("complete") => Status::Complete,
+        Some("running") => Status::CutShort(
+            "status running: the process was killed or crashed before its end".into(),
+        ),
+        Some("interrupted") => Status::CutShort(format!("status interrupted: {}", text("reason"))),
+        Some("failed") => Status::CutShort(format!("status failed: {}", text("error"))),
+        _ => {
+            return Err(at_error(
+                name,
+                "provenance.status.state".into(),
+                format!(
+                    "{}: a status is complete, running, interrupted or failed",
+                    st.get("state").unwrap_or(&Value::Null)
+                ),
+            ))
+        }
+    })
+}
+
+/// One row's cells in column order, each a number, or an error naming the cell.
+fn cells(name: &str, at: &str, row: &Map<String, Value>, by: &[String]) -> Result<Vec<f64>, Error> {
+    by.iter()
+        .map(|c| match row.get(c) {
+            Some(Value::Number(n)) => n
+                .as_f64()
+                .ok_or_else(|| at_error(name, format!("{at}.{c}"), format!("{n}: not a figure"))),
+            None => Err(at_error(
+                name,
+                at.to_string(),
+                format!("no {c:?}: every column of the table needs a value"),
+            )),
+            Some(other) => Err(at_error(
+                name,
+                format!("{at}.{c}"),
+                format!("{other}: a figure must be a number"),
+            )),
+        })
+        .collect()
+}
+
+/// Where a table's ranks ran: per group the ranks on each host; the groups alike, or listed.
+fn placement(groups: &[Vec<usize>], host_of: &BTreeMap<u64, String>) -> Option<String> {
+    let mut each = Vec::new();
+    for g in groups {
+        let mut per: BTreeMap<&String, usize> = BTreeMap::new();
+        for r in g {
+            *per.entry(host_of.get(&(*r as u64))?).or_default() += 1;
+        }
+        each.push(conditions::spread(per.into_values().collect()));
+    }
+    let first = each.first()?.clone();
+    Some(if each.iter().all(|e| *e == first) {
+        if each.len() > 1 {
+            format!("{first} per group")
+        } else {
+            first
+        }
+    } else {
+        each.join("; ")
+    })
+}
+
+/// What the provenance says of the MPI library, the thread level, the hosts.
+fn provenance_conditions(p: &Value, c: &mut Conditions) -> BTreeMap<u64, String> {
+    let mpi = p.get("mpi");
+    let s = |v: Option<&Value>| v.and_then(Value::as_str).map(str::to_string);
+    if let Some(lib) = s(mpi.and_then(|m| m.get("library_version"))) {
+        c.mpi_library = Some(lib.lines().next().unwrap_or("").trim().to_string());
+    }
+    if let Some(level) = s(mpi.and_then(|m| m.get("thread_level"))) {
+        c.thread_level = Some(level);
+    }
+    let mut host_of = BTreeMap::new();
+    for r in p
+        .get("ranks")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        if let (Some(rank), Some(host)) = (r.get("rank").and_then(Value::as_u64), s(r.get("host")))
+        {
+            host_of.insert(rank, host);
+        }
+    }
+    let hosts: Vec<(String, usize)> = p
+        .get("hosts")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|h| {
+            let ranks = h.get("ranks").and_then(Value::as_array)?.len();
+            Some((s(h.get("host"))?, ranks))
+        })
+        .collect();
+    if !hosts.is_empty() {
+        c.layout = Some(conditions::spread(hosts.iter().map(|h| h.1).collect()));
+        c.hosts = Some(hosts.into_iter().map(|h| h.0).collect());
+    }
+    host_of
+}
+
 /// Parse one `-json` document. `name` is the file's name, for messages.
 pub fn parse(name: &str, text: &str) -> Result<Run, Error> {
     let doc: Doc = serde_json::from_str(text).map_err(|e| Error::Line {
@@ -124,42 +285,61 @@ pub fn parse(name: &str, text: &str) -> Result<Run, Error> {
         line: e.line(),
         msg: format!("not an imb-rs -json document: {e}"),
     })?;
-    let tables: Vec<Table> = doc
-        .tables
-        .into_iter()
-        .filter(|t| !t.rows.is_empty())
-        .map(|t| {
-            let groups = t.groups.len().max(1);
-            Table {
-                // The text banner's name: Multi- when more than one group ran at once.
-                benchmark: if t.multi && groups > 1 {
-                    format!("Multi-{}", t.benchmark)
-                } else {
-                    t.benchmark
-                },
-                processes: Some(t.processes),
-                groups,
-                mode: t.mode,
-                rows: t
-                    .rows
-                    .iter()
-                    .map(|r| {
-                        let by = if t.keys.len() == t.columns.len() {
-                            &t.keys
-                        } else {
-                            &t.columns
-                        };
-                        by.iter()
-                            .map(|c| r.get(c).and_then(Value::as_f64).unwrap_or(f64::NAN))
-                            .collect()
-                    })
-                    .collect(),
-                columns: t.columns.iter().map(|c| column_key(c)).collect(),
-                line: 0,
-                flags: t.notes.iter().filter_map(json_flag).collect(),
-            }
-        })
-        .collect();
+    schema(name, &doc.schema_version)?;
+    if let Some(s @ ("imb-threads" | "imb-omp")) = doc.suite.as_deref() {
+        return Err(Error::File {
+            file: name.to_string(),
+            msg: format!(
+                "an {s} document: its tables are not IMB tables (imb-compare reads the MPI \
+                 executables' files)"
+            ),
+        });
+    }
+    let status = status(name, &doc)?;
+    let mut conditions = Conditions::default();
+    let host_of = doc
+        .provenance
+        .as_ref()
+        .map(|p| provenance_conditions(p, &mut conditions))
+        .unwrap_or_default();
+    let mut tables = Vec::new();
+    for (i, t) in doc.tables.iter().enumerate() {
+        if t.rows.is_empty() {
+            continue;
+        }
+        let by = if t.keys.len() == t.columns.len() {
+            &t.keys
+        } else {
+            &t.columns
+        };
+        let mut rows = Vec::with_capacity(t.rows.len());
+        let mut at = Vec::with_capacity(t.rows.len());
+        for (r, row) in t.rows.iter().enumerate() {
+            let here = format!("tables[{i}].rows[{r}]");
+            rows.push(cells(name, &here, row, by)?);
+            at.push(At::Path(here));
+        }
+        let groups = t.groups.len().max(1);
+        let mut table = Table {
+            // The text banner's name: Multi- when more than one group ran at once.
+            benchmark: if t.multi && groups > 1 {
+                format!("Multi-{}", t.benchmark)
+            } else {
+                t.benchmark.clone()
+            },
+            processes: Some(t.processes),
+            groups,
+            mode: t.mode.clone(),
+            rows,
+            columns: t.columns.iter().map(|c| column_key(c)).collect(),
+            line: 0,
+            flags: t.notes.iter().filter_map(json_flag).collect(),
+            placement: placement(&t.groups, &host_of),
+        };
+        check::table(name, &table, &at, by)?;
+        check::flag_defects(&mut table);
+        tables.push(table);
+    }
     if tables.is_empty() {
         return Err(Error::File {
             file: name.to_string(),
@@ -167,7 +347,15 @@ pub fn parse(name: &str, text: &str) -> Result<Run, Error> {
         });
     }
     let mut oversubscribed = None;
-    let (title, thread_level) = match doc.header {
+    let mut identity = Identity {
+        json: true,
+        ..Identity::default()
+    };
+    if let Some(p) = &doc.provenance {
+        identity.start = p.get("start").and_then(Value::as_str).map(str::to_string);
+        identity.argv = p.get("argv").map(Value::to_string);
+    }
+    let title = match &doc.header {
         Some(h) => {
             oversubscribed = h
                 .notes
@@ -178,28 +366,56 @@ pub fn parse(name: &str, text: &str) -> Result<Run, Error> {
                         || note_text(n).contains("(oversubscribed)")
                 })
                 .map(|n| note_text(n).trim_start_matches("!!").trim().to_string());
-            (
-                format!("imb-rs {}, {}", h.version, h.part),
-                Some(h.thread_env),
-            )
+            let optional: Vec<String> = h
+                .notes
+                .iter()
+                .filter(|n| n.get("kind").and_then(Value::as_str) == Some("optional_mode"))
+                .chain(&h.optional)
+                .flat_map(|n| {
+                    note_text(n)
+                        .lines()
+                        .map(|l| l.trim_start_matches("!!").to_string())
+                        .collect::<Vec<_>>()
+                })
+                .collect();
+            conditions.parameters = Some(conditions::optional_parameters(
+                optional.iter().map(String::as_str),
+            ));
+            if conditions.thread_level.is_none() {
+                conditions.thread_level = Some(h.thread_env.clone());
+            }
+            let numbers: Vec<String> = h
+                .mpi_version
+                .iter()
+                .flatten()
+                .map(|v| v.to_string())
+                .collect();
+            if !numbers.is_empty() {
+                conditions.mpi_standard = Some(numbers.join("."));
+            }
+            identity.date = h.date.clone();
+            conditions.program = Some(format!("imb-rs {}", h.version));
+            format!("imb-rs {}, {}", h.version, h.part)
         }
-        None => ("imb-rs".to_string(), None),
+        None => "imb-rs".to_string(),
     };
     Ok(Run {
         title,
-        thread_level,
         tables,
-        finished: doc.complete,
+        status,
         core_to_core: None,
         wall_secs: None,
         oversubscribed,
         provenance: doc.provenance.as_ref().and_then(provenance_line),
+        conditions,
+        identity,
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::run::Status;
 
     const DOC: &str = r##"{
   "suite": "imb-mpi1",
@@ -226,8 +442,8 @@ mod tests {
     fn tables_as_the_text_shows_them() {
         let r = parse("a.json", DOC).unwrap();
         assert_eq!(r.title, "imb-rs 0.1.0, MPI-1 part");
-        assert_eq!(r.thread_level.as_deref(), Some("MPI_THREAD_SINGLE"));
-        assert!(r.finished);
+        assert_eq!(r.thread_level(), Some("MPI_THREAD_SINGLE"));
+        assert_eq!(r.status, Status::Complete);
         assert_eq!(r.tables[0].columns, ["bytes", "repetitions", "t", "mbytes"]);
         assert_eq!(r.tables[0].rows, [[0.0, 1000.0, 0.12, 0.0]]);
         let multi = &r.tables[1];
@@ -277,6 +493,55 @@ mod tests {
                 (Some(16), Flag::Unsettled)
             ]
         );
+        // The conditions: where the ranks sat, by table and for the job.
+        let c = &r.conditions;
+        assert_eq!(c.mpi_library.as_deref(), Some("Open MPI v4.1.4, package: Debian"));
+        assert_eq!(c.layout.as_deref(), Some("2+1 ranks on 2 hosts"));
+        assert_eq!(c.hosts.as_deref(), Some(&["n1".to_string(), "n2".to_string()][..]));
+        assert_eq!(r.tables[0].placement.as_deref(), Some("1+1 ranks on 2 hosts"));
+        assert_eq!(c.program.as_deref(), Some("imb-rs 0.1.0"));
+        assert_eq!(c.parameters.as_ref().map(|p| p.len()), Some(0));
+    }
+
+    #[test]
+    fn status_and_schema() {
+        let with = |extra: &str| DOC.replace("\"suite\": \"imb-mpi1\",", extra);
+        let st = |extra: &str| parse("s.json", &with(extra)).map(|r| r.status);
+        assert_eq!(st("\"schema_version\": 2,"), Ok(Status::Complete));
+        assert_eq!(
+            st(r#""provenance": {"status": {"state": "failed", "error": "-dir: x"}},"#),
+            Ok(Status::CutShort("status failed: -dir: x".into()))
+        );
+        assert!(matches!(
+            st(r#""provenance": {"status": {"state": "running"}},"#),
+            Ok(Status::CutShort(w)) if w.starts_with("status running")
+        ));
+        let e = st(r#""provenance": {"status": {"state": "odd"}},"#).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "s.json, provenance.status.state: \"odd\": a status is complete, running, \
+             interrupted or failed"
+        );
+        let e = st("\"schema_version\": \"3\",").unwrap_err().to_string();
+        assert!(e.starts_with("s.json, schema_version: \"3\": this imb-compare reads"), "{e}");
+        let cut = DOC.replace("\"complete\": true", "\"complete\": false");
+        assert!(parse("c.json", &cut).unwrap().status.cut_short().is_some());
+    }
+
+    /// The optional-mode note gives the parameters (as the text's `# !!` block does).
+    #[test]
+    fn optional_mode_parameters() {
+        let doc = DOC.replace(
+            "\"thread_env\": \"MPI_THREAD_SINGLE\"}",
+            r#""thread_env": "MPI_THREAD_SINGLE", "date": "Wed Nov 25 05:21:10 2026",
+               "notes": [{"kind": "optional_mode", "text": "Results from OPTIONAL mode, not standard mode:\nparameters set by the command line:\n  MAXMSGLOG = 4 (standard 22)\n  MSGSPERSAMPLE = 50 (standard 1000)"}]}"#,
+        );
+        let r = parse("o.json", &doc).unwrap();
+        let p = r.conditions.parameters.unwrap();
+        assert_eq!(p.get("MSGSPERSAMPLE").map(String::as_str), Some("50"));
+        assert!(!p.contains_key("MAXMSGLOG"));
+        assert_eq!(r.identity.date.as_deref(), Some("Wed Nov 25 05:21:10 2026"));
+        assert!(r.identity.json);
     }
 
     /// Schema 3 adds `provenance` (and the suites without MPI write other tables); the tables

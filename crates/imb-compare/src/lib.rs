@@ -1,9 +1,12 @@
 //! imb-compare: reads results in IMB's text layout (imb-rs, IMB 3.0, IMB 2021), OSU's, and
 //! imb-rs `-json` files, and compares programs or runs. It needs no MPI.
 //!
-//! `imb-compare BASE NEW…` ([`versus`]) sets new runs against a baseline size by size, checks
-//! acceptance criteria ([`refs`]) and writes the verdicts as text, Markdown or CSV ([`render`]),
-//! JUnit XML ([`junit`]) and SVG plots ([`plot`]) (doc/ACCEPTANCE.md).
+//! `imb-compare BASE NEW…` reads each run's launches ([`sides`], [`imbtext`], [`jsondoc`], every
+//! figure checked by [`check`]), states what defines their results and where they differ
+//! ([`conditions`]), sets new runs against a baseline size by size ([`versus`]), checks
+//! acceptance criteria by an interval rule ([`refs`], [`stats`]), gathers it all in one value
+//! ([`comparison`]) and writes it as text, Markdown, CSV, JSON or JUnit XML ([`export`]) and
+//! as SVG plots ([`plot`]) (doc/ACCEPTANCE.md).
 //!
 //! `agreement` sets several launches of one program against several launches of others (the
 //! side-by-side check of doc/METHODOLOGY.md, "Agreement with IMB 3.0"): per benchmark and size
@@ -11,14 +14,17 @@
 //! launches of the two sides overlap at all.
 
 pub mod agree;
+pub mod check;
+pub mod comparison;
+pub mod conditions;
 pub mod error;
+pub mod export;
 pub mod imbtext;
 pub mod jsondoc;
-pub mod junit;
 pub mod plot;
 pub mod refs;
-pub mod render;
 pub mod report;
+pub mod run;
 pub mod sides;
 pub mod stats;
 pub mod versus;

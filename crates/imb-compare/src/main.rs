@@ -10,12 +10,15 @@
 //!   (doc/METHODOLOGY.md).
 //!
 //! Exit status: 0 done (every criterion passed), 1 a criterion failed, 2 bad input, 3 an
-//! output could not be written.
+//! output could not be written, 4 no criterion failed but one was inconclusive (rerun with
+//! more launches).
 
 use clap::{Arg, ArgAction, ArgGroup, Command};
 use imb_compare::agree::Metric;
-use imb_compare::render::{self, Compared, Format};
-use imb_compare::{junit, plot, refs, report, sides, versus, Error};
+use imb_compare::comparison;
+use imb_compare::conditions::Kind;
+use imb_compare::export::{self, Format};
+use imb_compare::{plot, refs, report, sides, Error};
 use std::process::ExitCode;
 
 fn metric_arg() -> Arg {
@@ -27,10 +30,10 @@ fn metric_arg() -> Arg {
         .help("t (t[usec], else t_avg, else t_ovrl), t_avg, t_min, t_max, mbytes, t_ovrl or t_pure")
 }
 
-fn noise(s: &str) -> Result<f64, String> {
+fn confidence(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
-        Ok(x) if x > 0.0 && x < 10.0 => Ok(x),
-        _ => Err(format!("{s:?}: a fraction above 0, e.g. 0.10 for 10 %")),
+        Ok(x) if (0.5..=0.999).contains(&x) => Ok(x),
+        _ => Err(format!("{s:?}: a fraction from 0.5 to 0.999, e.g. 0.95")),
     }
 }
 
@@ -59,16 +62,22 @@ fn command() -> Command {
         .subcommand_negates_reqs(true)
         .arg(metric_arg())
         .arg(
-            value("noise", "F", "single launches: a ratio outside 1 ± F is beyond the noise")
-                .default_value("0.10")
-                .value_parser(noise),
+            value(
+                "confidence",
+                "C",
+                "the confidence of every interval (beyond noise, criteria)",
+            )
+            .default_value("0.95")
+            .value_parser(confidence),
         )
         .arg(value(
             "references",
             "FILE.toml",
-            "acceptance criteria; every one is printed PASS or FAIL, exit 1 if one fails",
+            "acceptance criteria: each PASS, FAIL or INCONCLUSIVE; exit 1 if one fails, 4 if none \
+             fails and one is inconclusive",
         ))
         .arg(value("junit", "FILE", "the criteria as JUnit XML (needs --references)").requires("references"))
+        .arg(value("json", "FILE", "the whole comparison and the criteria as JSON"))
         .arg(flag("markdown", "Markdown tables instead of text"))
         .arg(flag("csv", "CSV instead of text (the criteria's when --references is given)"))
         .group(ArgGroup::new("format").args(["markdown", "csv"]))
@@ -81,6 +90,21 @@ fn command() -> Command {
             "accept-oversubscribed",
             "let oversubscribed runs decide criteria (they fail them otherwise)",
         ))
+        .arg(flag(
+            "accept-incomplete",
+            "let runs cut short decide criteria on what they have (inconclusive otherwise)",
+        ))
+        .arg(
+            value(
+                "accept-difference",
+                "KIND,...",
+                "judge criteria across these differences of conditions (they fail otherwise): \
+                 program, mpi, thread-level, parameters, placement, layout",
+            )
+            .value_delimiter(',')
+            .action(ArgAction::Append)
+            .value_parser(Kind::parse),
+        )
         .arg(
             Arg::new("runs")
                 .value_name("RUN")
@@ -152,16 +176,30 @@ fn print(text: &str) -> Result<(), Stop> {
     imb_core::safefile::print_all(text).map_err(Stop::Write)
 }
 
-fn agreement(m: &clap::ArgMatches) -> Result<bool, Stop> {
+fn agreement(m: &clap::ArgMatches) -> Result<u8, Stop> {
     let metric = *m.get_one::<Metric>("metric").expect("defaulted");
     let loaded = load_all(m.get_many::<String>("sides").expect("required"))?;
     print(&report::report(&loaded, metric, m.get_flag("brief")))?;
-    Ok(true)
+    Ok(0)
 }
 
-fn against_base(m: &clap::ArgMatches) -> Result<bool, Stop> {
+/// An output file checked before any work: a usage error (no name) is bad input, a place that
+/// cannot take the file is an output that cannot be written.
+fn out_file(arg: &str, path: &str) -> Result<imb_core::safefile::OutFile, Stop> {
+    imb_core::safefile::OutFile::check(arg, path).map_err(|e| match e {
+        imb_core::Error::Arg { .. } => Stop::Input(e.to_string()),
+        other => Stop::Write(Some(other.to_string())),
+    })
+}
+
+fn write_out(f: &imb_core::safefile::OutFile, arg: &str, text: &str) -> Result<(), Stop> {
+    f.write(text.as_bytes())
+        .map_err(|e| Stop::Write(Some(format!("{arg} {}: {e}", f.shown))))
+}
+
+fn against_base(m: &clap::ArgMatches) -> Result<u8, Stop> {
     let metric = *m.get_one::<Metric>("metric").expect("defaulted");
-    let noise = *m.get_one::<f64>("noise").expect("defaulted");
+    let confidence = *m.get_one::<f64>("confidence").expect("defaulted");
     let format = if m.get_flag("markdown") {
         Format::Markdown
     } else if m.get_flag("csv") {
@@ -172,10 +210,11 @@ fn against_base(m: &clap::ArgMatches) -> Result<bool, Stop> {
     // Everything named is checked before anything is read or written.
     let refs_path = m.get_one::<String>("references");
     let junit_out = match m.get_one::<String>("junit") {
-        Some(p) => Some(
-            imb_core::safefile::OutFile::check("--junit", p)
-                .map_err(|e| Stop::Input(e.to_string()))?,
-        ),
+        Some(p) => Some(out_file("--junit", p)?),
+        None => None,
+    };
+    let json_out = match m.get_one::<String>("json") {
+        Some(p) => Some(out_file("--json", p)?),
         None => None,
     };
     let criteria = match refs_path {
@@ -192,6 +231,24 @@ fn against_base(m: &clap::ArgMatches) -> Result<bool, Stop> {
             "one run: give BASE and NEW, or --references FILE.toml to check one run".to_string(),
         ));
     }
+    if let (Some(list), Some(file)) = (&criteria, refs_path) {
+        if loaded.len() == 1 {
+            if let Some(c) = list
+                .iter()
+                .find(|c| c.reference == refs::Reference::Baseline)
+            {
+                return Err(Stop::Input(
+                    Error::Line {
+                        file: file.clone(),
+                        line: c.line,
+                        msg: "reference \"baseline\" but one run given: name BASE before NEW"
+                            .to_string(),
+                    }
+                    .to_string(),
+                ));
+            }
+        }
+    }
     if let Some(dir) = m.get_one::<String>("plot") {
         plot::prepare(dir)?;
     }
@@ -200,43 +257,41 @@ fn against_base(m: &clap::ArgMatches) -> Result<bool, Stop> {
     } else {
         (Some(&loaded[0]), &loaded[1..])
     };
-    let mut out = String::new();
-    if let Some(base) = base {
-        let all: Vec<Compared> = news
-            .iter()
-            .map(|n| Compared {
-                new: n,
-                tables: versus::versus(base, n, metric, noise),
-            })
-            .collect();
-        if !(format == Format::Csv && criteria.is_some()) {
-            out.push_str(&render::comparison(base, &all, metric, noise, format));
-        }
+    let acceptance = refs::Acceptance {
+        flagged: m.get_flag("accept-flagged"),
+        oversubscribed: m.get_flag("accept-oversubscribed"),
+        incomplete: m.get_flag("accept-incomplete"),
+        differences: m
+            .get_many::<Kind>("accept-difference")
+            .into_iter()
+            .flatten()
+            .copied()
+            .collect(),
+    };
+    let c = comparison::build(
+        base,
+        news,
+        metric,
+        confidence,
+        criteria
+            .as_deref()
+            .zip(refs_path)
+            .map(|(l, f)| (f.as_str(), l)),
+        &acceptance,
+    );
+    let mut out = export::render(&c, format);
+    if let (Some(j), Some(cr)) = (&junit_out, &c.criteria) {
+        write_out(
+            j,
+            "--junit",
+            &export::junit::document(&cr.file, &cr.outcomes),
+        )?;
     }
-    let mut pass = true;
-    if let (Some(criteria), Some(file)) = (&criteria, refs_path) {
-        let lenience = refs::Lenience {
-            flagged: m.get_flag("accept-flagged"),
-            oversubscribed: m.get_flag("accept-oversubscribed"),
-        };
-        let outcomes: Vec<refs::Outcome> = news
-            .iter()
-            .flat_map(|n| {
-                criteria
-                    .iter()
-                    .map(move |c| refs::evaluate(c, base, n, lenience))
-            })
-            .collect();
-        pass = outcomes.iter().all(|o| o.pass);
-        out.push_str(&render::outcomes(file, &outcomes, format));
-        if let Some(j) = &junit_out {
-            j.write(junit::document(file, &outcomes).as_bytes())
-                .map_err(|e| Stop::Write(Some(format!("--junit {}: {e}", j.shown))))?;
-        }
+    if let Some(j) = &json_out {
+        write_out(j, "--json", &export::json::render(&c))?;
     }
     if let Some(dir) = m.get_one::<String>("plot") {
-        let all: Vec<&sides::Side> = loaded.iter().collect();
-        let files = plot::write(dir, &all)?;
+        let files = plot::write(dir, &c)?;
         if format == Format::Text {
             out.push_str(&format!(
                 "\n# {} plot(s) and index.html in {dir}\n",
@@ -245,7 +300,7 @@ fn against_base(m: &clap::ArgMatches) -> Result<bool, Stop> {
         }
     }
     print(&out)?;
-    Ok(pass)
+    Ok(c.exit_status())
 }
 
 fn main() -> ExitCode {
@@ -261,8 +316,7 @@ fn main() -> ExitCode {
         _ => against_base(&m),
     };
     match done {
-        Ok(true) => ExitCode::SUCCESS,
-        Ok(false) => ExitCode::from(1),
+        Ok(code) => ExitCode::from(code),
         Err(Stop::Input(msg)) => {
             eprintln!("imb-compare: {msg}");
             ExitCode::from(2)

@@ -4,6 +4,7 @@
 //! all. Pure Rust (plotters' SVG backend; text is SVG `<text>`, no font files).
 
 use crate::agree::{world_counts, Metric, TableKey};
+use crate::comparison::Comparison;
 use crate::error::Error;
 use crate::report::table_title;
 use crate::sides::Side;
@@ -207,7 +208,7 @@ fn svg(key: &TableKey, p: &Panels, order: &[String]) -> Result<String, String> {
 }
 
 fn html_escape(s: &str) -> String {
-    crate::junit::escape(s)
+    crate::export::junit::escape(s)
 }
 
 /// Make `dir` ready for plots: made when missing; an existing directory must be empty or one
@@ -235,9 +236,10 @@ pub fn prepare(dir: &str) -> Result<(), Error> {
     Ok(())
 }
 
-/// Write the plots of `sides` into `dir`, made ready by [`prepare`]. Returns the files
-/// written.
-pub fn write(dir: &str, sides: &[&Side]) -> Result<Vec<String>, Error> {
+/// Write the plots of the comparison's runs into `dir`, made ready by [`prepare`]. Returns the
+/// files written.
+pub fn write(dir: &str, c: &Comparison) -> Result<Vec<String>, Error> {
+    let sides = &c.sides()[..];
     let fail = |msg: String| Error::File {
         file: dir.to_string(),
         msg,

@@ -1,14 +1,24 @@
 //! Acceptance criteria (`--references FILE.toml`), in ReFrame's manner: per benchmark (or `*`),
-//! process count and size range, a metric, a reference (a number, or the baseline's own figure
-//! at the same size) and lower and upper tolerances as fractions of the reference. The file's
-//! layout is in doc/ACCEPTANCE.md; `settings/acceptance.toml` is an example.
+//! process count and size range, a metric, a statistic over the launches (the median unless
+//! said), a reference (a number, or the baseline's own figure at the same size) and lower and
+//! upper tolerances as fractions of the reference. The file's layout is in doc/ACCEPTANCE.md;
+//! `settings/acceptance.toml` is an example.
+//!
+//! The rule, for every launch count (doc/ACCEPTANCE.md, "The rule"): per size, the interval of
+//! the ratio figure/reference at the chosen confidence ([`crate::stats`]); PASS when it lies
+//! inside the bounds, FAIL when it lies outside, INCONCLUSIVE when it straddles one or the
+//! launches are too few for an interval. A criterion fails when a size fails, is inconclusive
+//! when none fails and one is, and passes when every size it covers passes. Before any figure,
+//! the runs must be comparable ([`crate::conditions`]), complete and not oversubscribed, unless
+//! the user accepts each of those by name.
 
 use crate::agree::{world_counts, Metric, TableKey};
+use crate::conditions::{self, Difference, Kind};
 use crate::error::Error;
-use crate::imbtext::Flag;
+use crate::run::Flag;
 use crate::sides::Side;
 use serde::Deserialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use toml::Spanned;
 
 #[derive(Deserialize)]
@@ -30,6 +40,7 @@ struct CritDoc {
     reference: Spanned<toml::Value>,
     lower: Option<Spanned<f64>>,
     upper: Option<Spanned<f64>>,
+    statistic: Option<Spanned<String>>,
 }
 
 /// What a criterion's figure is held against.
@@ -37,6 +48,53 @@ struct CritDoc {
 pub enum Reference {
     Value(f64),
     Baseline,
+}
+
+/// Which figure of a size's launches a criterion judges.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Statistic {
+    /// The typical launch (the default).
+    Median,
+    /// The best launch of a time (or the worst of a bandwidth): a contract's "achievable"
+    /// figure. An observed extreme: exact, with no interval.
+    Min,
+    Max,
+    /// A quantile of the launches, `p90` = 0.9.
+    Quantile(f64),
+}
+
+impl Statistic {
+    pub fn parse(s: &str) -> Result<Statistic, String> {
+        match s {
+            "median" => Ok(Statistic::Median),
+            "min" => Ok(Statistic::Min),
+            "max" => Ok(Statistic::Max),
+            p if p.starts_with('p') => match p[1..].parse::<u32>() {
+                Ok(k) if (1..=99).contains(&k) => Ok(Statistic::Quantile(f64::from(k) / 100.0)),
+                _ => Err(format!("{s:?}: a percentile is p1 to p99")),
+            },
+            _ => Err(format!("{s:?}: use median, min, max or p1 to p99")),
+        }
+    }
+
+    pub fn key(self) -> String {
+        match self {
+            Statistic::Median => "median".into(),
+            Statistic::Min => "min".into(),
+            Statistic::Max => "max".into(),
+            Statistic::Quantile(p) => format!("p{:.0}", p * 100.0),
+        }
+    }
+
+    /// The statistic of `x` (not empty).
+    pub fn of(self, x: &[f64]) -> f64 {
+        match self {
+            Statistic::Median => crate::stats::median(x),
+            Statistic::Min => x.iter().copied().fold(f64::INFINITY, f64::min),
+            Statistic::Max => x.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+            Statistic::Quantile(p) => crate::stats::quantile(x, p),
+        }
+    }
 }
 
 /// One acceptance criterion.
@@ -51,6 +109,7 @@ pub struct Criterion {
     /// Inclusive size range; `None`: every size (and Barrier's sizeless row).
     pub bytes: Option<(u64, u64)>,
     pub metric: Metric,
+    pub statistic: Statistic,
     pub reference: Reference,
     /// Allowed deviation as fractions of the reference: `lower` ≤ 0 ≤ `upper`; `None` is
     /// unbounded on that side.
@@ -89,16 +148,21 @@ pub fn parse(file: &str, text: &str) -> Result<Vec<Criterion>, Error> {
         let c = c.into_inner();
         let metric = Metric::parse(c.metric.get_ref())
             .map_err(|m| err(c.metric.span().start, format!("metric {m}")))?;
-        let reference = match c.reference.get_ref() {
-            toml::Value::String(s) if s == "baseline" => Reference::Baseline,
-            toml::Value::Float(x) if x.is_finite() && *x >= 0.0 => Reference::Value(*x),
-            toml::Value::Integer(x) if *x >= 0 => Reference::Value(*x as f64),
-            _ => {
-                return Err(err(
+        let reference =
+            match c.reference.get_ref() {
+                toml::Value::String(s) if s == "baseline" => Reference::Baseline,
+                toml::Value::Float(x) if x.is_finite() && *x > 0.0 => Reference::Value(*x),
+                toml::Value::Integer(x) if *x > 0 => Reference::Value(*x as f64),
+                _ => return Err(err(
                     c.reference.span().start,
-                    "reference: a number not below 0, or \"baseline\"".to_string(),
-                ))
-            }
+                    "reference: a number above 0 (tolerances are fractions of it), or \"baseline\""
+                        .to_string(),
+                )),
+            };
+        let statistic = match &c.statistic {
+            None => Statistic::Median,
+            Some(st) => Statistic::parse(st.get_ref())
+                .map_err(|m| err(st.span().start, format!("statistic {m}")))?,
         };
         let bytes = match &c.bytes {
             None => None,
@@ -154,6 +218,7 @@ pub fn parse(file: &str, text: &str) -> Result<Vec<Criterion>, Error> {
             mode: c.mode,
             bytes,
             metric,
+            statistic,
             reference,
             lower,
             upper,
@@ -163,39 +228,301 @@ pub fn parse(file: &str, text: &str) -> Result<Vec<Criterion>, Error> {
     Ok(out)
 }
 
-/// Whether a flagged row or an oversubscribed run may still decide a criterion.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Lenience {
+/// What the user accepts on purpose: figures the program flagged, oversubscribed or cut-short
+/// runs, and differences of conditions by kind.
+#[derive(Debug, Clone, Default)]
+pub struct Acceptance {
     pub flagged: bool,
     pub oversubscribed: bool,
+    pub incomplete: bool,
+    pub differences: BTreeSet<Kind>,
+}
+
+/// A criterion's (or a size's) verdict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Verdict {
+    Pass,
+    /// The figures cannot decide: an interval straddles a bound, the launches are too few, or
+    /// a row or run is not a measurement. Rerun (with more launches).
+    Inconclusive,
+    Fail,
+}
+
+impl Verdict {
+    pub fn word(self) -> &'static str {
+        match self {
+            Verdict::Pass => "PASS",
+            Verdict::Inconclusive => "INCONCLUSIVE",
+            Verdict::Fail => "FAIL",
+        }
+    }
+
+    pub fn key(self) -> &'static str {
+        match self {
+            Verdict::Pass => "pass",
+            Verdict::Inconclusive => "inconclusive",
+            Verdict::Fail => "fail",
+        }
+    }
+}
+
+/// Why a size or a criterion got its verdict other than by its interval: a code for machines
+/// (`conditions`, `oversubscribed`, `cut-short`, `no-rows`, `no-baseline`, `not-in-baseline`,
+/// `flagged`, `no-figure`, `zero-reference`, `no-interval`, `straddles`) and words.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reason {
+    pub code: &'static str,
+    pub text: String,
+}
+
+fn reason(code: &'static str, text: String) -> Option<Reason> {
+    Some(Reason { code, text })
+}
+
+/// One size a criterion covers.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SizeCheck {
+    pub table: TableKey,
+    pub group: Option<u64>,
+    pub bytes: Option<u64>,
+    /// The criterion's statistic of the new run's launches, and of the baseline's (or the
+    /// number).
+    pub value: Option<f64>,
+    pub reference: Option<f64>,
+    /// value / reference.
+    pub ratio: Option<f64>,
+    /// The interval of the ratio at the confidence; a point for `min` and `max`.
+    pub interval: Option<(f64, f64)>,
+    /// How far inside its bounds the interval's far end lies, as a fraction of the
+    /// reference; negative: beyond.
+    pub margin: Option<f64>,
+    /// `None`: left out (a zero reference, or a row without a figure accepted on purpose).
+    pub verdict: Option<Verdict>,
+    pub reason: Option<Reason>,
 }
 
 /// One criterion held against one new run.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Outcome {
-    pub criterion: String,
+    pub criterion: Criterion,
     pub side: String,
-    pub pass: bool,
-    /// One line: what was checked and, on failure, why.
-    pub detail: String,
-    /// The sizes checked.
-    pub checked: usize,
+    pub verdict: Verdict,
+    /// Set when the criterion was decided before any figure (conditions, oversubscription, a
+    /// run cut short, no rows).
+    pub blocked: Option<Reason>,
+    pub sizes: Vec<SizeCheck>,
+    /// Launches of the new run and of the baseline (0: no baseline used).
+    pub launches: (usize, usize),
+    /// Every difference of conditions between the runs judged; those in `accepted` were
+    /// accepted by name.
+    pub differences: Vec<Difference>,
+    pub accepted: Vec<Difference>,
+    pub confidence: f64,
 }
 
 fn pct(x: f64) -> String {
     format!("{:+.1} %", 100.0 * x)
 }
 
-fn bounds(c: &Criterion) -> String {
-    let side = |t: Option<f64>| t.map_or("unbounded".to_string(), pct);
-    format!("{}..{}", side(c.lower), side(c.upper))
+/// A size's place in words: "8 bytes", "8 bytes np=4", "the row group 1".
+pub fn size_text(s: &SizeCheck, c: &Criterion) -> String {
+    let mut at = s
+        .bytes
+        .map_or("the row".to_string(), |b| format!("{b} bytes"));
+    if s.table.processes > 0 && c.processes.is_none() {
+        at.push_str(&format!(" np={}", s.table.processes));
+    }
+    if c.benchmark == "*" {
+        at = format!("{} {at}", s.table.benchmark);
+    }
+    if let Some(g) = s.group {
+        at.push_str(&format!(" group {g}"));
+    }
+    at
 }
 
-fn size(b: Option<u64>) -> String {
-    b.map_or("the row".to_string(), |b| format!("{b} bytes"))
+impl Outcome {
+    pub fn pass(&self) -> bool {
+        self.verdict == Verdict::Pass
+    }
+
+    /// The sizes that decided the verdict.
+    pub fn judged(&self) -> impl Iterator<Item = &SizeCheck> {
+        self.sizes.iter().filter(|s| s.verdict.is_some())
+    }
+
+    /// The size that came closest to (or went furthest beyond) a bound: the most severe
+    /// verdict, then the smallest margin (no interval counts as the smallest).
+    pub fn worst(&self) -> Option<&SizeCheck> {
+        self.judged().max_by(|a, b| {
+            a.verdict.cmp(&b.verdict).then_with(|| {
+                let m = |s: &SizeCheck| s.margin.unwrap_or(f64::NEG_INFINITY);
+                m(b).total_cmp(&m(a))
+            })
+        })
+    }
+
+    /// The bounds in words, "unbounded..+25.0 %".
+    pub fn bounds(&self) -> String {
+        let side = |t: Option<f64>| t.map_or("unbounded".to_string(), pct);
+        format!(
+            "{}..{}",
+            side(self.criterion.lower),
+            side(self.criterion.upper)
+        )
+    }
+
+    fn against(&self) -> String {
+        match self.criterion.reference {
+            Reference::Value(r) => format!("{r}"),
+            Reference::Baseline => "the baseline".to_string(),
+        }
+    }
+
+    /// "1024 bytes: ratio 1.080 (1.020..1.150)"; a reason other than the interval's in its
+    /// words.
+    pub fn size_line(&self, s: &SizeCheck) -> String {
+        let at = size_text(s, &self.criterion);
+        let code = s.reason.as_ref().map(|r| r.code);
+        match (&s.reason, s.ratio, s.interval) {
+            (Some(r), _, _) if !matches!(code, Some("straddles" | "no-interval")) => {
+                format!("{at}: {}", r.text)
+            }
+            (_, Some(q), Some((lo, hi))) if lo == hi => format!("{at}: ratio {q:.3}"),
+            (_, Some(q), Some((lo, hi))) => format!("{at}: ratio {q:.3} ({lo:.3}..{hi:.3})"),
+            (_, Some(q), None) => format!("{at}: ratio {q:.3}"),
+            _ => at,
+        }
+    }
+
+    /// Why the undecided sizes are undecided, counted by reason: "no 95 % interval from 1
+    /// and 1 launches (4 a side needed) at 8 sizes".
+    fn undecided_why(&self) -> String {
+        let mut parts: Vec<String> = Vec::new();
+        let undecided: Vec<&SizeCheck> = self
+            .judged()
+            .filter(|s| s.verdict == Some(Verdict::Inconclusive))
+            .collect();
+        for (code, words) in [
+            ("no-interval", ""),
+            ("straddles", "an interval across a bound"),
+            ("flagged", "a row the program flagged"),
+            ("no-figure", "a row without a figure"),
+        ] {
+            let these: Vec<&&SizeCheck> = undecided
+                .iter()
+                .filter(|s| s.reason.as_ref().map(|r| r.code) == Some(code))
+                .collect();
+            if these.is_empty() {
+                continue;
+            }
+            let words = match (code, these[0].reason.as_ref()) {
+                ("no-interval", Some(r)) => r
+                    .text
+                    .split_once(", ")
+                    .map_or(r.text.clone(), |(_, why)| why.to_string()),
+                _ => words.to_string(),
+            };
+            parts.push(format!("{} at {} size(s)", words, these.len()));
+        }
+        parts.join("; ")
+    }
+
+    /// One line: what was checked, and why it passed, failed or could not be decided.
+    pub fn detail(&self) -> String {
+        if let Some(b) = &self.blocked {
+            return b.text.clone();
+        }
+        let n = self.judged().count();
+        let how = match self.criterion.statistic {
+            Statistic::Min | Statistic::Max => format!(
+                "the {} over {} launch(es), exact",
+                self.criterion.statistic.key(),
+                self.launches.0
+            ),
+            st => {
+                let of = if self.launches.1 > 0 {
+                    format!("{} and {} launches", self.launches.1, self.launches.0)
+                } else {
+                    format!("{} launch(es)", self.launches.0)
+                };
+                format!(
+                    "{:.0} % intervals of the {}, {of}",
+                    100.0 * self.confidence,
+                    st.key()
+                )
+            }
+        };
+        let left = self.sizes.len() - n;
+        let left = if left > 0 {
+            format!("; {left} size(s) left out")
+        } else {
+            String::new()
+        };
+        let worst = self.worst();
+        match self.verdict {
+            Verdict::Pass => {
+                let w = worst.map_or(String::new(), |w| {
+                    format!(
+                        "; worst {}, margin {}",
+                        self.size_line(w),
+                        w.margin.map_or("-".into(), pct)
+                    )
+                });
+                format!(
+                    "{n} size(s) inside {} of {} ({how}){w}{left}",
+                    self.bounds(),
+                    self.against()
+                )
+            }
+            v => {
+                let mut bad: Vec<&SizeCheck> =
+                    self.judged().filter(|s| s.verdict == Some(v)).collect();
+                // The most telling first: rows that are no figure, then the furthest beyond.
+                let rank = |s: &SizeCheck| match s.reason.as_ref().map(|r| r.code) {
+                    Some("no-figure") => 0,
+                    Some("flagged") => 1,
+                    Some("not-in-baseline") => 2,
+                    Some("straddles") | None => 3,
+                    _ => 4,
+                };
+                bad.sort_by(|a, b| {
+                    rank(a).cmp(&rank(b)).then_with(|| {
+                        let m = |s: &SizeCheck| s.margin.unwrap_or(0.0);
+                        m(a).total_cmp(&m(b))
+                    })
+                });
+                let shown: Vec<String> = bad.iter().take(4).map(|s| self.size_line(s)).collect();
+                let more = if bad.len() > 4 {
+                    format!("; {} more", bad.len() - 4)
+                } else {
+                    String::new()
+                };
+                if v == Verdict::Fail {
+                    return format!(
+                        "{} of {n} size(s) outside {} of {} ({how}): {}{more}{left}",
+                        bad.len(),
+                        self.bounds(),
+                        self.against(),
+                        shown.join("; ")
+                    );
+                }
+                format!(
+                    "{} of {n} size(s) undecided against {} of {} ({how}): {}: {}{more}{left}; \
+                     rerun with more launches",
+                    bad.len(),
+                    self.bounds(),
+                    self.against(),
+                    self.undecided_why(),
+                    shown.join("; ")
+                )
+            }
+        }
+    }
 }
 
-/// Each side's (table, row) → (median over launches, flags) for one metric.
+/// One side's launches for a metric, by (table, group, size): the values (one per launch) and
+/// the flags. A size printed in place of a row has flags and no value.
 type Figures = BTreeMap<(TableKey, Option<u64>, Option<u64>), (Vec<f64>, Vec<Flag>)>;
 
 fn figures(side: &Side, metric: Metric, world: &BTreeMap<String, usize>) -> Figures {
@@ -204,54 +531,248 @@ fn figures(side: &Side, metric: Metric, world: &BTreeMap<String, usize>) -> Figu
         let Some(col) = metric.column(t) else {
             continue;
         };
+        let key = TableKey::of(t, world);
         let (bc, gc) = (t.column("bytes"), t.column("group"));
         for row in &t.rows {
             let at = |c: Option<usize>| c.map(|c| row[c] as u64);
-            let e = f
-                .entry((TableKey::of(t, world), at(gc), at(bc)))
-                .or_default();
+            let e = f.entry((key.clone(), at(gc), at(bc))).or_default();
             e.0.push(row[col]);
             e.1.extend(t.flags_at(at(bc)));
+        }
+        for &(bytes, flag) in t.flags.iter().filter(|(_, f)| !f.has_figure()) {
+            f.entry((key.clone(), None, bytes))
+                .or_default()
+                .1
+                .push(flag);
         }
     }
     f
 }
 
-/// Hold `c` against `new` (and `base` where its reference is the baseline).
-pub fn evaluate(c: &Criterion, base: Option<&Side>, new: &Side, len: Lenience) -> Outcome {
-    let outcome = |pass: bool, checked: usize, detail: String| Outcome {
-        criterion: c.name.clone(),
-        side: new.label.clone(),
-        pass,
-        detail,
-        checked,
+fn covers(c: &Criterion, key: &TableKey, bytes: Option<u64>) -> bool {
+    let bench_ok = c.benchmark == "*" || c.benchmark == key.benchmark;
+    let procs_ok = c.processes.is_none() || c.processes == Some(key.processes);
+    let mode_ok = c.mode.is_none() || c.mode.as_deref() == Some(key.mode.as_str());
+    let bytes_ok = match (c.bytes, bytes) {
+        (None, _) => true,
+        (Some((lo, hi)), Some(b)) => (lo..=hi).contains(&b),
+        (Some(_), None) => false,
     };
-    let over = |s: &Side| s.runs.iter().find_map(|r| r.oversubscribed.clone());
-    let mut judged = vec![new];
-    if c.reference == Reference::Baseline {
-        let Some(b) = base else {
-            return outcome(
-                false,
-                0,
-                "reference \"baseline\" but no BASE given".to_string(),
-            );
-        };
-        judged.push(b);
-    }
-    if !len.oversubscribed {
-        if let Some((s, why)) = judged.iter().find_map(|s| over(s).map(|w| (s, w))) {
-            return outcome(
-                false,
-                0,
-                format!(
-                    "{} ran oversubscribed ({}): its times measure the scheduler \
-                     (--accept-oversubscribed judges them anyway)",
-                    s.label,
-                    why.split(" (oversubscribed)").next().unwrap_or(&why)
-                ),
-            );
+    bench_ok && procs_ok && mode_ok && bytes_ok
+}
+
+/// The interval of the ratio statistic(new) / reference for one size (the module's rule).
+fn interval(
+    st: Statistic,
+    new: &[f64],
+    base: Option<&[f64]>,
+    reference: f64,
+    confidence: f64,
+) -> Option<(f64, f64)> {
+    let point = |q: f64| Some((q, q));
+    match (st, base) {
+        (Statistic::Min | Statistic::Max, _) => point(st.of(new) / reference),
+        (Statistic::Median, Some(b)) => crate::stats::ratio_interval(new, b, confidence),
+        (Statistic::Quantile(p), Some(b)) => {
+            // Two independent intervals at sqrt(confidence) each hold together at confidence.
+            let each = confidence.sqrt();
+            let (nl, nh) = crate::stats::quantile_interval(new, p, each)?;
+            let (bl, bh) = crate::stats::quantile_interval(b, p, each)?;
+            (bl > 0.0).then(|| (nl / bh, nh / bl))
+        }
+        (Statistic::Median, None) => {
+            let (l, h) = crate::stats::quantile_interval(new, 0.5, confidence)?;
+            Some((l / reference, h / reference))
+        }
+        (Statistic::Quantile(p), None) => {
+            let (l, h) = crate::stats::quantile_interval(new, p, confidence)?;
+            Some((l / reference, h / reference))
         }
     }
+}
+
+/// The verdict and margin of one interval against the bounds 1 + lower .. 1 + upper.
+fn judge(c: &Criterion, (lo, hi): (f64, f64)) -> (Verdict, f64) {
+    let mut margin = f64::INFINITY;
+    let mut verdict = Verdict::Pass;
+    if let Some(u) = c.upper {
+        let bound = 1.0 + u;
+        margin = margin.min(bound - hi);
+        if lo > bound {
+            verdict = Verdict::Fail;
+        } else if hi > bound {
+            verdict = verdict.max(Verdict::Inconclusive);
+        }
+    }
+    if let Some(l) = c.lower {
+        let bound = 1.0 + l;
+        margin = margin.min(lo - bound);
+        if hi < bound {
+            verdict = Verdict::Fail;
+        } else if lo < bound {
+            verdict = verdict.max(Verdict::Inconclusive);
+        }
+    }
+    (verdict, margin)
+}
+
+/// What [`check_size`] found of one size: its figures and interval, or a verdict and the
+/// reason when the figures cannot give one.
+struct SizeFigures {
+    value: Option<f64>,
+    reference: Option<f64>,
+    interval: Option<(f64, f64)>,
+    verdict: Option<Verdict>,
+    reason: Option<Reason>,
+}
+
+/// One size: the figures of both sides to an interval, or the reason there is none.
+fn check_size(
+    c: &Criterion,
+    (new, new_flags): (&[f64], &[Flag]),
+    base: Option<(&[f64], &[Flag])>,
+    acc: &Acceptance,
+    confidence: f64,
+) -> SizeFigures {
+    let none = |verdict: Option<Verdict>, reason| SizeFigures {
+        value: None,
+        reference: None,
+        interval: None,
+        verdict,
+        reason,
+    };
+    // A size printed in place of a row has no figure: nothing to judge, unless left out on
+    // purpose.
+    for (flags, who) in [
+        (new_flags, "new"),
+        (base.map_or(&[][..], |b| b.1), "baseline"),
+    ] {
+        if let Some(f) = flags.iter().find(|f| !f.has_figure()) {
+            let text = format!("{} ({who}), no figure", f.name());
+            return if acc.flagged {
+                none(None, reason("no-figure", format!("{text}, left out")))
+            } else {
+                none(Some(Verdict::Inconclusive), reason("no-figure", text))
+            };
+        }
+    }
+    if !acc.flagged {
+        for (flags, who) in [
+            (new_flags, "new"),
+            (base.map_or(&[][..], |b| b.1), "baseline"),
+        ] {
+            if let Some(f) = flags.first() {
+                return none(
+                    Some(Verdict::Inconclusive),
+                    reason(
+                        "flagged",
+                        format!("{} ({who}), not a measurement", f.name()),
+                    ),
+                );
+            }
+        }
+    }
+    let value = c.statistic.of(new);
+    let reference = match (c.reference, base) {
+        (Reference::Value(r), _) => r,
+        (Reference::Baseline, Some((b, _))) => c.statistic.of(b),
+        (Reference::Baseline, None) => {
+            return none(
+                Some(Verdict::Fail),
+                reason("not-in-baseline", "not in the baseline".into()),
+            )
+        }
+    };
+    if reference <= 0.0 {
+        return SizeFigures {
+            value: Some(value),
+            reference: Some(reference),
+            interval: None,
+            verdict: None,
+            reason: reason(
+                "zero-reference",
+                "zero in the baseline: no ratio, left out".into(),
+            ),
+        };
+    }
+    let base_values = match c.reference {
+        Reference::Baseline => base.map(|b| b.0),
+        Reference::Value(_) => None,
+    };
+    match interval(c.statistic, new, base_values, reference, confidence) {
+        Some(iv) => SizeFigures {
+            value: Some(value),
+            reference: Some(reference),
+            interval: Some(iv),
+            verdict: None,
+            reason: None,
+        },
+        None => {
+            let launches = match base_values {
+                Some(b) => format!("{} and {} launches", b.len(), new.len()),
+                None => format!("{} launch(es)", new.len()),
+            };
+            let need = match (c.statistic, base_values) {
+                (Statistic::Median, Some(_)) => {
+                    format!("{} a side", crate::stats::launches_needed(confidence))
+                }
+                _ => "more".to_string(),
+            };
+            SizeFigures {
+                value: Some(value),
+                reference: Some(reference),
+                interval: None,
+                verdict: Some(Verdict::Inconclusive),
+                reason: reason(
+                    "no-interval",
+                    format!(
+                        "ratio {:.3}, no {:.0} % interval from {launches} ({need} needed)",
+                        value / reference,
+                        100.0 * confidence
+                    ),
+                ),
+            }
+        }
+    }
+}
+
+/// Hold `c` against `new` (and `base` where its reference is the baseline).
+pub fn evaluate(
+    c: &Criterion,
+    base: Option<&Side>,
+    new: &Side,
+    acc: &Acceptance,
+    confidence: f64,
+) -> Outcome {
+    let base = base.filter(|_| c.reference == Reference::Baseline);
+    let mut out = Outcome {
+        criterion: c.clone(),
+        side: new.label.clone(),
+        verdict: Verdict::Fail,
+        blocked: None,
+        sizes: Vec::new(),
+        launches: (new.runs.len(), base.map_or(0, |b| b.runs.len())),
+        differences: Vec::new(),
+        accepted: Vec::new(),
+        confidence,
+    };
+    let block = |mut o: Outcome, v: Verdict, r: Option<Reason>| {
+        o.verdict = v;
+        o.blocked = r;
+        o
+    };
+    if c.reference == Reference::Baseline && base.is_none() {
+        return block(
+            out,
+            Verdict::Fail,
+            reason(
+                "no-baseline",
+                "reference \"baseline\" but no BASE given".into(),
+            ),
+        );
+    }
+    let mut judged: Vec<(&Side, &str)> = vec![(new, "new")];
+    judged.extend(base.map(|b| (b, "base")));
     let mut sides: Vec<&Side> = vec![new];
     sides.extend(base);
     let world = world_counts(&sides);
@@ -259,105 +780,162 @@ pub fn evaluate(c: &Criterion, base: Option<&Side>, new: &Side, len: Lenience) -
     let fbase = base
         .map(|b| figures(b, c.metric, &world))
         .unwrap_or_default();
-    let mut checked = 0;
-    let mut failures = Vec::new();
-    let mut worst: Option<(f64, String)> = None;
+    let keys: BTreeSet<&TableKey> = fnew
+        .keys()
+        .filter(|(k, _, b)| covers(c, k, *b))
+        .map(|(k, ..)| k)
+        .collect();
+
+    // Comparable first: every difference of conditions between the runs judged, and among
+    // each run's launches, on the tables this criterion covers.
+    let (a, b) = match base {
+        Some(b) => ((b, "base"), (new, "new")),
+        None => ((new, "new"), (new, "new")),
+    };
+    let mut diffs = if base.is_some() {
+        conditions::run_differences(a, b)
+    } else {
+        conditions::side_differences(a)
+    };
+    for k in &keys {
+        if base.is_some() {
+            diffs.extend(conditions::table_differences(k, &world, a, b));
+        } else {
+            diffs.extend(conditions::table_side_differences(k, &world, a));
+        }
+    }
+    diffs.sort();
+    diffs.dedup();
+    let (accepted, refused): (Vec<Difference>, Vec<Difference>) = diffs
+        .iter()
+        .cloned()
+        .partition(|d| acc.differences.contains(&d.kind));
+    out.differences = diffs;
+    out.accepted = accepted;
+    if !refused.is_empty() {
+        let mut kinds: Vec<&str> = refused.iter().map(|d| d.kind.key()).collect();
+        kinds.dedup();
+        let texts: Vec<&str> = refused.iter().map(|d| d.text.as_str()).collect();
+        return block(
+            out,
+            Verdict::Fail,
+            reason(
+                "conditions",
+                format!(
+                    "conditions differ: {} (not comparable; --accept-difference {} judges them \
+                     anyway)",
+                    texts.join("; "),
+                    kinds.join(",")
+                ),
+            ),
+        );
+    }
+    if !acc.oversubscribed {
+        let over = judged.iter().find_map(|(s, _)| {
+            s.runs
+                .iter()
+                .find_map(|r| r.oversubscribed.clone())
+                .map(|w| (s, w))
+        });
+        if let Some((s, why)) = over {
+            return block(
+                out,
+                Verdict::Fail,
+                reason(
+                    "oversubscribed",
+                    format!(
+                        "{} ran oversubscribed ({}): its times measure the scheduler \
+                         (--accept-oversubscribed judges them anyway)",
+                        s.label,
+                        why.split(" (oversubscribed)").next().unwrap_or(&why)
+                    ),
+                ),
+            );
+        }
+    }
+    if !acc.incomplete {
+        let cut = judged.iter().find_map(|(s, _)| {
+            s.runs
+                .iter()
+                .zip(&s.files)
+                .find_map(|(r, f)| r.status.cut_short().map(|w| (f.clone(), w.to_string())))
+                .or_else(|| {
+                    s.runs.iter().find_map(|r| {
+                        r.status
+                            .cut_short()
+                            .map(|w| (s.label.clone(), w.to_string()))
+                    })
+                })
+        });
+        if let Some((file, why)) = cut {
+            return block(
+                out,
+                Verdict::Inconclusive,
+                reason(
+                    "cut-short",
+                    format!(
+                        "{file} was cut short ({why}): its figures are not a whole run \
+                         (--accept-incomplete judges what it has)"
+                    ),
+                ),
+            );
+        }
+    }
     for ((key, group, bytes), (vals, flags)) in &fnew {
-        let bench_ok = c.benchmark == "*" || c.benchmark == key.benchmark;
-        let procs_ok = c.processes.is_none() || c.processes == Some(key.processes);
-        let mode_ok = c.mode.is_none() || c.mode.as_deref() == Some(key.mode.as_str());
-        let bytes_ok = match (c.bytes, bytes) {
-            (None, _) => true,
-            (Some((lo, hi)), Some(b)) => (lo..=hi).contains(b),
-            (Some(_), None) => false,
-        };
-        if !(bench_ok && procs_ok && mode_ok && bytes_ok) {
+        if !covers(c, key, *bytes) {
             continue;
         }
-        let at = format!(
-            "{}{}",
-            size(*bytes),
-            if key.processes > 0 && c.processes.is_none() {
-                format!(" np={}", key.processes)
-            } else {
-                String::new()
-            }
-        ) + &group.map_or(String::new(), |g| format!(" group {g}"));
-        checked += 1;
-        let value = crate::stats::median(vals);
-        let (reference, base_flags) = match c.reference {
-            Reference::Value(r) => (r, Vec::new()),
-            Reference::Baseline => match fbase.get(&(key.clone(), *group, *bytes)) {
-                Some((v, f)) => (crate::stats::median(v), f.clone()),
-                None => {
-                    failures.push(format!("{at}: not in the baseline"));
-                    continue;
-                }
-            },
+        let b = fbase
+            .get(&(key.clone(), *group, *bytes))
+            .map(|(v, f)| (v.as_slice(), f.as_slice()));
+        let SizeFigures {
+            value,
+            reference,
+            interval: iv,
+            verdict,
+            reason: why,
+        } = check_size(c, (vals, flags), b, acc, confidence);
+        let mut s = SizeCheck {
+            table: key.clone(),
+            group: *group,
+            bytes: *bytes,
+            value,
+            reference,
+            ratio: value.zip(reference).map(|(v, r)| v / r),
+            interval: iv,
+            margin: None,
+            verdict,
+            reason: why,
         };
-        if !len.flagged {
-            if let Some(f) = flags.first().or(base_flags.first()) {
-                let who = if flags.is_empty() { "baseline" } else { "new" };
-                failures.push(format!("{at}: {} ({who}), not a result", f.name()));
-                continue;
+        if let Some(iv) = iv {
+            let (v, m) = judge(c, iv);
+            s.verdict = Some(v);
+            s.margin = Some(m);
+            if v == Verdict::Inconclusive {
+                s.reason = reason("straddles", "the interval straddles a bound".into());
             }
         }
-        let dev = if reference > 0.0 {
-            value / reference - 1.0
-        } else if value == reference {
-            0.0
-        } else {
-            f64::INFINITY
-        };
-        let low = c.lower.is_some_and(|l| dev < l);
-        let high = c.upper.is_some_and(|u| dev > u);
-        if low || high {
-            failures.push(format!(
-                "{at}: {value:.2} against {reference:.2} ({})",
-                pct(dev)
-            ));
-        } else {
-            let far = dev.abs();
-            if !worst.as_ref().is_some_and(|w| far <= w.0) {
-                worst = Some((far, format!("{at}: {}", pct(dev))));
-            }
+        out.sizes.push(s);
+    }
+    if out.sizes.is_empty() {
+        return block(
+            out,
+            Verdict::Fail,
+            reason(
+                "no-rows",
+                format!("no row of {} matches the criterion", new.label),
+            ),
+        );
+    }
+    out.verdict = match out.judged().map(|s| s.verdict).max().flatten() {
+        Some(v) => v,
+        // Every size left out: nothing was shown to hold.
+        None => {
+            out.blocked = reason("no-rows", "no size it covers has a figure to judge".into());
+            Verdict::Fail
         }
-    }
-    let against = match c.reference {
-        Reference::Value(r) => format!("{r}"),
-        Reference::Baseline => "the baseline".to_string(),
     };
-    if checked == 0 {
-        return outcome(
-            false,
-            0,
-            format!("no row of {} matches the criterion", new.label),
-        );
-    }
-    if failures.is_empty() {
-        let w = worst.map_or(String::new(), |w| format!("; largest deviation {}", w.1));
-        return outcome(
-            true,
-            checked,
-            format!("{checked} size(s) within {} of {against}{w}", bounds(c)),
-        );
-    }
-    let shown: Vec<&str> = failures.iter().take(4).map(String::as_str).collect();
-    let more = if failures.len() > 4 {
-        format!("; {} more", failures.len() - 4)
-    } else {
-        String::new()
-    };
-    outcome(
-        false,
-        checked,
-        format!(
-            "{} of {checked} size(s) fail {} of {against}: {}{more}",
-            failures.len(),
-            bounds(c),
-            shown.join("; ")
-        ),
-    )
+    out
 }
 
 #[cfg(test)]

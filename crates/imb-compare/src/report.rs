@@ -2,32 +2,23 @@
 //! one summary line per table and side.
 
 use crate::agree::{compare, Metric, Separation, TableCmp, TableKey};
+use crate::conditions;
 use crate::sides::Side;
 use crate::stats::{cv, median, ALPHA};
 use std::fmt::Write;
 
 /// The thread level each side ran under, "not printed" where its output does not say; a line
-/// per side, and whether they differ.
-fn thread_levels(sides: &[Side]) -> (Vec<String>, bool) {
+/// per side.
+fn thread_levels(sides: &[Side]) -> Vec<String> {
     let mut lines = Vec::new();
-    let mut seen = Vec::new();
     for s in sides {
         let mut levels: Vec<String> = s
             .runs
             .iter()
-            .map(|r| {
-                r.thread_level
-                    .clone()
-                    .unwrap_or_else(|| "not printed".into())
-            })
+            .map(|r| r.thread_level().unwrap_or("not printed").to_string())
             .collect();
         levels.sort();
         levels.dedup();
-        for l in &levels {
-            if l != "not printed" && !seen.contains(l) {
-                seen.push(l.clone());
-            }
-        }
         let title = s.runs.first().map_or("", |r| r.title.as_str());
         lines.push(format!(
             "#   {:<16} {:<28} {title}",
@@ -35,7 +26,22 @@ fn thread_levels(sides: &[Side]) -> (Vec<String>, bool) {
             levels.join(" / ")
         ));
     }
-    (lines, seen.len() > 1)
+    lines
+}
+
+/// The first side's conditions against each other side's (the check of `imb-compare BASE
+/// NEW`, doc/ACCEPTANCE.md): `# !!` lines, and whether the thread levels differ.
+fn condition_lines(sides: &[Side]) -> (Vec<String>, bool) {
+    let mut lines = Vec::new();
+    let mut thread = false;
+    let ours = &sides[0];
+    for other in &sides[1..] {
+        for d in conditions::run_differences((ours, &ours.label), (other, &other.label)) {
+            thread |= d.kind == conditions::Kind::ThreadLevel;
+            lines.push(format!("# !! conditions differ: {}", d.text));
+        }
+    }
+    (lines, thread)
 }
 
 fn num(x: f64) -> String {
@@ -77,11 +83,10 @@ pub fn report(sides: &[Side], metric: Metric, brief: bool) -> String {
     let ours = &sides[0];
     let _ = writeln!(s, "# imb-compare agreement: metric {}", metric.name());
     for side in sides {
-        // IMB 3.0 prints no closing line, so only imb-rs's and IMB 2021's runs can be missing it.
         let unfinished = side
             .runs
             .iter()
-            .filter(|r| !r.finished && !r.title.contains("V3."))
+            .filter(|r| r.status.cut_short().is_some())
             .count();
         let _ = write!(s, "# {}: {} launches", side.label, side.runs.len());
         let walls: Vec<f64> = side.runs.iter().filter_map(|r| r.wall_secs).collect();
@@ -89,7 +94,7 @@ pub fn report(sides: &[Side], metric: Metric, brief: bool) -> String {
             let _ = write!(s, ", median wall time {:.2} s", median(&walls));
         }
         if unfinished > 0 {
-            let _ = write!(s, " ({unfinished} without their final line: cut short?)");
+            let _ = write!(s, " ({unfinished} cut short)");
         }
         s.push('\n');
     }
@@ -102,9 +107,12 @@ pub fn report(sides: &[Side], metric: Metric, brief: bool) -> String {
             100.0 * ALPHA
         );
     }
-    let (levels, mismatch) = thread_levels(sides);
     let _ = writeln!(s, "# MPI thread level of each side:");
-    for l in levels {
+    for l in thread_levels(sides) {
+        let _ = writeln!(s, "{l}");
+    }
+    let (differences, mismatch) = condition_lines(sides);
+    for l in differences {
         let _ = writeln!(s, "{l}");
     }
     if mismatch {
@@ -201,7 +209,7 @@ fn placement(sides: &[Side], s: &mut String) -> Option<(f64, Vec<Side>)> {
     let lowest = probes.iter().map(|p| p.0.min(p.1)).fold(f64::MAX, f64::min);
     let highest = probes.iter().map(|p| p.0.max(p.1)).fold(0.0, f64::max);
     let limit = CLOSE_FACTOR * lowest;
-    let is_close = |r: &crate::imbtext::Run| r.core_to_core.is_some_and(|(a, b)| a.max(b) <= limit);
+    let is_close = |r: &crate::run::Run| r.core_to_core.is_some_and(|(a, b)| a.max(b) <= limit);
     let _ = writeln!(s, "# core-to-core latency (ns, before/after each launch):");
     for side in sides {
         let list: Vec<String> = side
@@ -230,6 +238,7 @@ fn placement(sides: &[Side], s: &mut String) -> Option<(f64, Vec<Side>)> {
                 .filter(|&k| is_close(&side.runs[k]))
                 .collect();
             Side {
+                repeats: Vec::new(),
                 label: side.label.clone(),
                 runs: keep.iter().map(|&k| side.runs[k].clone()).collect(),
                 files: keep

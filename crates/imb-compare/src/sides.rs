@@ -1,8 +1,15 @@
 //! A side of a comparison: one program's launches, read from a directory of output files (one
 //! file a launch, IMB text or imb-rs `-json`) or from a single file.
+//!
+//! One launch kept twice (its text on stdout and its `-json` file, as doc/ACCEPTANCE.md §1
+//! keeps them, or a file copied) counts once: two files are one launch when their headers give
+//! the same start (the `Date` line, to the second; for two `-json` files also the same
+//! provenance start and command line) and every figure they share agrees to the text's
+//! printed precision. The `-json` file is kept (full precision, provenance).
 
 use crate::error::Error;
-use crate::imbtext::{self, Run};
+use crate::imbtext;
+use crate::run::Run;
 use std::path::Path;
 
 /// One program's launches.
@@ -13,6 +20,8 @@ pub struct Side {
     pub runs: Vec<Run>,
     /// Each run's file, for messages.
     pub files: Vec<String>,
+    /// Files that repeated a launch already read: (the file left out, the one kept).
+    pub repeats: Vec<(String, String)>,
 }
 
 /// The file's error in our terms: the engine's reader names an option we do not have.
@@ -80,16 +89,78 @@ pub fn load(path: &str) -> Result<Side, Error> {
             msg: "no launch files in this directory".to_string(),
         });
     }
-    let mut runs = Vec::with_capacity(files.len());
+    let mut runs: Vec<Run> = Vec::with_capacity(files.len());
+    let mut kept: Vec<String> = Vec::with_capacity(files.len());
+    let mut repeats = Vec::new();
     for f in &files {
         let text = imb_core::safefile::read_text("", f).map_err(|e| from_core(f, e))?;
-        runs.push(if text.trim_start().starts_with('{') {
+        let run = if text.trim_start().starts_with('{') {
             crate::jsondoc::parse(f, &text)?
         } else {
             imbtext::parse(f, &text)?
-        });
+        };
+        match runs.iter().position(|r| same_launch(r, &run)) {
+            // Keep the -json reading of the launch: full precision and provenance.
+            Some(k) if run.identity.json && !runs[k].identity.json => {
+                repeats.push((std::mem::replace(&mut kept[k], f.clone()), f.clone()));
+                runs[k] = run;
+            }
+            Some(k) => repeats.push((f.clone(), kept[k].clone())),
+            None => {
+                runs.push(run);
+                kept.push(f.clone());
+            }
+        }
     }
-    Ok(Side { label, runs, files })
+    Ok(Side {
+        label,
+        runs,
+        files: kept,
+        repeats,
+    })
+}
+
+/// Whether `a` and `b` are one launch (the module's rule).
+pub fn same_launch(a: &Run, b: &Run) -> bool {
+    let (ia, ib) = (&a.identity, &b.identity);
+    if ia.date.is_none() || ia.date != ib.date {
+        return false;
+    }
+    if ia.json && ib.json && (ia.start != ib.start || ia.argv != ib.argv) {
+        return false;
+    }
+    figures_agree(a, b)
+}
+
+/// Every table both print has the same columns and, row by row, the same figures to the
+/// text's precision (2 decimals; whole numbers for Msg/sec), and they share at least one row.
+/// A table only one prints is allowed: the text may be cut off where the `-json` went on.
+fn figures_agree(a: &Run, b: &Run) -> bool {
+    let mut shared = 0;
+    for ta in &a.tables {
+        let Some(tb) = b.tables.iter().find(|t| {
+            t.benchmark == ta.benchmark
+                && t.processes == ta.processes
+                && t.groups == ta.groups
+                && t.mode == ta.mode
+        }) else {
+            continue;
+        };
+        if ta.columns != tb.columns {
+            return false;
+        }
+        for (ra, rb) in ta.rows.iter().zip(&tb.rows) {
+            let close = ra.iter().zip(rb).zip(&ta.columns).all(|((x, y), c)| {
+                let step = if c == "msgs" { 0.51 } else { 0.0051 };
+                (x - y).abs() <= step + 1e-9 * x.abs().max(y.abs())
+            });
+            if !close {
+                return false;
+            }
+            shared += 1;
+        }
+    }
+    shared > 0
 }
 
 #[cfg(test)]

@@ -1,24 +1,24 @@
 //! `imb-compare BASE NEW…`: one baseline against one or more new runs, table by table and size
-//! by size, for one figure (the time, or Mbytes/sec), with the changes beyond the noise marked
-//! and a one-line summary per table.
+//! by size, for one figure (the time, or Mbytes/sec), with the changes beyond the noise marked,
+//! the differences of conditions above each table, and a one-line summary per table.
 //!
-//! Beyond the noise (doc/ACCEPTANCE.md, "Reading a comparison"): with enough launches a side
-//! for the rank test of [`crate::agree`] to separate them (5 and 5, or 3 and 10), a size
-//! changed when that test says so; otherwise, when its ratio new/base lies outside
-//! 1 ± `noise` (10 % unless `--noise`), and in both cases by more than the 0.01 that text tables
-//! resolve. Rows the program flagged (UNSETTLED, UNRELIABLE) are
-//! shown with their flag but never marked and left out of the summary: the run itself said
-//! they are not a figure.
+//! Beyond the noise (doc/ACCEPTANCE.md, "The rule"): a size changed when the
+//! [`crate::stats::ratio_interval`] of new against base at the chosen confidence (95 % unless
+//! `--confidence`) excludes 1, and the medians differ by more than the 0.01 that text tables
+//! resolve. The rule is the criteria's, for every launch count: launches too few for any
+//! interval (fewer than 4 a side at 95 %) leave a size undecided, never changed. Rows the
+//! program flagged (UNSETTLED, UNRELIABLE, DEFECT, TIME-OUT…) are shown with their flag but
+//! never marked and left out of the summary: the run itself said they are not a figure.
 
-use crate::agree::{can_separate, compare, Metric, Separation, TableKey};
-use crate::imbtext::Flag;
+use crate::agree::{compare, world_counts, Metric, TableKey};
+use crate::conditions::{self, Difference};
+use crate::run::Flag;
 use crate::sides::Side;
-use crate::stats::median;
+use crate::stats::{median, ratio_interval};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// The default `--noise`: a change under 10 % of one launch against one is within what a
-/// size varies from launch to launch on a shared node (doc/METHODOLOGY.md).
-pub const NOISE: f64 = 0.10;
+/// The default confidence of every interval.
+pub const CONFIDENCE: f64 = 0.95;
 
 /// The step of a text table's figures (`%.2f`); text and `-json` of one run differ by up to
 /// half of it.
@@ -30,9 +30,9 @@ pub const RESOLUTION: f64 = 0.01;
 pub enum Change {
     Worse,
     Better,
-    /// Within the noise.
+    /// Within the noise: the interval holds 1.
     Same,
-    /// No ratio (a zero figure), or a flagged row.
+    /// No interval (too few launches), no ratio (a zero figure), or a flagged row.
     Unknown,
 }
 
@@ -44,6 +44,16 @@ impl Change {
             Change::Same | Change::Unknown => "",
         }
     }
+
+    /// The machine form (`--csv`, `--json`).
+    pub fn key(self) -> &'static str {
+        match self {
+            Change::Worse => "worse",
+            Change::Better => "better",
+            Change::Same => "same",
+            Change::Unknown => "undecided",
+        }
+    }
 }
 
 /// One size of one table.
@@ -51,14 +61,26 @@ impl Change {
 pub struct Row {
     pub group: Option<u64>,
     pub bytes: Option<u64>,
-    /// Median over each side's launches.
+    /// Median over each side's launches (NaN where a side has no figure: a TIME-OUT row).
     pub base: f64,
     pub new: f64,
     /// new / base.
     pub ratio: Option<f64>,
+    /// The interval of the ratio at the comparison's confidence.
+    pub interval: Option<(f64, f64)>,
     pub change: Change,
-    /// "UNSETTLED (new)", … ; empty when neither side flagged the row.
-    pub flags: Vec<String>,
+    /// Each flag with the side that set it ("base", "new"); empty when neither did.
+    pub flags: Vec<(Flag, &'static str)>,
+}
+
+impl Row {
+    /// The flags in words: "UNSETTLED (new)".
+    pub fn flag_words(&self) -> Vec<String> {
+        self.flags
+            .iter()
+            .map(|(f, who)| format!("{} ({who})", f.name()))
+            .collect()
+    }
 }
 
 /// One table both sides printed.
@@ -66,8 +88,10 @@ pub struct Row {
 pub struct TableVs {
     pub key: TableKey,
     pub rows: Vec<Row>,
-    /// Launches per side (the most any size had).
+    /// Launches per side, (base, new) (the most any size had).
     pub launches: (usize, usize),
+    /// Where this table's ranks ran, when the sides differ there.
+    pub differences: Vec<Difference>,
 }
 
 /// A table's one-line summary over its unflagged sizes with a ratio.
@@ -79,6 +103,8 @@ pub struct Summary {
     pub worst: Option<(Option<u64>, f64)>,
     pub worse: usize,
     pub better: usize,
+    /// Sizes with no interval (too few launches).
+    pub undecided: usize,
     pub sizes: usize,
 }
 
@@ -104,6 +130,7 @@ impl TableVs {
             worst,
             worse: n(Change::Worse),
             better: n(Change::Better),
+            undecided: n(Change::Unknown),
             sizes: used.len(),
         }
     }
@@ -126,18 +153,22 @@ fn flag_index(side: &Side, world: &BTreeMap<String, usize>) -> FlagIndex {
     ix
 }
 
-/// How a test decides "beyond the noise" for `m` and `n` launches.
-pub fn noise_rule(m: usize, n: usize, noise: f64) -> String {
-    if can_separate(m, n) {
-        format!("rank test at 1 % over {m} and {n} launches")
+/// How the comparison decides "beyond the noise" for `base` and `new` launches.
+pub fn noise_rule(base: usize, new: usize, confidence: f64) -> String {
+    let pct = 100.0 * confidence;
+    if ratio_interval(&vec![1.0; new], &vec![1.0; base], confidence).is_some() {
+        format!("{pct:.0} % interval of the ratio over {base} and {new} launches")
     } else {
-        format!("ratio outside 1 ± {:.0} % (--noise)", noise * 100.0)
+        format!(
+            "none: {base} and {new} launches give no {pct:.0} % interval ({} a side at least)",
+            crate::stats::launches_needed(confidence)
+        )
     }
 }
 
 /// `new` against `base` for `metric`: every table both printed, in key order.
-pub fn versus(base: &Side, new: &Side, metric: Metric, noise: f64) -> Vec<TableVs> {
-    let world = crate::agree::world_counts(&[base, new]);
+pub fn versus(base: &Side, new: &Side, metric: Metric, confidence: f64) -> Vec<TableVs> {
+    let world = world_counts(&[base, new]);
     let (fb, fnew) = (flag_index(base, &world), flag_index(new, &world));
     let higher_is_worse = metric != Metric::Mbytes;
     compare(new, base, metric)
@@ -147,56 +178,70 @@ pub fn versus(base: &Side, new: &Side, metric: Metric, noise: f64) -> Vec<TableV
                 .cells
                 .iter()
                 .fold((0, 0), |(b, n), c| (b.max(c.b.len()), n.max(c.a.len())));
-            let rows = t
+            let flags_of = |bytes: Option<u64>| {
+                let mut flags = Vec::new();
+                for (ix, who) in [(&fb, "base"), (&fnew, "new")] {
+                    if let Some(fs) = ix.get(&t.key).and_then(|m| m.get(&bytes)) {
+                        flags.extend(fs.iter().map(|f| (*f, who)));
+                    }
+                }
+                flags
+            };
+            let mut rows: Vec<Row> = t
                 .cells
                 .iter()
                 .map(|c| {
-                    let mut flags = Vec::new();
-                    for (ix, who) in [(&fb, "base"), (&fnew, "new")] {
-                        if let Some(fs) = ix.get(&t.key).and_then(|m| m.get(&c.bytes)) {
-                            flags.extend(fs.iter().map(|f| format!("{} ({who})", f.name())));
-                        }
-                    }
-                    let moved = if can_separate(c.a.len(), c.b.len()) {
-                        match c.separation {
-                            Separation::Higher => Some(true),
-                            Separation::Lower => Some(false),
-                            Separation::Overlap => None,
-                            Separation::Unknown => return (c, flags, Change::Unknown),
-                        }
-                    } else {
-                        match c.ratio {
-                            Some(q) if q > 1.0 + noise => Some(true),
-                            Some(q) if q < 1.0 / (1.0 + noise) => Some(false),
-                            Some(_) => None,
-                            None => return (c, flags, Change::Unknown),
-                        }
-                    };
+                    let (xn, xb) = (c.values_a(), c.values_b());
+                    let flags = flags_of(c.bytes);
+                    let interval = ratio_interval(&xn, &xb, confidence);
                     // Text tables print 2 decimals: a difference within that step is no change.
-                    let step = (median(&c.values_a()) - median(&c.values_b())).abs() <= RESOLUTION;
-                    let change = match moved {
-                        _ if !flags.is_empty() => Change::Unknown,
-                        _ if step => Change::Same,
-                        None => Change::Same,
-                        Some(up) if up == higher_is_worse => Change::Worse,
+                    let step = (median(&xn) - median(&xb)).abs() <= RESOLUTION;
+                    let change = match interval {
+                        _ if !flags.is_empty() || c.ratio.is_none() => Change::Unknown,
+                        None => Change::Unknown,
+                        Some(_) if step => Change::Same,
+                        Some((lo, hi)) if lo <= 1.0 && hi >= 1.0 => Change::Same,
+                        Some((lo, _)) if (lo > 1.0) == higher_is_worse => Change::Worse,
                         Some(_) => Change::Better,
                     };
-                    (c, flags, change)
-                })
-                .map(|(c, flags, change)| {
-                    let med = |v: Vec<f64>| median(&v);
                     Row {
                         group: c.group,
                         bytes: c.bytes,
-                        base: med(c.values_b()),
-                        new: med(c.values_a()),
+                        base: median(&xb),
+                        new: median(&xn),
                         ratio: c.ratio,
+                        interval,
                         change,
                         flags,
                     }
                 })
                 .collect();
+            // Sizes a side printed in place of a row (IMB 2021's time-out): shown, no figure.
+            for ix in [&fb, &fnew] {
+                for (&bytes, fs) in ix.get(&t.key).into_iter().flatten() {
+                    let no_figure = fs.iter().any(|f| !f.has_figure());
+                    if no_figure && !rows.iter().any(|r| r.bytes == bytes) {
+                        rows.push(Row {
+                            group: None,
+                            bytes,
+                            base: f64::NAN,
+                            new: f64::NAN,
+                            ratio: None,
+                            interval: None,
+                            change: Change::Unknown,
+                            flags: flags_of(bytes),
+                        });
+                    }
+                }
+            }
+            rows.sort_by_key(|r| (r.group, r.bytes));
             TableVs {
+                differences: conditions::table_differences(
+                    &t.key,
+                    &world,
+                    (base, "base"),
+                    (new, "new"),
+                ),
                 key: t.key,
                 rows,
                 launches,
@@ -211,56 +256,68 @@ mod tests {
     use crate::agree::fixture_side as side;
 
     #[test]
-    fn one_launch_a_side_uses_the_ratio() {
+    fn one_launch_a_side_decides_nothing() {
         let lvl = "MPI_THREAD_SINGLE";
         let base = side("base", &[(lvl, &[1.0, 1.0, 1.0, 0.0])]);
-        let new = side("new", &[(lvl, &[1.05, 1.5, 0.5, 0.0])]);
-        let t = versus(&base, &new, Metric::T, NOISE);
+        let new = side("new", &[(lvl, &[1.05, 15.0, 0.5, 0.0])]);
+        let t = versus(&base, &new, Metric::T, CONFIDENCE);
         assert_eq!(t.len(), 1);
-        let ch: Vec<_> = t[0].rows.iter().map(|r| r.change).collect();
-        assert_eq!(
-            ch,
-            [Change::Same, Change::Worse, Change::Better, Change::Unknown]
-        );
+        // Even 15 times slower: one launch a side cannot tell a change from launch noise.
+        assert!(t[0].rows.iter().all(|r| r.change == Change::Unknown));
+        assert!(t[0].rows.iter().all(|r| r.interval.is_none()));
         assert_eq!(t[0].launches, (1, 1));
         let s = t[0].summary(Metric::T);
-        assert_eq!((s.worse, s.better, s.sizes), (1, 1, 3));
-        assert_eq!(s.worst, Some((Some(8), 1.5)));
+        assert_eq!((s.worse, s.better, s.undecided, s.sizes), (0, 0, 3, 3));
+        assert_eq!(s.worst, Some((Some(8), 15.0)));
         let g = s.geo_mean.unwrap();
-        assert!((g - (1.05f64 * 1.5 * 0.5).cbrt()).abs() < 1e-12, "{g}");
-        // For a bandwidth the other way round.
-        let s = versus(&base, &new, Metric::TAvg, 0.6).remove(0);
-        assert!(s.rows.iter().all(|r| r.change != Change::Worse));
+        assert!((g - (1.05f64 * 15.0 * 0.5).cbrt()).abs() < 1e-12, "{g}");
+        assert_eq!(
+            noise_rule(1, 1, CONFIDENCE),
+            "none: 1 and 1 launches give no 95 % interval (4 a side at least)"
+        );
     }
 
     #[test]
-    fn several_launches_use_the_rank_test() {
+    fn several_launches_use_the_interval() {
         let lvl = "x";
         let l = |x: &'static [f64]| (lvl, x);
         let base = side(
             "b",
             &[l(&[1.0]), l(&[1.01]), l(&[0.99]), l(&[1.02]), l(&[1.0])],
         );
-        // 5 % slower in every launch: beyond the noise by the rank test though under 10 %.
+        // 5 % slower in every launch: beyond the noise.
         let new = side(
             "n",
             &[l(&[1.05]), l(&[1.06]), l(&[1.07]), l(&[1.05]), l(&[1.06])],
         );
-        let t = versus(&base, &new, Metric::T, NOISE);
+        let t = versus(&base, &new, Metric::T, CONFIDENCE);
         assert_eq!(t[0].rows[0].change, Change::Worse);
+        let (lo, hi) = t[0].rows[0].interval.unwrap();
+        assert!(lo > 1.0 && hi < 1.1, "{lo} {hi}");
         assert_eq!(t[0].launches, (5, 5));
-        assert!(noise_rule(5, 5, NOISE).starts_with("rank test"));
-        assert_eq!(noise_rule(1, 1, NOISE), "ratio outside 1 ± 10 % (--noise)");
+        // t_avg is the column t reads in a collective table.
+        let t = versus(&base, &new, Metric::TAvg, CONFIDENCE);
+        assert_eq!(t[0].rows[0].change, Change::Worse);
+        // The same run: within the noise.
+        let t = versus(&base, &base, Metric::T, CONFIDENCE);
+        assert_eq!(t[0].rows[0].change, Change::Same);
+        assert!(noise_rule(5, 5, CONFIDENCE).starts_with("95 % interval of the ratio"));
     }
 
     #[test]
     fn flagged_rows_are_shown_not_judged() {
         let mut new = side("n", &[("x", &[2.0, 1.0])]);
         new.runs[0].tables[0].flags.push((Some(4), Flag::Unsettled));
+        new.runs[0].tables[0].flags.push((Some(64), Flag::TimeOut));
         let base = side("b", &[("x", &[1.0, 1.0])]);
-        let t = versus(&base, &new, Metric::T, NOISE).remove(0);
-        assert_eq!(t.rows[0].flags, ["UNSETTLED (new)"]);
+        let t = versus(&base, &new, Metric::T, CONFIDENCE).remove(0);
+        assert_eq!(t.rows[0].flag_words(), ["UNSETTLED (new)"]);
         assert_eq!(t.rows[0].change, Change::Unknown);
+        // The time-out size is shown, with no figure.
+        let last = t.rows.last().unwrap();
+        assert_eq!(last.bytes, Some(64));
+        assert_eq!(last.flag_words(), ["TIME-OUT (new)"]);
+        assert!(last.new.is_nan() && last.ratio.is_none());
         assert_eq!(t.summary(Metric::T).sizes, 1);
     }
 }

@@ -1,5 +1,6 @@
 use super::*;
 use crate::agree::fixture_side as side;
+use crate::run::Flag;
 
 const GOOD: &str = r#"
 [[criterion]]
@@ -89,6 +90,7 @@ fn crit(reference: Reference, lower: Option<f64>, upper: Option<f64>) -> Criteri
         mode: None,
         bytes: Some((4, 8)),
         metric: Metric::T,
+        statistic: Statistic::Median,
         reference,
         lower,
         upper,
@@ -96,66 +98,246 @@ fn crit(reference: Reference, lower: Option<f64>, upper: Option<f64>) -> Criteri
     }
 }
 
+const LVL: &str = "MPI_THREAD_SINGLE";
+
+/// Launches of an Allreduce at 4 and 8 bytes: size 4 takes `a[k]`, size 8 twice that.
+fn launches(label: &str, a: &[f64]) -> crate::sides::Side {
+    let rows: Vec<[f64; 2]> = a.iter().map(|&x| [x, 2.0 * x]).collect();
+    let l: Vec<(&str, &[f64])> = rows.iter().map(|r| (LVL, &r[..])).collect();
+    side(label, &l)
+}
+
+fn eval(c: &Criterion, base: Option<&crate::sides::Side>, new: &crate::sides::Side) -> Outcome {
+    evaluate(c, base, new, &Acceptance::default(), 0.95)
+}
+
+const BASE5: [f64; 5] = [0.96, 0.98, 1.0, 1.02, 1.04];
+
 #[test]
-fn criteria_pass_and_fail() {
-    let base = side("base", &[("x", &[1.0, 2.0, 9.0])]);
-    let new = side("new", &[("x", &[1.05, 3.0, 1.0])]);
-    let l = Lenience::default();
+fn verdict_rule_on_constructed_launch_sets() {
+    let base = launches("base", &BASE5);
     let c = crit(Reference::Baseline, None, Some(0.1));
-    let o = evaluate(&c, Some(&base), &new, l);
-    assert!(!o.pass);
-    assert_eq!(o.checked, 2);
-    assert_eq!(
-        o.detail,
-        "1 of 2 size(s) fail unbounded..+10.0 % of the baseline: 8 bytes np=2: 3.00 against 2.00 (+50.0 %)"
+    // 50 % slower in every launch: the interval lies beyond +10 %.
+    let slow: Vec<f64> = BASE5.iter().map(|x| x * 1.5).collect();
+    let o = eval(&c, Some(&base), &launches("slow", &slow));
+    assert_eq!(o.verdict, Verdict::Fail, "{}", o.detail());
+    assert!(
+        o.detail().starts_with(
+            "2 of 2 size(s) outside unbounded..+10.0 % of the baseline (95 % intervals of the \
+             median, 5 and 5 launches): 4 bytes np=2: ratio 1.500 ("
+        ),
+        "{}",
+        o.detail()
     );
-    let o = evaluate(&c, Some(&base), &base, l);
-    assert!(o.pass, "{}", o.detail);
-    let c = crit(Reference::Value(2.0), Some(-0.5), Some(0.5));
-    assert!(evaluate(&c, None, &new, l).pass);
-    // The baseline is needed and missing; nothing matches.
+    let w = o.worst().unwrap();
+    assert!(w.margin.unwrap() < -0.3, "{w:?}");
+    // The same machine again (the launches in another order): inside, with its margin.
+    let mut again = BASE5;
+    again.reverse();
+    let o = eval(&c, Some(&base), &launches("again", &again));
+    assert_eq!(o.verdict, Verdict::Pass, "{}", o.detail());
+    let w = o.worst().unwrap();
+    let (lo, hi) = w.interval.unwrap();
+    assert!(lo < 1.0 && hi > 1.0 && hi < 1.1, "{w:?}");
+    assert!((w.margin.unwrap() - (1.1 - hi)).abs() < 1e-12);
+    assert!(o.detail().contains("; worst "), "{}", o.detail());
+    // 8 % slower with as much spread as the baseline: the interval straddles +10 %.
+    let near: Vec<f64> = [1.0, 1.04, 1.08, 1.12, 1.16].to_vec();
+    let o = eval(&c, Some(&base), &launches("near", &near));
+    assert_eq!(o.verdict, Verdict::Inconclusive, "{}", o.detail());
+    assert!(
+        o.detail().ends_with("; rerun with more launches"),
+        "{}",
+        o.detail()
+    );
+    assert_eq!(o.sizes[0].reason.as_ref().unwrap().code, "straddles");
+    // One launch a side decides nothing, even 15 times slower.
+    let o = eval(&c, Some(&launches("b1", &[1.0])), &launches("n1", &[15.0]));
+    assert_eq!(o.verdict, Verdict::Inconclusive);
+    assert!(
+        o.detail().contains(
+            "no 95 % interval from 1 and 1 launches (4 a side needed) at 2 size(s): 4 bytes np=2: \
+             ratio 15.000;"
+        ),
+        "{}",
+        o.detail()
+    );
+    // One rule for every launch count: the same machine with 4, 5 and 10 launches a side.
+    for k in [4, 5, 10] {
+        let a: Vec<f64> = (0..k).map(|i| 1.0 + 0.01 * (i % 5) as f64).collect();
+        let mut b = a.clone();
+        b.rotate_left(2);
+        let o = eval(&c, Some(&launches("a", &a)), &launches("b", &b));
+        assert_eq!(o.verdict, Verdict::Pass, "{k}: {}", o.detail());
+    }
+}
+
+#[test]
+fn fixed_references_and_statistics() {
+    // The median of 6 launches against a number: its interval is the extremes (96.9 %).
+    let six = launches("six", &[0.9, 0.92, 0.94, 0.96, 0.98, 1.0]);
+    let mut c = crit(Reference::Value(1.0), None, Some(0.05));
+    c.bytes = Some((4, 4));
+    let o = eval(&c, None, &six);
+    assert_eq!(o.verdict, Verdict::Pass, "{}", o.detail());
+    c.upper = Some(0.0);
+    c.lower = Some(-0.05);
+    // 0.90..1.00 straddles the lower bound 0.95.
+    assert_eq!(eval(&c, None, &six).verdict, Verdict::Inconclusive);
+    // Five launches cannot bound a median at 95 %.
+    let five = launches("five", &[0.9, 0.92, 0.94, 0.96, 0.98]);
+    c.lower = None;
+    c.upper = Some(0.05);
+    assert_eq!(eval(&c, None, &five).verdict, Verdict::Inconclusive);
+    // min: the best launch, exact; one launch decides.
+    c.statistic = Statistic::Min;
+    let one = launches("one", &[1.2]);
+    let o = eval(&c, None, &one);
+    assert_eq!(o.verdict, Verdict::Fail, "{}", o.detail());
+    assert!(
+        o.detail().contains("the min over 1 launch(es), exact"),
+        "{}",
+        o.detail()
+    );
+    assert_eq!(eval(&c, None, &five).verdict, Verdict::Pass);
+    assert_eq!(Statistic::parse("p90"), Ok(Statistic::Quantile(0.9)));
+    assert!(Statistic::parse("p100").is_err() && Statistic::parse("mean").is_err());
+    // p90 against the baseline: two quantile intervals at sqrt(0.95) each; the upper order
+    // statistic of a p90 exists only from 45 launches.
+    c.statistic = Statistic::Quantile(0.9);
+    c.reference = Reference::Baseline;
+    let many: Vec<f64> = (0..60).map(|i| 1.0 + 0.001 * f64::from(i)).collect();
+    let o = eval(&c, Some(&launches("a", &many)), &launches("b", &many));
+    assert_eq!(o.verdict, Verdict::Pass, "{}", o.detail());
+}
+
+#[test]
+fn nothing_matches_and_no_baseline() {
+    let new = launches("new", &BASE5);
     let c = crit(Reference::Baseline, None, Some(0.1));
-    assert!(evaluate(&c, None, &new, l).detail.contains("no BASE"));
+    let o = eval(&c, None, &new);
+    assert_eq!(o.verdict, Verdict::Fail);
+    assert!(o.detail().contains("no BASE"), "{}", o.detail());
     let mut c = crit(Reference::Value(1.0), None, Some(0.1));
     c.benchmark = "Bcast".into();
-    let o = evaluate(&c, None, &new, l);
+    let o = eval(&c, None, &new);
     assert_eq!(
-        (o.pass, o.detail.as_str()),
-        (false, "no row of new matches the criterion")
+        (o.verdict, o.detail().as_str()),
+        (Verdict::Fail, "no row of new matches the criterion")
+    );
+    assert_eq!(o.blocked.unwrap().code, "no-rows");
+}
+
+#[test]
+fn flags_time_outs_oversubscription_and_cuts() {
+    let base = launches("base", &BASE5);
+    let mut new = launches("new", &BASE5);
+    new.runs[0].tables[0].flags.push((Some(8), Flag::Unsettled));
+    let c = crit(Reference::Baseline, Some(-0.1), Some(0.1));
+    let o = eval(&c, Some(&base), &new);
+    assert_eq!(o.verdict, Verdict::Inconclusive, "{}", o.detail());
+    assert!(
+        o.detail()
+            .contains("8 bytes np=2: UNSETTLED (new), not a measurement"),
+        "{}",
+        o.detail()
+    );
+    let flagged = Acceptance {
+        flagged: true,
+        ..Acceptance::default()
+    };
+    assert_eq!(
+        evaluate(&c, Some(&base), &new, &flagged, 0.95).verdict,
+        Verdict::Pass
+    );
+    // A size printed as a time-out has no figure: inconclusive, or left out on purpose.
+    let mut timed_out = launches("new", &BASE5);
+    for r in &mut timed_out.runs {
+        r.tables[0].rows.truncate(1);
+        r.tables[0].flags.push((Some(8), Flag::TimeOut));
+    }
+    let o = eval(&c, Some(&base), &timed_out);
+    assert_eq!(o.verdict, Verdict::Inconclusive, "{}", o.detail());
+    assert!(
+        o.detail()
+            .contains("8 bytes np=2: TIME-OUT (new), no figure"),
+        "{}",
+        o.detail()
+    );
+    let o = evaluate(&c, Some(&base), &timed_out, &flagged, 0.95);
+    assert_eq!(o.verdict, Verdict::Pass, "{}", o.detail());
+    assert!(
+        o.detail().ends_with("; 1 size(s) left out"),
+        "{}",
+        o.detail()
+    );
+    // Oversubscribed: a fail unless accepted.
+    let mut over = base.clone();
+    over.runs[0].oversubscribed = Some("3 processes share 2 CPUs".into());
+    let o = eval(&c, Some(&over), &base);
+    assert_eq!(o.verdict, Verdict::Fail);
+    assert!(
+        o.detail()
+            .starts_with("base ran oversubscribed (3 processes"),
+        "{}",
+        o.detail()
+    );
+    let lenient = Acceptance {
+        oversubscribed: true,
+        ..Acceptance::default()
+    };
+    assert_eq!(
+        evaluate(&c, Some(&over), &base, &lenient, 0.95).verdict,
+        Verdict::Pass
+    );
+    // A launch cut short: inconclusive unless accepted.
+    let mut cut = base.clone();
+    cut.runs[2].status = crate::run::Status::CutShort("status interrupted: x".into());
+    let o = eval(&c, Some(&base), &cut);
+    assert_eq!(o.verdict, Verdict::Inconclusive);
+    assert_eq!(o.blocked.as_ref().unwrap().code, "cut-short");
+    let lenient = Acceptance {
+        incomplete: true,
+        ..Acceptance::default()
+    };
+    assert_eq!(
+        evaluate(&c, Some(&base), &cut, &lenient, 0.95).verdict,
+        Verdict::Pass
     );
 }
 
 #[test]
-fn flags_and_oversubscription_fail_unless_accepted() {
-    let base = side("base", &[("x", &[1.0, 2.0])]);
-    let mut new = side("new", &[("x", &[1.0, 2.0])]);
-    new.runs[0].tables[0].flags.push((Some(8), Flag::Unsettled));
-    let c = crit(Reference::Baseline, Some(-0.1), Some(0.1));
-    let o = evaluate(&c, Some(&base), &new, Lenience::default());
-    assert!(!o.pass);
-    assert!(
-        o.detail
-            .contains("8 bytes np=2: UNSETTLED (new), not a result"),
-        "{}",
-        o.detail
+fn conditions_that_differ_fail_unless_accepted_by_name() {
+    let base = launches("base", &BASE5);
+    let mut new = launches("new", &BASE5);
+    for r in &mut new.runs {
+        r.conditions.thread_level = Some("MPI_THREAD_MULTIPLE".into());
+    }
+    let c = crit(Reference::Baseline, None, Some(0.1));
+    let o = eval(&c, Some(&base), &new);
+    assert_eq!(o.verdict, Verdict::Fail);
+    assert_eq!(
+        o.detail(),
+        "conditions differ: thread level: MPI_THREAD_SINGLE (base) vs MPI_THREAD_MULTIPLE (new) \
+         (not comparable; --accept-difference thread-level judges them anyway)"
     );
-    let lenient = Lenience {
-        flagged: true,
-        oversubscribed: false,
+    let accept = Acceptance {
+        differences: [crate::conditions::Kind::ThreadLevel].into_iter().collect(),
+        ..Acceptance::default()
     };
-    assert!(evaluate(&c, Some(&base), &new, lenient).pass);
-    let mut over = base.clone();
-    over.runs[0].oversubscribed = Some("3 processes share 2 CPUs".into());
-    let o = evaluate(&c, Some(&over), &base, Lenience::default());
-    assert!(!o.pass);
+    let o = evaluate(&c, Some(&base), &new, &accept, 0.95);
+    assert_eq!(o.verdict, Verdict::Pass, "{}", o.detail());
+    assert_eq!(o.accepted.len(), 1);
+    // A fixed reference judges one run: only its own launches must agree among themselves.
+    let mut mixed = launches("mixed", &BASE5);
+    mixed.runs[1].conditions.thread_level = Some("MPI_THREAD_MULTIPLE".into());
+    let c = crit(Reference::Value(1.0), None, Some(0.5));
+    let o = eval(&c, None, &mixed);
+    assert_eq!(o.verdict, Verdict::Fail);
     assert!(
-        o.detail.starts_with("base ran oversubscribed (3 processes"),
+        o.detail()
+            .starts_with("conditions differ: thread level: the launches of new differ: "),
         "{}",
-        o.detail
+        o.detail()
     );
-    let lenient = Lenience {
-        flagged: false,
-        oversubscribed: true,
-    };
-    assert!(evaluate(&c, Some(&over), &base, lenient).pass);
 }

@@ -1,0 +1,464 @@
+//! What defines a result, and whether two runs share it (doc/ACCEPTANCE.md, "Comparable
+//! runs"). Two figures of one benchmark and size compare only when the program, the MPI
+//! library, the thread level, the parameters that set the repetitions and the timing method,
+//! where the table's ranks ran and how the job's ranks sat on its hosts are the same; each is a
+//! [`Kind`]. A comparison prints every difference above the tables it affects, and a criterion
+//! judged across one fails unless the user accepts that kind by name (`--accept-difference`).
+//! What a file does not record (text has no hosts) is said once, never taken as equal or as
+//! different.
+
+use crate::agree::TableKey;
+use crate::run::Run;
+use crate::sides::Side;
+use std::collections::BTreeMap;
+
+/// One kind of result-defining condition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Kind {
+    /// The program and its version (IMB 3.0, IMB 2021.11, imb-rs 0.1.0, OSU 7.4).
+    Program,
+    /// The MPI library and the standard version it reports.
+    Mpi,
+    /// The granted MPI thread level.
+    ThreadLevel,
+    /// Repetitions, warm-up, time cap, `-adaptive` and other parameters off standard mode.
+    Parameters,
+    /// Where a table's ranks ran: one host or several, per group.
+    Placement,
+    /// How the job's ranks sat on its hosts.
+    Layout,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 6] = [
+        Kind::Program,
+        Kind::Mpi,
+        Kind::ThreadLevel,
+        Kind::Parameters,
+        Kind::Placement,
+        Kind::Layout,
+    ];
+
+    /// The name `--accept-difference` takes.
+    pub fn key(self) -> &'static str {
+        match self {
+            Kind::Program => "program",
+            Kind::Mpi => "mpi",
+            Kind::ThreadLevel => "thread-level",
+            Kind::Parameters => "parameters",
+            Kind::Placement => "placement",
+            Kind::Layout => "layout",
+        }
+    }
+
+    /// The words a report uses.
+    pub fn title(self) -> &'static str {
+        match self {
+            Kind::Program => "program",
+            Kind::Mpi => "MPI library",
+            Kind::ThreadLevel => "thread level",
+            Kind::Parameters => "parameters",
+            Kind::Placement => "placement",
+            Kind::Layout => "ranks per host",
+        }
+    }
+
+    pub fn parse(s: &str) -> Result<Kind, String> {
+        Kind::ALL.into_iter().find(|k| k.key() == s).ok_or_else(|| {
+            let names: Vec<&str> = Kind::ALL.iter().map(|k| k.key()).collect();
+            format!("{s:?}: the kinds are {}", names.join(", "))
+        })
+    }
+}
+
+/// One condition that differs between two runs, or between launches of one run.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Difference {
+    pub kind: Kind,
+    /// "thread level: MPI_THREAD_MULTIPLE (base) vs MPI_THREAD_SINGLE (new)".
+    pub text: String,
+}
+
+/// The parameters of an optional-mode block (imb-rs's `# !!` lines, or the `text` of a
+/// `-json` file's `optional_mode` note: the same lines) that change a size's figure: every
+/// `KEY = value (standard …)` but the size range (MINMSGLOG, MAXMSGLOG), the `-time` cap and
+/// the `-adaptive` rule. Text and `-json` of one launch give the same map.
+pub fn optional_parameters<'a>(lines: impl Iterator<Item = &'a str>) -> BTreeMap<String, String> {
+    let mut m = BTreeMap::new();
+    for line in lines {
+        let l = line.trim();
+        if let Some(rest) = l.strip_prefix("repetitions capped by -time ") {
+            let secs = rest.split_whitespace().next().unwrap_or("");
+            m.insert("-time".to_string(), format!("{secs} s"));
+        } else if let Some(rest) = l.strip_prefix("-adaptive:") {
+            // "… split into 5 timings, and timings are added (at most 10) until the 95 %
+            // confidence interval of their median is within +-1 %; …": the numbers say it.
+            let n: Vec<&str> = rest
+                .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+                .filter(|w| !w.is_empty() && *w != ".")
+                .collect();
+            let v = match n.as_slice() {
+                [min, max, _, cut, ..] => format!("{min}..{max} timings, cut-off {cut} %"),
+                _ => rest.trim().to_string(),
+            };
+            m.insert("-adaptive".to_string(), v);
+        } else if let Some((key, rest)) = l.split_once(" = ") {
+            let key = key.trim();
+            let size_range = matches!(key, "MINMSGLOG" | "MAXMSGLOG");
+            if !size_range && !key.is_empty() && !key.contains(' ') {
+                let value = rest.split(" (standard").next().unwrap_or(rest).trim();
+                m.insert(key.to_string(), value.to_string());
+            }
+        }
+    }
+    m
+}
+
+/// IMB 2021's options that only choose what runs, not how a size is measured.
+const IMB2021_CHOOSING: &[&str] = &[
+    "-msglog",
+    "-msglen",
+    "-npmin",
+    "-input",
+    "-include",
+    "-exclude",
+    "-mem",
+    "-multi",
+    "-map",
+    "-thread_level",
+    "-zero_size",
+    "-list",
+    "-help",
+];
+
+/// The options on IMB 2021's calling sequence that change a size's figure (`-iter`, `-time`,
+/// `-iter_policy`, `-sync`, `-off_cache`, …), each with its value. Its standard is no option.
+pub fn imb2021_options(command: &str) -> BTreeMap<String, String> {
+    let words: Vec<&str> = command.split_whitespace().collect();
+    let mut m = BTreeMap::new();
+    let mut k = 1;
+    while k < words.len() {
+        let w = words[k];
+        if w.starts_with('-') && w.len() > 1 && w[1..].starts_with(|c: char| c.is_alphabetic()) {
+            let value = words.get(k + 1).copied().unwrap_or("");
+            if !IMB2021_CHOOSING.contains(&w) {
+                m.insert(w.to_string(), value.to_string());
+            }
+            k += 2;
+        } else {
+            k += 1;
+        }
+    }
+    m
+}
+
+/// "2 ranks on 1 host", "1+1 ranks on 2 hosts": how many ranks sat on each host, largest first.
+pub fn spread(mut per_host: Vec<usize>) -> String {
+    per_host.sort_unstable_by(|a, b| b.cmp(a));
+    let total: usize = per_host.iter().sum();
+    let ranks = if total == 1 { "rank" } else { "ranks" };
+    match per_host.len() {
+        1 => format!("{total} {ranks} on 1 host"),
+        h => {
+            let parts: Vec<String> = per_host.iter().map(usize::to_string).collect();
+            format!("{} {ranks} on {h} hosts", parts.join("+"))
+        }
+    }
+}
+
+/// A side's known values of one condition, with the launches that had each.
+struct Seen {
+    values: BTreeMap<String, Vec<usize>>,
+}
+
+fn seen(side: &Side, f: impl Fn(&Run) -> Option<String>) -> Seen {
+    let mut s = Seen {
+        values: BTreeMap::new(),
+    };
+    for (k, r) in side.runs.iter().enumerate() {
+        if let Some(v) = f(r) {
+            s.values.entry(v).or_default().push(k);
+        }
+    }
+    s
+}
+
+fn launches(side: &Side, ks: &[usize]) -> String {
+    let names: Vec<String> = ks
+        .iter()
+        .map(|&k| {
+            side.files.get(k).map_or(format!("launch {}", k + 1), |f| {
+                std::path::Path::new(f)
+                    .file_name()
+                    .map_or(f.clone(), |n| n.to_string_lossy().into_owned())
+            })
+        })
+        .collect();
+    names.join(", ")
+}
+
+/// A difference among the launches of one side, when they disagree.
+fn within(kind: Kind, what: &str, side: &Side, name: &str, s: &Seen, out: &mut Vec<Difference>) {
+    if s.values.len() > 1 {
+        let parts: Vec<String> = s
+            .values
+            .iter()
+            .map(|(v, ks)| format!("{v} ({})", launches(side, ks)))
+            .collect();
+        out.push(Difference {
+            kind,
+            text: format!(
+                "{what}: the launches of {name} differ: {}",
+                parts.join(" vs ")
+            ),
+        });
+    }
+}
+
+/// The differences of one condition between `a` and `b` (named `na`, `nb` in the text), and
+/// within each.
+fn differ(
+    kind: Kind,
+    what: &str,
+    (a, na, sa): (&Side, &str, &Seen),
+    (b, nb, sb): (&Side, &str, &Seen),
+    out: &mut Vec<Difference>,
+) {
+    within(kind, what, a, na, sa, out);
+    within(kind, what, b, nb, sb, out);
+    if !sa.values.is_empty() && !sb.values.is_empty() && sa.values.keys().ne(sb.values.keys()) {
+        let list = |s: &Seen| s.values.keys().cloned().collect::<Vec<_>>().join(" / ");
+        out.push(Difference {
+            kind,
+            text: format!("{what}: {} ({na}) vs {} ({nb})", list(sa), list(sb)),
+        });
+    }
+}
+
+/// The conditions that hold for a whole run, but the parameters, with their words.
+type RunCondition = (Kind, &'static str, fn(&Run) -> Option<String>);
+const RUN_CONDITIONS: [RunCondition; 5] = [
+    (Kind::Program, "program", |r| r.conditions.program.clone()),
+    (Kind::Mpi, "MPI standard", |r| {
+        r.conditions.mpi_standard.clone()
+    }),
+    (Kind::Mpi, "MPI library", |r| {
+        r.conditions.mpi_library.clone()
+    }),
+    (Kind::ThreadLevel, "thread level", |r| {
+        r.conditions.thread_level.clone()
+    }),
+    (Kind::Layout, "ranks per host", |r| {
+        r.conditions.layout.clone()
+    }),
+];
+
+/// A side's parameters in words: "standard", or "MSGSPERSAMPLE 50, -time 0.5 s".
+fn render(m: &BTreeMap<String, String>) -> String {
+    if m.is_empty() {
+        return "standard".to_string();
+    }
+    let v: Vec<String> = m.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    v.join(", ")
+}
+
+/// Every difference of the conditions that hold for the whole run (all but placement)
+/// between sides `a` and `b`, named `na` and `nb`.
+pub fn run_differences(a: (&Side, &str), b: (&Side, &str)) -> Vec<Difference> {
+    let mut out = Vec::new();
+    for (kind, what, f) in RUN_CONDITIONS {
+        let (sa, sb) = (seen(a.0, f), seen(b.0, f));
+        differ(kind, what, (a.0, a.1, &sa), (b.0, b.1, &sb), &mut out);
+    }
+    parameter_differences(a, b, &mut out);
+    out
+}
+
+/// The differences among the launches of one side only (when no baseline is judged).
+pub fn side_differences(a: (&Side, &str)) -> Vec<Difference> {
+    let mut out = Vec::new();
+    for (kind, what, f) in RUN_CONDITIONS {
+        within(kind, what, a.0, a.1, &seen(a.0, f), &mut out);
+    }
+    let s = seen(a.0, |r| r.conditions.parameters.as_ref().map(render));
+    within(Kind::Parameters, "parameters", a.0, a.1, &s, &mut out);
+    out
+}
+
+/// The placement differences among one side's launches for one table.
+pub fn table_side_differences(
+    key: &TableKey,
+    world: &BTreeMap<String, usize>,
+    a: (&Side, &str),
+) -> Vec<Difference> {
+    let mut out = Vec::new();
+    let s = seen(a.0, |r| placement_of(r, key, world));
+    within(Kind::Placement, "placement", a.0, a.1, &s, &mut out);
+    out
+}
+
+/// Parameters compare key by key: a key one side does not set is at its standard value.
+fn parameter_differences(a: (&Side, &str), b: (&Side, &str), out: &mut Vec<Difference>) {
+    // Launches of one side that differ among themselves are named as such first.
+    for (side, name) in [a, b] {
+        let s = seen(side, |r| r.conditions.parameters.as_ref().map(render));
+        within(Kind::Parameters, "parameters", side, name, &s, out);
+    }
+    let first = |s: &Side| s.runs.iter().find_map(|r| r.conditions.parameters.clone());
+    let (Some(pa), Some(pb)) = (first(a.0), first(b.0)) else {
+        return;
+    };
+    let keys: std::collections::BTreeSet<&String> = pa.keys().chain(pb.keys()).collect();
+    for k in keys {
+        let (va, vb) = (pa.get(k), pb.get(k));
+        if va != vb {
+            let show = |v: Option<&String>| v.map_or("standard".to_string(), |v| v.clone());
+            out.push(Difference {
+                kind: Kind::Parameters,
+                text: format!(
+                    "parameters: {k} {} ({}) vs {} ({})",
+                    show(va),
+                    a.1,
+                    show(vb),
+                    b.1
+                ),
+            });
+        }
+    }
+}
+
+/// Where the ranks of `r`'s table `key` ran, when its file says.
+fn placement_of(r: &Run, key: &TableKey, world: &BTreeMap<String, usize>) -> Option<String> {
+    r.tables
+        .iter()
+        .find(|t| TableKey::of(t, world) == *key)
+        .and_then(|t| t.placement.clone())
+}
+
+/// The placement differences of one table (by `key`) between `a` and `b`.
+pub fn table_differences(
+    key: &TableKey,
+    world: &BTreeMap<String, usize>,
+    a: (&Side, &str),
+    b: (&Side, &str),
+) -> Vec<Difference> {
+    let placement = |r: &Run| placement_of(r, key, world);
+    let (sa, sb) = (seen(a.0, placement), seen(b.0, placement));
+    let mut out = Vec::new();
+    differ(
+        Kind::Placement,
+        "placement",
+        (a.0, a.1, &sa),
+        (b.0, b.1, &sb),
+        &mut out,
+    );
+    out
+}
+
+/// The conditions a side's files do not record, in words ("placement: not recorded by
+/// base (text output has no hosts)"), one line per kind and side.
+pub fn unrecorded(sides: &[(&Side, &str)]) -> Vec<String> {
+    let mut out = Vec::new();
+    type Recorded = (&'static str, fn(&Run) -> bool);
+    let checks: [Recorded; 5] = [
+        ("thread level", |r| r.conditions.thread_level.is_some()),
+        ("MPI library", |r| r.conditions.mpi_library.is_some()),
+        ("parameters", |r| r.conditions.parameters.is_some()),
+        ("placement and ranks per host", |r| {
+            r.conditions.layout.is_some()
+        }),
+        ("program", |r| r.conditions.program.is_some()),
+    ];
+    for (what, known) in checks {
+        let missing: Vec<&str> = sides
+            .iter()
+            .filter(|(s, _)| s.runs.iter().any(|r| !known(r)))
+            .map(|(_, n)| *n)
+            .collect();
+        if !missing.is_empty() {
+            out.push(format!(
+                "{what}: not recorded by {} (keep -json files with provenance to have it checked)",
+                missing.join(", ")
+            ));
+        }
+    }
+    out
+}
+
+/// The hosts each side ran on, when they differ (informational: the same fabric on other
+/// nodes is comparable).
+pub fn host_note(a: (&Side, &str), b: (&Side, &str)) -> Option<String> {
+    let hosts = |s: &Side| {
+        let mut h: Vec<String> = s
+            .runs
+            .iter()
+            .filter_map(|r| r.conditions.hosts.clone())
+            .flatten()
+            .collect();
+        h.sort();
+        h.dedup();
+        h
+    };
+    let (ha, hb) = (hosts(a.0), hosts(b.0));
+    (!ha.is_empty() && !hb.is_empty() && ha != hb).then(|| {
+        format!(
+            "hosts: {} ({}) vs {} ({})",
+            ha.join(", "),
+            a.1,
+            hb.join(", "),
+            b.1
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn optional_block_lines() {
+        let lines = [
+            " Results from OPTIONAL mode, not standard mode:",
+            " parameters set by the command line:",
+            "   MINMSGLOG = 2 (standard 0)",
+            "   MAXMSGLOG = 4 (standard 22)",
+            "   MSGSPERSAMPLE = 50 (standard 1000)",
+            "   repetitions capped by -time 0.5 s per message size",
+            "   -adaptive: each size's n_sample loop is split into 5 timings, and timings are \
+             added (at most 10) until the 95 % confidence interval of their median is within \
+             +-1 %; rows show each rank's median",
+        ];
+        let m = optional_parameters(lines.into_iter());
+        let got: Vec<(&str, &str)> = m.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        assert_eq!(
+            got,
+            [
+                ("-adaptive", "5..10 timings, cut-off 1 %"),
+                ("-time", "0.5 s"),
+                ("MSGSPERSAMPLE", "50")
+            ]
+        );
+    }
+
+    #[test]
+    fn imb2021_calling_sequence() {
+        let m = imb2021_options(
+            "./IMB-MPI1 PingPong -msglog 0:4 -iter 50 -thread_level multiple -time 2 Barrier",
+        );
+        let got: Vec<(&str, &str)> = m.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        assert_eq!(got, [("-iter", "50"), ("-time", "2")]);
+        assert!(imb2021_options("./IMB-MPI1 -off_cache -1").contains_key("-off_cache"));
+    }
+
+    #[test]
+    fn spreads() {
+        assert_eq!(spread(vec![2]), "2 ranks on 1 host");
+        assert_eq!(spread(vec![1]), "1 rank on 1 host");
+        assert_eq!(spread(vec![1, 1]), "1+1 ranks on 2 hosts");
+        assert_eq!(spread(vec![1, 3]), "3+1 ranks on 2 hosts");
+        assert_eq!(Kind::parse("thread-level"), Ok(Kind::ThreadLevel));
+        assert!(Kind::parse("hosts")
+            .unwrap_err()
+            .contains("program, mpi, thread-level"));
+    }
+}

@@ -1,0 +1,189 @@
+//! The conditions that define a result, read from real imb-mpi1 runs under mpirun: a run under
+//! MPI_THREAD_MULTIPLE against one under MPI_THREAD_SINGLE, and a PingPong whose two ranks sat
+//! on one host against one whose ranks sat on two. Both differences are printed above every
+//! table and fail a baseline criterion unless accepted by name.
+//!
+//! Two hosts on one machine: rank 1 runs in its own UTS namespace (`unshare --uts`, root
+//! only) with another host name, which is all the provenance sees of a host; shared memory
+//! still works between the two. Where `unshare --uts` is not allowed that half is skipped and
+//! says so.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// imb-mpi1 of this build: beside the test's own directory, built first when missing.
+fn imb_mpi1() -> String {
+    let exe = std::env::current_exe().unwrap();
+    let profile_dir: PathBuf = exe.parent().unwrap().parent().unwrap().to_path_buf();
+    let bin = profile_dir.join("imb-mpi1");
+    if !bin.exists() {
+        let mut cmd = Command::new(env!("CARGO"));
+        cmd.args(["build", "-p", "imb-mpi1"]);
+        if profile_dir.ends_with("release") {
+            cmd.arg("--release");
+        }
+        assert!(cmd.status().unwrap().success(), "cargo build -p imb-mpi1");
+    }
+    bin.to_string_lossy().into_owned()
+}
+
+fn compare(args: &[&str]) -> (Option<i32>, String, String) {
+    let o = Command::new(env!("CARGO_BIN_EXE_imb-compare"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+const ARGS: &[&str] = &["PingPong", "Barrier", "-msglog", "0:4", "-iter", "50"];
+
+/// One launch of imb-mpi1 at np 2 with `extra` options, its `-json` into `dir/NAME.json`.
+fn launch(dir: &Path, name: &str, extra: &[&str]) -> String {
+    let json = format!("{name}.json");
+    let mut args: Vec<&str> = ARGS.to_vec();
+    args.extend_from_slice(extra);
+    args.extend(["-json", &json]);
+    let out = imb_testkit::mpirun_in(&imb_mpi1(), dir, 2, &args, 120);
+    assert_eq!(out.code, Some(0), "{}{}", out.stdout, out.stderr);
+    dir.join(json).to_string_lossy().into_owned()
+}
+
+const REFS: &str = r#"
+[[criterion]]
+name = "PingPong latency"
+benchmark = "PingPong"
+metric = "t"
+reference = "baseline"
+upper = 1.0
+"#;
+
+#[test]
+fn thread_level_difference() {
+    let dir = imb_testkit::scratch("compare-thread-level");
+    let refs = imb_testkit::write(&dir, "acc.toml", REFS);
+    let single = launch(&dir, "single", &[]);
+    let multiple = launch(&dir, "multiple", &["-thread_level", "multiple"]);
+    let level = |f: &str| -> String {
+        let v = imb_testkit::json::read_json(f);
+        v["provenance"]["mpi"]["thread_level"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let granted = level(&multiple);
+    if granted != "MPI_THREAD_MULTIPLE" {
+        eprintln!("the MPI library granted {granted} for multiple: nothing to tell apart");
+        return;
+    }
+    let (code, out, err) = compare(&[
+        "--references",
+        &refs,
+        "--accept-oversubscribed",
+        &single,
+        &multiple,
+    ]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    let line = "# !! conditions differ (multiple.json): thread level: MPI_THREAD_SINGLE (base) vs \
+                MPI_THREAD_MULTIPLE (new)";
+    let at = out.find(line).expect(&out);
+    assert!(
+        at < out.find("\n# Barrier, 2 processes: ").unwrap(),
+        "{out}"
+    );
+    assert_eq!(
+        out.matches("# !! conditions differ: thread level: MPI_THREAD_SINGLE (base) vs MPI_THREAD_MULTIPLE (new)")
+            .count(),
+        2,
+        "{out}"
+    );
+    assert!(
+        out.contains("FAIL PingPong latency [multiple.json]: conditions differ: thread level: "),
+        "{out}"
+    );
+    // Accepted by name, the criterion is judged on its figures (one launch: inconclusive).
+    let (code, out, _) = compare(&[
+        "--references",
+        &refs,
+        "--accept-oversubscribed",
+        "--accept-difference",
+        "thread-level",
+        &single,
+        &multiple,
+    ]);
+    assert_eq!(code, Some(4), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn placement_difference() {
+    let dir = imb_testkit::scratch("compare-placement");
+    let refs = imb_testkit::write(&dir, "acc.toml", REFS);
+    let one_host = launch(&dir, "onehost", &[]);
+    let can = Command::new("unshare")
+        .args(["--uts", "true"])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !can {
+        eprintln!("`unshare --uts` is not allowed here (not root?): rank 1 cannot get a host of its own; skipped");
+        return;
+    }
+    // Rank 1 execs imb-mpi1 inside its own UTS namespace named node2.
+    let bin = imb_mpi1();
+    let mut args: Vec<String> = ARGS.iter().map(|s| s.to_string()).collect();
+    args.extend(["-json".to_string(), "twohosts.json".to_string()]);
+    let script = format!(
+        "r=${{OMPI_COMM_WORLD_RANK:-$PMI_RANK}}; if [ \"$r\" = 1 ]; then exec unshare --uts sh -c \
+         'hostname node2 && exec \"$0\" \"$@\"' {bin} {a}; else exec {bin} {a}; fi",
+        a = args.join(" ")
+    );
+    let out = imb_testkit::mpirun_in("sh", &dir, 2, &["-c", &script], 120);
+    assert_eq!(out.code, Some(0), "{}{}", out.stdout, out.stderr);
+    let two = dir.join("twohosts.json").to_string_lossy().into_owned();
+    let v = imb_testkit::json::read_json(&two);
+    let hosts: Vec<&str> = v["provenance"]["hosts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["host"].as_str().unwrap())
+        .collect();
+    assert_eq!(hosts.len(), 2, "{hosts:?}");
+    let (code, out, err) = compare(&[
+        "--references",
+        &refs,
+        "--accept-oversubscribed",
+        &one_host,
+        &two,
+    ]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(
+        out.contains("# !! conditions differ (twohosts.json): ranks per host: 2 ranks on 1 host (base) vs 1+1 ranks on 2 hosts (new)"),
+        "{out}"
+    );
+    // Above PingPong's table and Barrier's, each with its own ranks.
+    assert_eq!(
+        out.matches("# !! conditions differ: placement: 2 ranks on 1 host (base) vs 1+1 ranks on 2 hosts (new)")
+            .count(),
+        2,
+        "{out}"
+    );
+    assert!(out.contains("# note: hosts: "), "{out}");
+    assert!(
+        out.contains("FAIL PingPong latency [twohosts.json]: conditions differ: "),
+        "{out}"
+    );
+    let (code, out, _) = compare(&[
+        "--references",
+        &refs,
+        "--accept-oversubscribed",
+        "--accept-difference",
+        "placement,layout",
+        &one_host,
+        &two,
+    ]);
+    assert_eq!(code, Some(4), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
