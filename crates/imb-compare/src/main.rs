@@ -81,7 +81,12 @@ fn command() -> Command {
         .arg(flag("markdown", "Markdown tables instead of text"))
         .arg(flag("csv", "CSV instead of text (the criteria's when --references is given)"))
         .group(ArgGroup::new("format").args(["markdown", "csv"]))
-        .arg(value("plot", "DIR", "SVG plots (time, bandwidth vs size) and DIR/index.html"))
+        .arg(value(
+            "plot",
+            "DIR",
+            "SVG plots (the metric and Mbytes/sec vs size, each run's launch spread, the \
+             criteria's bounds) and DIR/index.html with the verdicts",
+        ))
         .arg(flag(
             "accept-flagged",
             "let UNSETTLED and UNRELIABLE rows decide criteria (they fail them otherwise)",

@@ -203,7 +203,7 @@ fn fixed_references_and_statistics() {
     assert_eq!(Statistic::parse("p90"), Ok(Statistic::Quantile(0.9)));
     assert!(Statistic::parse("p100").is_err() && Statistic::parse("mean").is_err());
     // p90 against the baseline: two quantile intervals at sqrt(0.95) each; the upper order
-    // statistic of a p90 exists only from 45 launches.
+    // statistic of a p90 exists only from 42 launches.
     c.statistic = Statistic::Quantile(0.9);
     c.reference = Reference::Baseline;
     let many: Vec<f64> = (0..60).map(|i| 1.0 + 0.001 * f64::from(i)).collect();

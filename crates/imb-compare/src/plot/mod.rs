@@ -1,0 +1,185 @@
+//! `--plot DIR`: per table (benchmark, process count, groups, mode) one SVG, and an
+//! `index.html` showing them all under the criteria's verdicts and, per table, each new run's
+//! summary line against the baseline.
+//!
+//! An SVG's first panel plots the compared metric's column (`--metric`; its axis names the
+//! column read) against the message size; when that metric is a time and the table has
+//! Mbytes/sec, a second panel plots the bandwidth. Both axes are logarithmic. Each run is a
+//! line through its median over launches (a launch's figure at a size is the median over its
+//! groups) in a light band from its lowest to its highest launch. With `--references`, each
+//! criterion that reads a panel's column draws its bounds there as a dashed line and marks the
+//! sizes that failed (a red cross) or were inconclusive (an orange ring) on the new run's
+//! line. The legend, below the panels, names each run with the day of its first launch, its
+//! launches and its hosts. Pure Rust (plotters' SVG backend; text is SVG `<text>`, no font
+//! files).
+
+mod axes;
+mod data;
+mod draw;
+#[cfg(test)]
+mod fixtures;
+mod legend;
+
+pub use axes::file_name;
+
+use crate::comparison::Comparison;
+use crate::error::Error;
+use crate::refs::Verdict;
+use crate::report::table_title;
+use data::collect;
+use draw::svg;
+use std::path::Path;
+
+/// In every index.html we write: a directory holding one is ours to write into again.
+pub const MARKER: &str = "<meta name=\"generator\" content=\"imb-compare --plot\">";
+
+fn html_escape(s: &str) -> String {
+    crate::export::junit::escape(s)
+}
+
+const STYLE: &str = "body{font-family:sans-serif;margin:1em 2em}\
+    table{border-collapse:collapse;margin-bottom:1em}\
+    td,th{border:1px solid #bbb;padding:2px 6px;text-align:left;vertical-align:top}\
+    tr.fail td.v{color:#d60000;font-weight:bold}\
+    tr.inconclusive td.v{color:#c86400;font-weight:bold}\
+    tr.pass td.v{color:#2c8a2c}\
+    p.summary{margin:0.2em 0;font-family:monospace}\
+    img{max-width:100%}";
+
+/// The criteria's verdicts, one row a criterion and new run.
+fn verdict_table(cr: &crate::comparison::Criteria) -> String {
+    let mut t = format!(
+        "<h2>Criteria of {}</h2>\n<p>{} passed, {} failed, {} inconclusive.</p>\n<table>\n\
+         <tr><th>criterion</th><th>run</th><th>verdict</th><th>detail</th></tr>\n",
+        html_escape(&cr.file),
+        cr.count(Verdict::Pass),
+        cr.count(Verdict::Fail),
+        cr.count(Verdict::Inconclusive)
+    );
+    for o in &cr.outcomes {
+        t.push_str(&format!(
+            "<tr class=\"{}\"><td>{}</td><td>{}</td><td class=\"v\">{}</td><td>{}</td></tr>\n",
+            o.verdict.key(),
+            html_escape(&o.criterion.name),
+            html_escape(&o.side),
+            o.verdict.word(),
+            html_escape(&o.detail())
+        ));
+    }
+    t.push_str("</table>\n");
+    t
+}
+
+/// Make `dir` ready for plots: made when missing; an existing directory must be empty or one
+/// we wrote before (its index.html carries [`MARKER`]), so no file of anyone else's is replaced.
+pub fn prepare(dir: &str) -> Result<(), Error> {
+    let fail = |msg: String| Error::File {
+        file: dir.to_string(),
+        msg,
+    };
+    let d = Path::new(dir);
+    if std::fs::symlink_metadata(d).is_err() {
+        return std::fs::create_dir_all(d).map_err(|e| fail(e.to_string()));
+    }
+    if !std::fs::metadata(d).is_ok_and(|m| m.is_dir()) {
+        return Err(fail("exists and is not a directory".to_string()));
+    }
+    let mut entries = std::fs::read_dir(d).map_err(|e| fail(e.to_string()))?;
+    let ours = std::fs::read_to_string(d.join("index.html")).is_ok_and(|t| t.contains(MARKER));
+    if entries.next().is_some() && !ours {
+        return Err(fail(
+            "a directory with files not written by imb-compare --plot: name a new or empty one"
+                .to_string(),
+        ));
+    }
+    Ok(())
+}
+
+/// Write the plots of the comparison's runs into `dir`, made ready by [`prepare`]. Returns the
+/// files written.
+pub fn write(dir: &str, c: &Comparison) -> Result<Vec<String>, Error> {
+    let sides = c.sides();
+    let outcomes = c.criteria.as_ref().map_or(&[][..], |cr| &cr.outcomes[..]);
+    let fail = |msg: String| Error::File {
+        file: dir.to_string(),
+        msg,
+    };
+    let d = Path::new(dir);
+    let labels: Vec<&str> = sides.iter().map(|s| s.label.as_str()).collect();
+    let labels = html_escape(&labels.join(", "));
+    let mut index = format!(
+        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">{MARKER}\n\
+         <title>imb-compare: {labels}</title>\n<style>{STYLE}</style></head>\n<body>\n\
+         <h1>imb-compare: {labels}</h1>\n"
+    );
+    let mut how = format!(
+        "{} against the message size, and Mbytes/sec beside a time where the table has it. \
+         Each run: a line through its median over launches, in a band from its lowest to its \
+         highest launch.",
+        c.metric.name()
+    );
+    if c.criteria.is_some() {
+        how.push_str(
+            " Dashed: a criterion's bounds; a red cross marks a size that failed, an orange \
+             ring one that was inconclusive.",
+        );
+    }
+    index.push_str(&format!("<p>{}</p>\n", html_escape(&how)));
+    if let Some(cr) = &c.criteria {
+        index.push_str(&verdict_table(cr));
+    }
+    let figures = collect(&sides, c.metric);
+    if figures.is_empty() {
+        index.push_str(&format!(
+            "<p>No table has sizes with a figure in {}: no plot.</p>\n",
+            html_escape(c.metric.name())
+        ));
+    }
+    let mut written = Vec::new();
+    for (key, fig) in &figures {
+        let name = file_name(key);
+        let text = svg(key, fig, &sides, outcomes).map_err(|m| fail(format!("{name}: {m}")))?;
+        let path = d.join(&name).to_string_lossy().into_owned();
+        put(&path, text.as_bytes())?;
+        let title = html_escape(&table_title(key));
+        index.push_str(&format!("<h2>{title}</h2>\n"));
+        for cmp in &c.compared {
+            let Some(t) = cmp.tables.iter().find(|t| &t.key == key) else {
+                continue;
+            };
+            let against = c
+                .base
+                .map_or(String::new(), |b| format!(" against {}", b.label));
+            index.push_str(&format!(
+                "<p class=\"summary\">{}</p>\n",
+                html_escape(&format!(
+                    "{}{against}: {}",
+                    cmp.new.label,
+                    crate::export::summary_line(t, c.metric)
+                ))
+            ));
+        }
+        index.push_str(&format!(
+            "<img src=\"{}\" alt=\"{title}\">\n",
+            html_escape(&name)
+        ));
+        written.push(path);
+    }
+    index.push_str("</body></html>\n");
+    let path = d.join("index.html").to_string_lossy().into_owned();
+    put(&path, index.as_bytes())?;
+    written.push(path);
+    Ok(written)
+}
+
+/// Write through a temporary file and a rename, as every output file of imb-rs.
+fn put(path: &str, bytes: &[u8]) -> Result<(), Error> {
+    let out = imb_core::safefile::OutFile::check("--plot", path).map_err(|e| Error::File {
+        file: path.to_string(),
+        msg: e.to_string(),
+    })?;
+    out.write(bytes).map_err(|e| Error::File {
+        file: path.to_string(),
+        msg: e.to_string(),
+    })
+}

@@ -1,0 +1,301 @@
+//! `imb-compare --plot DIR` as a user runs it, on the committed fixtures and on launches made
+//! from them: the metric plotted, the legend, each run's band over its launches, the criteria's
+//! bounds and marks, index.html, and which directories it writes into. No test judges a timing:
+//! the figures are the fixtures' own, scaled.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn fixture(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
+        .to_string_lossy()
+        .into_owned()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("imb-compare-plot-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn run(args: &[&str]) -> (Option<i32>, String, String) {
+    let o = Command::new(env!("CARGO_BIN_EXE_imb-compare"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// Times multiplied by `f`, bandwidths divided: the same launch file, another launch.
+fn scaled(v: &mut serde_json::Value, f: f64) {
+    match v {
+        serde_json::Value::Object(m) => {
+            for (k, x) in m.iter_mut() {
+                match x.as_f64() {
+                    Some(n) if k.ends_with("_us") => *x = serde_json::json!(n * f),
+                    Some(n) if k == "mbytes_per_s" => *x = serde_json::json!(n / f),
+                    _ => scaled(x, f),
+                }
+            }
+        }
+        serde_json::Value::Array(a) => a.iter_mut().for_each(|x| scaled(x, f)),
+        _ => {}
+    }
+}
+
+/// A run directory of one launch a factor, each imb-rs-mpi1.json scaled by it.
+fn launches(dir: &Path, factors: &[f64]) -> String {
+    std::fs::create_dir_all(dir).unwrap();
+    let text = std::fs::read_to_string(fixture("imb-rs-mpi1.json")).unwrap();
+    for (k, f) in factors.iter().enumerate() {
+        let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        scaled(&mut v, *f);
+        std::fs::write(dir.join(format!("{}.json", k + 1)), v.to_string()).unwrap();
+    }
+    s(dir).to_string()
+}
+
+/// An SVG's texts, trimmed.
+fn texts(svg: &str) -> Vec<String> {
+    roxmltree::Document::parse(svg)
+        .unwrap()
+        .descendants()
+        .filter(|n| n.has_tag_name("text"))
+        .filter_map(|n| n.text())
+        .map(|t| t.trim().to_string())
+        .collect()
+}
+
+/// How many elements of the SVG are `tag` with attribute `attr` = `value`.
+fn count(svg: &str, tag: &str, attr: &str, value: &str) -> usize {
+    roxmltree::Document::parse(svg)
+        .unwrap()
+        .descendants()
+        .filter(|n| n.has_tag_name(tag) && n.attribute(attr) == Some(value))
+        .count()
+}
+
+fn read(p: PathBuf) -> String {
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+#[test]
+fn the_first_panel_plots_the_metric() {
+    let d = scratch("metric");
+    let (base, new) = (fixture("imb-3.0.txt"), fixture("imb-rs-mpi1.json"));
+    let plot = |metric: &str| {
+        let dir = d.join(metric);
+        let (code, _, err) = run(&["--plot", s(&dir), "--metric", metric, &base, &new]);
+        assert_eq!(code, Some(0), "{err}");
+        dir
+    };
+    let (t, t_max, mb) = (plot("t"), plot("t_max"), plot("mbytes"));
+    let (a, b) = (
+        read(t.join("Allreduce-np2.svg")),
+        read(t_max.join("Allreduce-np2.svg")),
+    );
+    assert_ne!(a, b);
+    assert!(texts(&a).contains(&"t_avg [usec]".to_string()));
+    assert!(texts(&b).contains(&"t_max [usec]".to_string()));
+    // PingPong prints t alone: t_max reads it, and its axis says so.
+    let p = texts(&read(t_max.join("PingPong-np2.svg")));
+    assert!(p.contains(&"t [usec]".to_string()), "{p:?}");
+    assert!(p.contains(&"Mbytes/sec".to_string()), "{p:?}");
+    // The bandwidth as the metric: one panel, and no Allreduce, which has none.
+    let p = texts(&read(mb.join("PingPong-np2.svg")));
+    assert!(p.contains(&"Mbytes/sec".to_string()), "{p:?}");
+    assert!(!p.iter().any(|t| t.ends_with("[usec]")), "{p:?}");
+    assert!(!mb.join("Allreduce-np2.svg").exists());
+    // No table has t_pure: no plot, and index.html says why.
+    let tp = plot("t_pure");
+    assert!(read(tp.join("index.html")).contains("No table has sizes with a figure"));
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn the_legend_names_each_run_with_its_launches() {
+    let d = scratch("legend");
+    let dir = d.join("plots");
+    let (code, out, err) = run(&[
+        "--plot",
+        s(&dir),
+        &fixture("imb-3.0.txt"),
+        &fixture("imb-2021.txt"),
+        &fixture("imb-rs-mpi1.json"),
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("# 2 plot(s) and index.html in "), "{out}");
+    let svg = read(dir.join("PingPong-np2.svg"));
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    assert_eq!(doc.root_element().tag_name().name(), "svg");
+    let t = texts(&svg);
+    for label in [
+        "imb-3.0.txt — 2026-11-21, 1 launch",
+        "imb-2021.txt — 2026-11-21, 1 launch",
+        "imb-rs-mpi1.json — 2026-11-25, 1 launch",
+    ] {
+        // Once: one legend under both panels.
+        assert_eq!(
+            t.iter().filter(|x| *x == label).count(),
+            1,
+            "{label}: {t:?}"
+        );
+    }
+    // One launch a run: lines, no band.
+    assert_eq!(count(&svg, "polygon", "opacity", "0.2"), 0);
+    let lines = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("polyline"))
+        .count();
+    assert!(lines >= 6, "{lines}");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn several_launches_make_a_band() {
+    let d = scratch("band");
+    let base = launches(&d.join("base"), &[1.0, 1.2, 1.5]);
+    let dir = d.join("plots");
+    let (code, _, err) = run(&["--plot", s(&dir), &base, &fixture("imb-rs-mpi1.json")]);
+    assert_eq!(code, Some(0), "{err}");
+    let svg = read(dir.join("PingPong-np2.svg"));
+    // The first run's colour, light: one band in each panel; the single launch has none.
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let bands: Vec<(&str, &str)> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("polygon"))
+        .filter_map(|n| Some((n.attribute("fill")?, n.attribute("opacity")?)))
+        .collect();
+    assert_eq!(bands, [("#1F77B4", "0.2"); 2], "{svg}");
+    let t = texts(&svg);
+    assert!(
+        t.contains(&"base — 2026-11-25, 3 launches".to_string()),
+        "{t:?}"
+    );
+    assert!(t.iter().any(|x| x.starts_with("line: the median")), "{t:?}");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+const REFS: &str = r#"
+[[criterion]]
+name = "PingPong latency"
+benchmark = "PingPong"
+metric = "t"
+reference = "baseline"
+statistic = "min"
+upper = 0.25
+
+[[criterion]]
+name = "PingPong bandwidth"
+benchmark = "PingPong"
+metric = "mbytes"
+reference = "baseline"
+lower = -0.10
+"#;
+
+#[test]
+fn criteria_draw_bounds_and_marks_and_index_has_verdicts() {
+    let d = scratch("refs");
+    // The new run's every launch twice the baseline's times: the latency criterion (on the
+    // launches' minimum, exact) fails at every size; three launches a side give the median's
+    // interval no bound to decide the bandwidth criterion by.
+    let base = launches(&d.join("base"), &[1.0, 1.1, 1.2]);
+    let new = launches(&d.join("new"), &[2.0, 2.1, 2.3]);
+    let refs = d.join("refs.toml");
+    std::fs::write(&refs, REFS).unwrap();
+    let dir = d.join("plots");
+    let (code, out, err) = run(&["--plot", s(&dir), "--references", s(&refs), &base, &new]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(out.contains("FAIL PingPong latency [new]"), "{out}");
+    let svg = read(dir.join("PingPong-np2.svg"));
+    let t = texts(&svg);
+    for want in ["bounds: PingPong latency", "bounds: PingPong bandwidth"] {
+        assert!(t.contains(&want.to_string()), "{want}: {t:?}");
+    }
+    assert!(
+        t.iter().any(|x| x.starts_with("FAIL at this size")),
+        "{t:?}"
+    );
+    // Dashed bounds (many short strokes), and red crosses: two strokes a failed size (0
+    // bytes has no place on the axis), two in the legend.
+    assert!(count(&svg, "polyline", "stroke", "#404040") > 4);
+    let failed_sizes = 5;
+    assert_eq!(
+        count(&svg, "line", "stroke", "#D60000"),
+        2 * failed_sizes + 2
+    );
+    // Orange rings where the bandwidth criterion could not decide, on the bandwidth panel.
+    assert!(
+        out.contains("INCONCLUSIVE PingPong bandwidth [new]"),
+        "{out}"
+    );
+    assert!(
+        t.iter().any(|x| x.starts_with("INCONCLUSIVE at this size")),
+        "{t:?}"
+    );
+    assert_eq!(count(&svg, "circle", "stroke", "#FF8C00"), failed_sizes + 1);
+    // Allreduce is judged by neither: no bounds, no marks.
+    let a = texts(&read(dir.join("Allreduce-np2.svg")));
+    assert!(!a.iter().any(|x| x.starts_with("bounds:")), "{a:?}");
+
+    let index = read(dir.join("index.html"));
+    assert!(index.contains("<meta name=\"generator\" content=\"imb-compare --plot\">"));
+    assert!(index.contains("<th>criterion</th><th>run</th><th>verdict</th><th>detail</th>"));
+    assert!(
+        index.contains(
+            "<tr class=\"fail\"><td>PingPong latency</td><td>new</td><td class=\"v\">FAIL</td>"
+        ),
+        "{index}"
+    );
+    assert!(
+        index.contains("<p class=\"summary\">new against base: PingPong, 2 processes: "),
+        "{index}"
+    );
+    // Above the plots.
+    assert!(index.find("<table>") < index.find("<img "));
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn which_tables_get_plots_and_which_directories_are_ours() {
+    let d = scratch("dirs");
+    let dir = d.join("plots");
+    let (a, b) = (fixture("imb-3.0.txt"), fixture("imb-2021.txt"));
+    let (code, _, err) = run(&["--plot", s(&dir), &a, &b]);
+    assert_eq!(code, Some(0), "{err}");
+    // Barrier has no size: no plot. Allreduce has no bandwidth: one panel.
+    assert!(!dir.join("Barrier-np2.svg").exists());
+    let index = read(dir.join("index.html"));
+    assert!(index.contains("<img src=\"Allreduce-np2.svg\""), "{index}");
+    let t = texts(&read(dir.join("Allreduce-np2.svg")));
+    assert!(
+        t.contains(&"Allreduce, 2 processes: time".to_string()),
+        "{t:?}"
+    );
+    assert!(!t.iter().any(|x| x.ends_with(": bandwidth")), "{t:?}");
+    // Ours to write again; a directory of someone else's files is not.
+    let (code, _, err) = run(&["--plot", s(&dir), &a, &b]);
+    assert_eq!(code, Some(0), "{err}");
+    let theirs = d.join("theirs");
+    std::fs::create_dir_all(&theirs).unwrap();
+    std::fs::write(theirs.join("notes.txt"), "mine").unwrap();
+    let (code, out, err) = run(&["--plot", s(&theirs), &a, &b]);
+    assert_eq!((code, out.as_str()), (Some(2), ""));
+    assert!(
+        err.contains("theirs: a directory with files not written by imb-compare --plot"),
+        "{err}"
+    );
+    assert_eq!(read(theirs.join("notes.txt")), "mine");
+    let _ = std::fs::remove_dir_all(&d);
+}
