@@ -180,7 +180,10 @@ fn row_line(line: &str, width: usize, grouped: bool) -> RowLine {
     // stray line that starts with a count ("2 total processes killed").
     let numeric = words.iter().filter(|w| w.parse::<f64>().is_ok()).count();
     if words.len() == width && 2 * numeric > width {
-        let bad = words.iter().find(|w| w.parse::<f64>().is_err()).unwrap_or(&next);
+        let bad = words
+            .iter()
+            .find(|w| w.parse::<f64>().is_err())
+            .unwrap_or(&next);
         return RowLine::BadWord(bad.to_string());
     }
     RowLine::NotARow
@@ -855,7 +858,10 @@ mod tests {
             e,
             "b.txt, line 15: \"n/a.\" where a row has a number (a row of 4 columns, header line 13)"
         );
-        assert_eq!(program("Intel(R) MPI Benchmarks 2019 Update 6, MPI-1 part").as_deref(), Some("IMB 2019 Update 6"));
+        assert_eq!(
+            program("Intel(R) MPI Benchmarks 2019 Update 6, MPI-1 part").as_deref(),
+            Some("IMB 2019 Update 6")
+        );
         assert_eq!(osu_program("# OSU MPI Latency Test v7.4"), "OSU 7.4");
     }
 
@@ -881,7 +887,10 @@ mod tests {
             row_line("   1024 out-of-mem.; needed X=   0.001 GB", 4, false),
             RowLine::NoFigure(1024.0, Flag::OutOfMemory)
         );
-        assert_eq!(row_line("2 total processes killed", 4, false), RowLine::NotARow);
+        assert_eq!(
+            row_line("2 total processes killed", 4, false),
+            RowLine::NotARow
+        );
     }
 
     #[test]

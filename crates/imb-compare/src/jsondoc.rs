@@ -495,10 +495,19 @@ mod tests {
         );
         // The conditions: where the ranks sat, by table and for the job.
         let c = &r.conditions;
-        assert_eq!(c.mpi_library.as_deref(), Some("Open MPI v4.1.4, package: Debian"));
+        assert_eq!(
+            c.mpi_library.as_deref(),
+            Some("Open MPI v4.1.4, package: Debian")
+        );
         assert_eq!(c.layout.as_deref(), Some("2+1 ranks on 2 hosts"));
-        assert_eq!(c.hosts.as_deref(), Some(&["n1".to_string(), "n2".to_string()][..]));
-        assert_eq!(r.tables[0].placement.as_deref(), Some("1+1 ranks on 2 hosts"));
+        assert_eq!(
+            c.hosts.as_deref(),
+            Some(&["n1".to_string(), "n2".to_string()][..])
+        );
+        assert_eq!(
+            r.tables[0].placement.as_deref(),
+            Some("1+1 ranks on 2 hosts")
+        );
         assert_eq!(c.program.as_deref(), Some("imb-rs 0.1.0"));
         assert_eq!(c.parameters.as_ref().map(|p| p.len()), Some(0));
     }
@@ -523,7 +532,10 @@ mod tests {
              interrupted or failed"
         );
         let e = st("\"schema_version\": \"3\",").unwrap_err().to_string();
-        assert!(e.starts_with("s.json, schema_version: \"3\": this imb-compare reads"), "{e}");
+        assert!(
+            e.starts_with("s.json, schema_version: \"3\": this imb-compare reads"),
+            "{e}"
+        );
         let cut = DOC.replace("\"complete\": true", "\"complete\": false");
         assert!(parse("c.json", &cut).unwrap().status.cut_short().is_some());
     }

@@ -19,6 +19,7 @@ pub mod comparison;
 pub mod conditions;
 pub mod error;
 pub mod export;
+pub mod family;
 pub mod imbtext;
 pub mod jsondoc;
 pub mod plot;

@@ -5,16 +5,20 @@
 //! `settings/acceptance.toml` is an example.
 //!
 //! The rule, for every launch count (doc/ACCEPTANCE.md, "The rule"): per size, the interval of
-//! the ratio figure/reference at the chosen confidence ([`crate::stats`]); PASS when it lies
-//! inside the bounds, FAIL when it lies outside, INCONCLUSIVE when it straddles one or the
-//! launches are too few for an interval. A criterion fails when a size fails, is inconclusive
-//! when none fails and one is, and passes when every size it covers passes. Before any figure,
-//! the runs must be comparable ([`crate::conditions`]), complete and not oversubscribed, unless
-//! the user accepts each of those by name.
+//! the ratio figure/reference at the chosen confidence ([`crate::stats`]). A size passes when
+//! its interval lies inside the bounds; it fails when the criterion's sizes taken together
+//! show it beyond a bound: against a baseline by permuting whole launches ([`crate::family`]),
+//! against a number by Bonferroni over the sizes, and exactly for `min` and `max`; anything
+//! else is inconclusive (an interval across a bound, too few launches for one). So a criterion
+//! over 20 sizes fails by chance no more often than one over a single size. A criterion fails
+//! when a size fails, is inconclusive when none fails and one is, and passes when every size
+//! it covers passes. Before any figure, the runs must be comparable ([`crate::conditions`]),
+//! complete and not oversubscribed, unless the user accepts each of those by name.
 
 use crate::agree::{world_counts, Metric, TableKey};
 use crate::conditions::{self, Difference, Kind};
 use crate::error::Error;
+use crate::family;
 use crate::run::Flag;
 use crate::sides::Side;
 use serde::Deserialize;
@@ -385,7 +389,9 @@ impl Outcome {
         let at = size_text(s, &self.criterion);
         let code = s.reason.as_ref().map(|r| r.code);
         match (&s.reason, s.ratio, s.interval) {
-            (Some(r), _, _) if !matches!(code, Some("straddles" | "no-interval")) => {
+            (Some(r), _, _)
+                if !matches!(code, Some("straddles" | "no-interval" | "beyond-alone")) =>
+            {
                 format!("{at}: {}", r.text)
             }
             (_, Some(q), Some((lo, hi))) if lo == hi => format!("{at}: ratio {q:.3}"),
@@ -406,6 +412,10 @@ impl Outcome {
         for (code, words) in [
             ("no-interval", ""),
             ("straddles", "an interval across a bound"),
+            (
+                "beyond-alone",
+                "beyond a bound alone, not with all the criterion's sizes taken together",
+            ),
             ("flagged", "a row the program flagged"),
             ("no-figure", "a row without a figure"),
         ] {
@@ -483,7 +493,7 @@ impl Outcome {
                     Some("no-figure") => 0,
                     Some("flagged") => 1,
                     Some("not-in-baseline") => 2,
-                    Some("straddles") | None => 3,
+                    Some("straddles" | "beyond-alone") | None => 3,
                     _ => 4,
                 };
                 bad.sort_by(|a, b| {
@@ -521,32 +531,41 @@ impl Outcome {
     }
 }
 
-/// One side's launches for a metric, by (table, group, size): the values (one per launch) and
-/// the flags. A size printed in place of a row has flags and no value.
-type Figures = BTreeMap<(TableKey, Option<u64>, Option<u64>), (Vec<f64>, Vec<Flag>)>;
+/// One side's launches for a metric, by (table, group, size): each launch's value with the
+/// launch's index, and the flags. A size printed in place of a row has flags and no value.
+type Figures = BTreeMap<(TableKey, Option<u64>, Option<u64>), (LaunchValues, Vec<Flag>)>;
 
 fn figures(side: &Side, metric: Metric, world: &BTreeMap<String, usize>) -> Figures {
     let mut f = Figures::new();
-    for t in side.runs.iter().flat_map(|r| &r.tables) {
-        let Some(col) = metric.column(t) else {
-            continue;
-        };
-        let key = TableKey::of(t, world);
-        let (bc, gc) = (t.column("bytes"), t.column("group"));
-        for row in &t.rows {
-            let at = |c: Option<usize>| c.map(|c| row[c] as u64);
-            let e = f.entry((key.clone(), at(gc), at(bc))).or_default();
-            e.0.push(row[col]);
-            e.1.extend(t.flags_at(at(bc)));
-        }
-        for &(bytes, flag) in t.flags.iter().filter(|(_, f)| !f.has_figure()) {
-            f.entry((key.clone(), None, bytes))
-                .or_default()
-                .1
-                .push(flag);
+    for (launch, run) in side.runs.iter().enumerate() {
+        for t in &run.tables {
+            let Some(col) = metric.column(t) else {
+                continue;
+            };
+            let key = TableKey::of(t, world);
+            let (bc, gc) = (t.column("bytes"), t.column("group"));
+            for row in &t.rows {
+                let at = |c: Option<usize>| c.map(|c| row[c] as u64);
+                let e = f.entry((key.clone(), at(gc), at(bc))).or_default();
+                e.0.push((launch, row[col]));
+                e.1.extend(t.flags_at(at(bc)));
+            }
+            for &(bytes, flag) in t.flags.iter().filter(|(_, f)| !f.has_figure()) {
+                f.entry((key.clone(), None, bytes))
+                    .or_default()
+                    .1
+                    .push(flag);
+            }
         }
     }
     f
+}
+
+/// One size's figures, each with the index of the launch that printed it.
+type LaunchValues = Vec<(usize, f64)>;
+
+fn plain(v: &[(usize, f64)]) -> Vec<f64> {
+    v.iter().map(|&(_, x)| x).collect()
 }
 
 fn covers(c: &Criterion, key: &TableKey, bytes: Option<u64>) -> bool {
@@ -591,29 +610,144 @@ fn interval(
     }
 }
 
-/// The verdict and margin of one interval against the bounds 1 + lower .. 1 + upper.
-fn judge(c: &Criterion, (lo, hi): (f64, f64)) -> (Verdict, f64) {
+/// Where an interval lies against the bounds 1 + lower .. 1 + upper.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Lies {
+    Inside,
+    /// Across a bound.
+    Across,
+    /// Wholly beyond a bound.
+    Beyond,
+}
+
+/// Where `(lo, hi)` lies, and its margin: how far its far end lies inside the nearest bound.
+fn lies(c: &Criterion, (lo, hi): (f64, f64)) -> (Lies, f64) {
     let mut margin = f64::INFINITY;
-    let mut verdict = Verdict::Pass;
+    let mut at = Lies::Inside;
+    let mut worse = |l: Lies| {
+        if l == Lies::Beyond || at == Lies::Inside {
+            at = l;
+        }
+    };
     if let Some(u) = c.upper {
         let bound = 1.0 + u;
         margin = margin.min(bound - hi);
         if lo > bound {
-            verdict = Verdict::Fail;
+            worse(Lies::Beyond);
         } else if hi > bound {
-            verdict = verdict.max(Verdict::Inconclusive);
+            worse(Lies::Across);
         }
     }
     if let Some(l) = c.lower {
         let bound = 1.0 + l;
         margin = margin.min(lo - bound);
         if hi < bound {
-            verdict = Verdict::Fail;
+            worse(Lies::Beyond);
         } else if lo < bound {
-            verdict = verdict.max(Verdict::Inconclusive);
+            worse(Lies::Across);
         }
     }
-    (verdict, margin)
+    (at, margin)
+}
+
+/// Launch × size matrices of the sizes `cols` (NaN where a launch lacks a size), for the
+/// family-wise test.
+fn matrix(cols: &[&[(usize, f64)]], launches: usize) -> family::Launches {
+    let mut m = vec![vec![f64::NAN; cols.len()]; launches];
+    for (s, col) in cols.iter().enumerate() {
+        for &(l, x) in col.iter() {
+            if l < launches {
+                m[l][s] = x;
+            }
+        }
+    }
+    m
+}
+
+/// The verdict of every size with an interval (the module's rule): FAIL when the criterion's
+/// sizes taken together show one beyond a bound, PASS when its own interval lies inside,
+/// INCONCLUSIVE otherwise. `values` holds each size's launches (new, base), `launches` the
+/// launch counts (new, base).
+fn decide(
+    c: &Criterion,
+    sizes: &mut [SizeCheck],
+    values: &[(LaunchValues, LaunchValues)],
+    launches: (usize, usize),
+    confidence: f64,
+) {
+    let idx: Vec<usize> = (0..sizes.len())
+        .filter(|&i| sizes[i].interval.is_some())
+        .collect();
+    let k = idx.len();
+    if k == 0 {
+        return;
+    }
+    let tail = (1.0 - confidence) / 2.0;
+    let beyond: Vec<bool> = match (c.statistic, c.reference) {
+        // Against the baseline, the median: whole launches permuted (module family).
+        (Statistic::Median, Reference::Baseline) => {
+            let new_cols: Vec<&[(usize, f64)]> = idx.iter().map(|&i| &values[i].0[..]).collect();
+            let base_cols: Vec<&[(usize, f64)]> = idx.iter().map(|&i| &values[i].1[..]).collect();
+            let (n, b) = (
+                matrix(&new_cols, launches.0),
+                matrix(&base_cols, launches.1),
+            );
+            let mut out = vec![false; k];
+            for (bound, side) in [
+                (c.upper.map(|u| 1.0 + u), family::Side::Above),
+                (c.lower.map(|l| 1.0 + l), family::Side::Below),
+            ] {
+                let Some(bound) = bound else {
+                    continue;
+                };
+                for (o, p) in out.iter_mut().zip(family::adjusted(&n, &b, bound, side)) {
+                    *o |= p <= tail * (1.0 + 1e-9);
+                }
+            }
+            out
+        }
+        // An observed extreme is exact: beyond is beyond.
+        (Statistic::Min | Statistic::Max, _) => idx
+            .iter()
+            .map(|&i| lies(c, sizes[i].interval.unwrap_or((1.0, 1.0))).0 == Lies::Beyond)
+            .collect(),
+        // Quantiles and numbers: each size's interval at 1 - (1 - confidence) / k (Bonferroni).
+        _ => {
+            let wide = 1.0 - (1.0 - confidence) / k as f64;
+            idx.iter()
+                .map(|&i| {
+                    let (new, base) = (plain(&values[i].0), plain(&values[i].1));
+                    let base = (c.reference == Reference::Baseline).then_some(&base[..]);
+                    let reference = sizes[i].reference.unwrap_or(f64::NAN);
+                    interval(c.statistic, &new, base, reference, wide)
+                        .is_some_and(|iv| lies(c, iv).0 == Lies::Beyond)
+                })
+                .collect()
+        }
+    };
+    for (j, &i) in idx.iter().enumerate() {
+        let s = &mut sizes[i];
+        let (at, margin) = lies(c, s.interval.unwrap_or((f64::NAN, f64::NAN)));
+        s.margin = Some(margin);
+        (s.verdict, s.reason) = match (beyond[j], at) {
+            (true, _) => (Some(Verdict::Fail), None),
+            (false, Lies::Inside) => (Some(Verdict::Pass), None),
+            (false, Lies::Across) => (
+                Some(Verdict::Inconclusive),
+                reason("straddles", "the interval straddles a bound".into()),
+            ),
+            (false, Lies::Beyond) => (
+                Some(Verdict::Inconclusive),
+                reason(
+                    "beyond-alone",
+                    format!(
+                        "beyond a bound at this size alone, not with the criterion's {k} sizes \
+                         taken together"
+                    ),
+                ),
+            ),
+        };
+    }
 }
 
 /// What [`check_size`] found of one size: its figures and interval, or a verdict and the
@@ -881,21 +1015,27 @@ pub fn evaluate(
             );
         }
     }
+    let mut values = Vec::new();
     for ((key, group, bytes), (vals, flags)) in &fnew {
         if !covers(c, key, *bytes) {
             continue;
         }
-        let b = fbase
-            .get(&(key.clone(), *group, *bytes))
-            .map(|(v, f)| (v.as_slice(), f.as_slice()));
+        let b = fbase.get(&(key.clone(), *group, *bytes));
+        let (nv, bv) = (plain(vals), b.map(|b| plain(&b.0)).unwrap_or_default());
         let SizeFigures {
             value,
             reference,
             interval: iv,
             verdict,
             reason: why,
-        } = check_size(c, (vals, flags), b, acc, confidence);
-        let mut s = SizeCheck {
+        } = check_size(
+            c,
+            (&nv, flags),
+            b.map(|b| (&bv[..], &b.1[..])),
+            acc,
+            confidence,
+        );
+        out.sizes.push(SizeCheck {
             table: key.clone(),
             group: *group,
             bytes: *bytes,
@@ -906,17 +1046,10 @@ pub fn evaluate(
             margin: None,
             verdict,
             reason: why,
-        };
-        if let Some(iv) = iv {
-            let (v, m) = judge(c, iv);
-            s.verdict = Some(v);
-            s.margin = Some(m);
-            if v == Verdict::Inconclusive {
-                s.reason = reason("straddles", "the interval straddles a bound".into());
-            }
-        }
-        out.sizes.push(s);
+        });
+        values.push((vals.clone(), b.map(|b| b.0.clone()).unwrap_or_default()));
     }
+    decide(c, &mut out.sizes, &values, out.launches, confidence);
     if out.sizes.is_empty() {
         return block(
             out,

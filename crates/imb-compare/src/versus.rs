@@ -2,16 +2,19 @@
 //! by size, for one figure (the time, or Mbytes/sec), with the changes beyond the noise marked,
 //! the differences of conditions above each table, and a one-line summary per table.
 //!
-//! Beyond the noise (doc/ACCEPTANCE.md, "The rule"): a size changed when the
-//! [`crate::stats::ratio_interval`] of new against base at the chosen confidence (95 % unless
-//! `--confidence`) excludes 1, and the medians differ by more than the 0.01 that text tables
-//! resolve. The rule is the criteria's, for every launch count: launches too few for any
-//! interval (fewer than 4 a side at 95 %) leave a size undecided, never changed. Rows the
+//! Beyond the noise (doc/ACCEPTANCE.md, "The rule"): a size changed when the table's sizes taken
+//! together show it away from a ratio of 1 at the chosen confidence (95 % unless
+//! `--confidence`: whole launches permuted, [`crate::family`], the test a criterion fails by),
+//! and the medians differ by more than the 0.01 that text tables resolve. Each size also shows
+//! its own interval ([`crate::stats::ratio_interval`]). The rule is the criteria's, for every
+//! launch count: launches too few for any interval (fewer than 4 a side at 95 %) leave a size
+//! undecided, never changed. Rows the
 //! program flagged (UNSETTLED, UNRELIABLE, DEFECT, TIME-OUT…) are shown with their flag but
 //! never marked and left out of the summary: the run itself said they are not a figure.
 
 use crate::agree::{compare, world_counts, Metric, TableKey};
 use crate::conditions::{self, Difference};
+use crate::family;
 use crate::run::Flag;
 use crate::sides::Side;
 use crate::stats::{median, ratio_interval};
@@ -166,6 +169,44 @@ pub fn noise_rule(base: usize, new: usize, confidence: f64) -> String {
     }
 }
 
+/// For each of the `judged` cells, whether new moved up (`Some(true)`), down, or not beyond
+/// the noise, with those cells taken together: the family-wise test of crate::family against
+/// a ratio of 1, each way at half the level. `launches` is (base, new).
+fn moved(
+    cells: &[crate::agree::Cell],
+    judged: &[usize],
+    launches: (usize, usize),
+    confidence: f64,
+) -> Vec<Option<bool>> {
+    let matrix = |pick: fn(&crate::agree::Cell) -> &Vec<(usize, f64)>, n: usize| {
+        let mut m = vec![vec![f64::NAN; judged.len()]; n];
+        for (s, &i) in judged.iter().enumerate() {
+            for &(l, x) in pick(&cells[i]) {
+                if l < n {
+                    m[l][s] = x;
+                }
+            }
+        }
+        m
+    };
+    let (n, b) = (matrix(|c| &c.a, launches.1), matrix(|c| &c.b, launches.0));
+    let tail = (1.0 - confidence) / 2.0 * (1.0 + 1e-9);
+    let up = family::adjusted(&n, &b, 1.0, family::Side::Above);
+    let down = family::adjusted(&n, &b, 1.0, family::Side::Below);
+    up.iter()
+        .zip(&down)
+        .map(|(&u, &d)| {
+            if u <= tail {
+                Some(true)
+            } else if d <= tail {
+                Some(false)
+            } else {
+                None
+            }
+        })
+        .collect()
+}
+
 /// `new` against `base` for `metric`: every table both printed, in key order.
 pub fn versus(base: &Side, new: &Side, metric: Metric, confidence: f64) -> Vec<TableVs> {
     let world = world_counts(&[base, new]);
@@ -187,22 +228,39 @@ pub fn versus(base: &Side, new: &Side, metric: Metric, confidence: f64) -> Vec<T
                 }
                 flags
             };
+            // The table's sizes taken together (crate::family): which moved beyond the noise.
+            let judged: Vec<usize> = (0..t.cells.len())
+                .filter(|&i| {
+                    let c = &t.cells[i];
+                    flags_of(c.bytes).is_empty()
+                        && c.ratio.is_some()
+                        && ratio_interval(&c.values_a(), &c.values_b(), confidence).is_some()
+                })
+                .collect();
+            let moved = moved(
+                &t.cells,
+                &judged,
+                (base.runs.len(), new.runs.len()),
+                confidence,
+            );
             let mut rows: Vec<Row> = t
                 .cells
                 .iter()
-                .map(|c| {
+                .enumerate()
+                .map(|(i, c)| {
                     let (xn, xb) = (c.values_a(), c.values_b());
                     let flags = flags_of(c.bytes);
                     let interval = ratio_interval(&xn, &xb, confidence);
                     // Text tables print 2 decimals: a difference within that step is no change.
                     let step = (median(&xn) - median(&xb)).abs() <= RESOLUTION;
-                    let change = match interval {
-                        _ if !flags.is_empty() || c.ratio.is_none() => Change::Unknown,
+                    let change = match judged.iter().position(|&j| j == i) {
                         None => Change::Unknown,
                         Some(_) if step => Change::Same,
-                        Some((lo, hi)) if lo <= 1.0 && hi >= 1.0 => Change::Same,
-                        Some((lo, _)) if (lo > 1.0) == higher_is_worse => Change::Worse,
-                        Some(_) => Change::Better,
+                        Some(k) => match moved[k] {
+                            Some(up) if up == higher_is_worse => Change::Worse,
+                            Some(_) => Change::Better,
+                            None => Change::Same,
+                        },
                     };
                     Row {
                         group: c.group,

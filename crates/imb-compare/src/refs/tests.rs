@@ -341,3 +341,56 @@ fn conditions_that_differ_fail_unless_accepted_by_name() {
         o.detail()
     );
 }
+
+/// Noise over 20 sizes, the same machine twice: a size may look beyond the bound on its own
+/// interval; with the 20 sizes taken together nothing fails (the permutation of whole
+/// launches, crate::family).
+#[test]
+fn noise_over_many_sizes_fails_nothing() {
+    let mut state: u64 = 7;
+    let mut noise = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        1.0 + (state % 1000) as f64 / 1000.0
+    };
+    let mut draw =
+        || -> Vec<Vec<f64>> { (0..5).map(|_| (0..20).map(|_| noise()).collect()).collect() };
+    let (n, b) = (draw(), draw());
+    let l = |v: &Vec<Vec<f64>>| -> Vec<(&'static str, Vec<f64>)> {
+        v.iter().map(|r| (LVL, r.clone())).collect()
+    };
+    let (ln, lb) = (l(&n), l(&b));
+    let as_side = |label: &str, v: &[(&'static str, Vec<f64>)]| {
+        let refs: Vec<(&str, &[f64])> = v.iter().map(|(a, r)| (*a, &r[..])).collect();
+        side(label, &refs)
+    };
+    let (new, base) = (as_side("new", &ln), as_side("base", &lb));
+    let mut c = crit(Reference::Baseline, None, Some(0.0));
+    c.bytes = None;
+    let o = eval(&c, Some(&base), &new);
+    assert_ne!(o.verdict, Verdict::Fail, "{}", o.detail());
+    assert_eq!(o.sizes.len(), 20);
+    let alone: Vec<&SizeCheck> = o
+        .sizes
+        .iter()
+        .filter(|s| s.interval.is_some_and(|(lo, _)| lo > 1.0))
+        .collect();
+    assert!(
+        !alone.is_empty(),
+        "the noise is expected to put one size beyond 1 on its own"
+    );
+    for s in alone {
+        assert_eq!(s.reason.as_ref().unwrap().code, "beyond-alone", "{s:?}");
+    }
+    // Against a number, the sizes taken together by Bonferroni: 6 launches put the median's
+    // interval at the extremes (96.9 %), which is not enough for a FAIL across 2 sizes
+    // (97.5 % each).
+    let six = launches("six", &[2.0, 2.1, 2.2, 2.3, 2.4, 2.5]);
+    let c = crit(Reference::Value(1.0), None, Some(0.1));
+    let o = eval(&c, None, &six);
+    assert_eq!(o.verdict, Verdict::Inconclusive, "{}", o.detail());
+    assert_eq!(o.sizes[0].reason.as_ref().unwrap().code, "beyond-alone");
+    let eight = launches("eight", &[2.0, 2.1, 2.2, 2.3, 2.4, 2.5, 2.6, 2.7]);
+    assert_eq!(eval(&c, None, &eight).verdict, Verdict::Fail);
+}
