@@ -14,19 +14,21 @@ use std::collections::BTreeMap;
 
 /// One kind of result-defining condition.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// In the order a report lists differences: the ones that move small-message times most
+/// (and are easiest to overlook) first.
 pub enum Kind {
-    /// The program and its version (IMB 3.0, IMB 2021.11, imb-rs 0.1.0, OSU 7.4).
-    Program,
-    /// The MPI library and the standard version it reports.
-    Mpi,
     /// The granted MPI thread level.
     ThreadLevel,
-    /// Repetitions, warm-up, time cap, `-adaptive` and other parameters off standard mode.
-    Parameters,
     /// Where a table's ranks ran: one host or several, per group.
     Placement,
     /// How the job's ranks sat on its hosts.
     Layout,
+    /// The MPI library and the standard version it reports.
+    Mpi,
+    /// The program and its version (IMB 3.0, IMB 2021.11, imb-rs 0.1.0, OSU 7.4).
+    Program,
+    /// Repetitions, warm-up, time cap, `-adaptive` and other parameters off standard mode.
+    Parameters,
 }
 
 impl Kind {

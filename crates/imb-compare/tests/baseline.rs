@@ -237,7 +237,7 @@ fn imb30_baseline_against_our_json_names_the_thread_level() {
     assert!(
         fail.contains("thread level: MPI_THREAD_MULTIPLE (base) vs MPI_THREAD_SINGLE (new)")
             && fail.ends_with(
-                "(not comparable; --accept-difference program,thread-level,parameters judges \
+                "(not comparable; --accept-difference thread-level,program,parameters judges \
                  them anyway)"
             ),
         "{fail}"

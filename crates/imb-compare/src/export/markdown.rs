@@ -1,7 +1,7 @@
 //! The report as Markdown, for a wiki page or a merge request: a heading per table, its
 //! differences of conditions as a list, the sizes as a table, the criteria as a table.
 
-use super::{interval, num, ratio, side_lines, summary_line, tally};
+use super::{interval, num, ratio, side_lines, summary_line, table_differences, tally};
 use crate::comparison::Comparison;
 use crate::report::table_title;
 use crate::versus::noise_rule;
@@ -34,16 +34,23 @@ pub fn render(c: &Comparison) -> String {
             let _ = writeln!(s, "- {line}");
         }
     }
-    for l in &c.notes {
+    // What defines the figures and differs first: it must not be missed.
+    for cmp in &c.compared {
+        for d in &cmp.differences {
+            let _ = writeln!(s, "- **conditions differ** ({}): {}", cmp.new.label, d.text);
+        }
+    }
+    for l in c
+        .notes
+        .iter()
+        .chain(c.compared.iter().flat_map(|cmp| &cmp.notes))
+    {
         let _ = writeln!(s, "- note: {l}");
     }
     for l in &c.unrecorded {
         let _ = writeln!(s, "- not checked: {l}");
     }
     for cmp in &c.compared {
-        for d in &cmp.differences {
-            let _ = writeln!(s, "- **conditions differ** ({}): {}", cmp.new.label, d.text);
-        }
         for t in &cmp.tables {
             let grouped = t.rows.iter().any(|r| r.group.is_some());
             let _ = writeln!(
@@ -53,7 +60,7 @@ pub fn render(c: &Comparison) -> String {
                 cmp.new.label,
                 noise_rule(t.launches.0, t.launches.1, c.confidence)
             );
-            for d in cmp.differences.iter().chain(&t.differences) {
+            for d in table_differences(cmp, t) {
                 let _ = writeln!(s, "- **conditions differ**: {}", d.text);
             }
             if !cmp.differences.is_empty() || !t.differences.is_empty() {

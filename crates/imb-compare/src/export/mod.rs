@@ -114,6 +114,19 @@ pub(crate) fn summary_line(t: &TableVs, metric: Metric) -> String {
     )
 }
 
+/// Every difference that defines a table's figures: the run's and the table's placement, in
+/// the order of their kinds.
+pub(crate) fn table_differences<'a>(
+    cmp: &'a crate::comparison::Compared,
+    t: &'a TableVs,
+) -> Vec<&'a crate::conditions::Difference> {
+    let mut all: Vec<&crate::conditions::Difference> =
+        cmp.differences.iter().chain(&t.differences).collect();
+    all.sort();
+    all.dedup();
+    all
+}
+
 /// One criterion's line: "PASS name [run]: detail".
 pub(crate) fn outcome_line(o: &Outcome) -> String {
     format!(

@@ -2,7 +2,9 @@
 //! what must not be missed (conditions that differ, oversubscribed or cut-short runs), `# ??`
 //! for what the files cannot tell.
 
-use super::{interval, num, outcome_line, ratio, side_lines, summary_line, tally};
+use super::{
+    interval, num, outcome_line, ratio, side_lines, summary_line, table_differences, tally,
+};
 use crate::comparison::Comparison;
 use crate::report::table_title;
 use crate::versus::noise_rule;
@@ -30,19 +32,22 @@ pub fn render(c: &Comparison) -> String {
             let _ = writeln!(s, "# {line}");
         }
     }
-    for l in &c.notes {
-        let _ = writeln!(s, "# note: {l}");
-    }
-    for l in &c.unrecorded {
-        let _ = writeln!(s, "# ?? {l}");
-    }
+    // What defines the figures and differs first: it must not be missed.
     for cmp in &c.compared {
         for d in &cmp.differences {
             let _ = writeln!(s, "# !! conditions differ ({}): {}", cmp.new.label, d.text);
         }
+    }
+    for l in &c.notes {
+        let _ = writeln!(s, "# note: {l}");
+    }
+    for cmp in &c.compared {
         for l in &cmp.notes {
             let _ = writeln!(s, "# note: {l}");
         }
+    }
+    for l in &c.unrecorded {
+        let _ = writeln!(s, "# ?? {l}");
     }
     for cmp in &c.compared {
         for t in &cmp.tables {
@@ -54,7 +59,7 @@ pub fn render(c: &Comparison) -> String {
                 cmp.new.label,
                 noise_rule(t.launches.0, t.launches.1, c.confidence)
             );
-            for d in cmp.differences.iter().chain(&t.differences) {
+            for d in table_differences(cmp, t) {
                 let _ = writeln!(s, "# !! conditions differ: {}", d.text);
             }
             let _ = writeln!(
