@@ -14,10 +14,19 @@
 //! divided by the bound, is still above the base launch (below it, for a lower bound): the rank
 //! test's U over its pairs, so the test assumes only that at the bound one run's launches are
 //! the other's scaled. At most [`MAX_SPLITS`] splits are used: all of them when there are no
-//! more, else that many drawn with a fixed seed, so a verdict is the same on every run.
+//! more, else that many drawn with a fixed seed, so a verdict is the same on every run. The
+//! work is bounded: with very many launches (more than [`WORK`] pair comparisons for 1000
+//! splits) the test falls back to Bonferroni over the sizes' own rank tests (normal
+//! approximation), which many launches make nearly as strong.
 
 /// Splits of the launches examined at most; above, as many are drawn at random (seeded).
 pub const MAX_SPLITS: usize = 20_000;
+
+/// The fewest splits drawn: p-values to 0.001, fine against a level of 0.025.
+const MIN_SPLITS: usize = 1_000;
+
+/// Launch-pair comparisons the test may make in all (about a second).
+pub const WORK: f64 = 4e8;
 
 /// Launch × size figures of one run; NaN where a launch has no figure at a size.
 pub type Launches = Vec<Vec<f64>>;
@@ -131,8 +140,13 @@ pub fn adjusted(new: &Launches, base: &Launches, bound: f64, side: Side) -> Vec<
     if new.is_empty() || base.is_empty() || sizes == 0 {
         return vec![f64::NAN; sizes];
     }
+    let pairs = (new.len() * base.len() * sizes) as f64;
+    if pairs * MIN_SPLITS as f64 > WORK {
+        return bonferroni(new, base, bound, side, sizes);
+    }
+    let limit = ((WORK / pairs) as usize).clamp(MIN_SPLITS, MAX_SPLITS);
     let units: Vec<&Vec<f64>> = new.iter().chain(base).collect();
-    let all = splits(units.len(), new.len(), MAX_SPLITS);
+    let all = splits(units.len(), new.len(), limit);
     let observed = shares(&units, &all[0], bound, side, sizes);
     let maxima: Vec<f64> = all
         .iter()
@@ -152,6 +166,27 @@ pub fn adjusted(new: &Launches, base: &Launches, bound: f64, side: Side) -> Vec<
             // A little slack: shares are sums of halves over the same pair counts.
             let reach = maxima.iter().filter(|&&m| m >= t - 1e-12).count();
             reach as f64 / maxima.len() as f64
+        })
+        .collect()
+}
+
+/// Per size, k times its own one-sided rank test's p-value (normal approximation, ties half),
+/// at most 1: the family-wise test for launch counts too large to permute.
+fn bonferroni(new: &Launches, base: &Launches, bound: f64, side: Side, sizes: usize) -> Vec<f64> {
+    let units: Vec<&Vec<f64>> = new.iter().chain(base).collect();
+    let mark: Vec<bool> = (0..units.len()).map(|i| i < new.len()).collect();
+    let observed = shares(&units, &mark, bound, side, sizes);
+    (0..sizes)
+        .map(|s| {
+            let m = new.iter().filter(|l| l[s].is_finite()).count() as f64;
+            let n = base.iter().filter(|l| l[s].is_finite()).count() as f64;
+            let t = observed[s];
+            if !t.is_finite() || m == 0.0 || n == 0.0 {
+                return f64::NAN;
+            }
+            let sd = (m * n * (m + n + 1.0) / 12.0).sqrt();
+            let z = (t * m * n - m * n / 2.0 - 0.5) / sd;
+            (sizes as f64 * crate::stats::normal_upper(z)).min(1.0)
         })
         .collect()
 }
@@ -232,6 +267,18 @@ mod tests {
         assert!(family.iter().all(|&p| p > 0.025), "{family:?}");
         assert!(family.iter().zip(&alone).all(|(f, a)| f >= a));
         assert!(alone.iter().any(|&p| p <= 0.025), "{alone:?}");
+    }
+
+    /// Many launches: the work stays bounded (Bonferroni), and a clear shift still fails.
+    #[test]
+    fn many_launches_fall_back_to_bonferroni() {
+        let base: Vec<f64> = (0..700).map(|i| 1.0 + 0.001 * f64::from(i % 50)).collect();
+        let (n, b) = runs(&base, &[1.5, 1.6], 2);
+        assert!((n.len() * b.len() * 2) as f64 * MIN_SPLITS as f64 > WORK);
+        let p = adjusted(&n, &b, 1.25, Side::Above);
+        assert!(p.iter().all(|&p| p < 1e-6), "{p:?}");
+        let (n, b) = runs(&base, &[1.0], 2);
+        assert!(adjusted(&n, &b, 1.25, Side::Above).iter().all(|&p| p > 0.5));
     }
 
     #[test]

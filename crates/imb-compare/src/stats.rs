@@ -87,7 +87,11 @@ pub fn mann_whitney_p(a: &[f64], b: &[f64]) -> f64 {
 }
 
 /// P(Z > z) for a standard normal Z (Abramowitz and Stegun 7.1.26 for erfc, |error| < 1.5e-7).
-fn normal_upper(z: f64) -> f64 {
+pub(crate) fn normal_upper(z: f64) -> f64 {
+    // The approximation holds for z >= 0; the other half by symmetry.
+    if z < 0.0 {
+        return 1.0 - normal_upper(-z);
+    }
     let x = z / std::f64::consts::SQRT_2;
     let t = 1.0 / (1.0 + 0.327_591_1 * x);
     let poly = t
@@ -245,6 +249,8 @@ mod tests {
         let p = mann_whitney_p(&big_a, &big_b);
         assert!(p > 0.0 && p < 1e-6, "{p}");
         assert!((normal_upper(1.959_964) - 0.025).abs() < 1e-6);
+        assert!((normal_upper(-1.959_964) - 0.975).abs() < 1e-6);
+        assert_eq!(normal_upper(-40.0), 1.0);
     }
 
     #[test]
