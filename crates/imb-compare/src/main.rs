@@ -255,7 +255,7 @@ fn against_base(m: &clap::ArgMatches) -> Result<u8, Stop> {
         }
     }
     if let Some(dir) = m.get_one::<String>("plot") {
-        plot::prepare(dir)?;
+        plot::prepare(dir).map_err(|e| Stop::Write(Some(e.to_string())))?;
     }
     let (base, news) = if loaded.len() == 1 {
         (None, &loaded[..])
@@ -296,7 +296,7 @@ fn against_base(m: &clap::ArgMatches) -> Result<u8, Stop> {
         write_out(j, "--json", &export::json::render(&c))?;
     }
     if let Some(dir) = m.get_one::<String>("plot") {
-        let files = plot::write(dir, &c)?;
+        let files = plot::write(dir, &c).map_err(|e| Stop::Write(Some(e.to_string())))?;
         if format == Format::Text {
             out.push_str(&format!(
                 "\n# {} plot(s) and index.html in {dir}\n",

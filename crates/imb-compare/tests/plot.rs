@@ -291,7 +291,8 @@ fn which_tables_get_plots_and_which_directories_are_ours() {
     std::fs::create_dir_all(&theirs).unwrap();
     std::fs::write(theirs.join("notes.txt"), "mine").unwrap();
     let (code, out, err) = run(&["--plot", s(&theirs), &a, &b]);
-    assert_eq!((code, out.as_str()), (Some(2), ""));
+    // An output that cannot be written: status 3.
+    assert_eq!((code, out.as_str()), (Some(3), ""));
     assert!(
         err.contains("theirs: a directory with files not written by imb-compare --plot"),
         "{err}"
