@@ -5,10 +5,10 @@
 //! AGGREGATE: n accumulates from the disjoint offsets i·X, one closing fence.
 
 use crate::epoch::Epochs;
-use crate::rma::{Info as Hints, Win};
+use crate::rma::{self, Info as Hints, Win};
 use imb_core::bench::{BufShape, Class, Info, Mode};
 use imb_core::buffers::{check_sum, Defect};
-use imb_core::kernel::{Benchmark, Ctx, Kernel, Timed};
+use imb_core::kernel::{Benchmark, Ctx, Kernel, Prep, Timed};
 
 pub struct Accumulate;
 static ACCUMULATE: Info = Info {
@@ -67,6 +67,9 @@ impl Kernel for AccumulateK<'_> {
 impl Benchmark for Accumulate {
     fn info(&self) -> &'static Info {
         &ACCUMULATE
+    }
+    fn prepare(&self, p: &Prep) -> rma::Prepared {
+        rma::prepare(p)
     }
     fn kernel<'a>(&self, c: Ctx<'a>) -> Box<dyn Timed + 'a> {
         let w = Win::exposing(c.comm, c.recv, 4, &Hints::new(c.info));

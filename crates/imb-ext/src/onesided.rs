@@ -8,10 +8,10 @@
 //! origin calls from disjoint offsets i·X, one closing fence inside the timed region.
 
 use crate::epoch::Epochs;
-use crate::rma::{Info as Hints, Win};
+use crate::rma::{self, Info as Hints, Win};
 use imb_core::bench::{BufShape, Class, Info, Mode, Procs};
 use imb_core::buffers::{check_copy, Defect};
-use imb_core::kernel::{Benchmark, Ctx, Kernel, Timed};
+use imb_core::kernel::{Benchmark, Ctx, Kernel, Prep, Timed};
 use imb_core::table;
 use std::os::raw::c_int;
 
@@ -119,6 +119,9 @@ macro_rules! one_sided {
         impl Benchmark for $ty {
             fn info(&self) -> &'static Info {
                 &$info
+            }
+            fn prepare(&self, p: &Prep) -> rma::Prepared {
+                rma::prepare(p)
             }
             fn kernel<'a>(&self, c: Ctx<'a>) -> Box<dyn Timed + 'a> {
                 Box::new(OneSided::new(c, $get, $bidir))

@@ -7,9 +7,9 @@
 //! epoch still open, which is erroneous MPI (MPI_Win_free requires completed RMA); IMB 2021
 //! adds the same fence. It costs one more fence per repetition.
 
-use crate::rma::{Info as Hints, Win};
+use crate::rma::{self, Info as Hints, Win};
 use imb_core::bench::{Class, Info};
-use imb_core::kernel::{Benchmark, Comm, Ctx, Kernel, Timed};
+use imb_core::kernel::{Benchmark, Comm, Ctx, Kernel, Prep, Timed};
 use std::os::raw::c_int;
 
 pub struct Window;
@@ -47,6 +47,9 @@ impl Kernel for WindowK<'_> {
 impl Benchmark for Window {
     fn info(&self) -> &'static Info {
         &WINDOW
+    }
+    fn prepare(&self, p: &Prep) -> rma::Prepared {
+        rma::prepare(p)
     }
     fn kernel<'a>(&self, c: Ctx<'a>) -> Box<dyn Timed + 'a> {
         let hints = Hints::new(c.info);

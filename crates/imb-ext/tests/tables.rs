@@ -114,7 +114,8 @@ fn default_ladder_starts_0_4_8_and_aggregate_mode_picks_one_table() {
 
 #[test]
 fn multi_runs_every_group() {
-    let o = mpirun_env(
+    // The default one-sided component: `-multi` keeps the groups' windows apart.
+    let o = mpirun(
         4,
         &[
             "Unidir_Put",
@@ -125,7 +126,6 @@ fn multi_runs_every_group() {
             "3",
             "-check",
         ],
-        &OSC_UCX,
     );
     ok(&o);
     let t = tables(&o.stdout);
@@ -156,11 +156,7 @@ fn multi_runs_every_group() {
 
 #[test]
 fn multi1_prints_a_row_per_group() {
-    let o = mpirun_env(
-        4,
-        &["Bidir_Get", "-multi", "1", "-msglog", "2", "-check"],
-        &OSC_UCX,
-    );
+    let o = mpirun(4, &["Bidir_Get", "-multi", "1", "-msglog", "2", "-check"]);
     ok(&o);
     let t = tables(&o.stdout);
     assert_eq!(t.len(), 2);

@@ -16,10 +16,10 @@ use crate::epoch::{settle_own, Epoch, Flush, Targets};
 use crate::kernel::{boxed, Ops};
 use imb_core::bench::{Class, Info};
 use imb_core::buffers::{check_copy, Defect};
-use imb_core::kernel::{Benchmark, Ctx, Timed};
+use imb_core::kernel::{Benchmark, Ctx, Prep, Timed};
 use imb_core::stats;
 use imb_core::table::{self, RowIn, TableKind};
-use imb_ext::rma::{Info as Hints, Win};
+use imb_ext::rma::{self, Info as Hints, Win};
 use std::os::raw::c_int;
 
 /// `#bytes #repetitions t[usec] Mbytes/sec` for one origin and NP−1 targets: the origin's
@@ -115,6 +115,9 @@ macro_rules! to_all {
         impl Benchmark for $ty {
             fn info(&self) -> &'static Info {
                 &$info
+            }
+            fn prepare(&self, p: &Prep) -> rma::Prepared {
+                rma::prepare(p)
             }
             fn kernel<'a>(&self, c: Ctx<'a>) -> Box<dyn Timed + 'a> {
                 kernel(c, $get, $all, $flush)

@@ -15,8 +15,8 @@ use crate::epoch::{settle_own, Epoch, Flush, Targets};
 use crate::kernel::{boxed, Ops};
 use imb_core::bench::{BufShape, Class, Info, Mode};
 use imb_core::buffers::{buf_value, Defect, TOL};
-use imb_core::kernel::{Benchmark, Ctx, Timed};
-use imb_ext::rma::{Info as Hints, Win};
+use imb_core::kernel::{Benchmark, Ctx, Prep, Timed};
+use imb_ext::rma::{self, Info as Hints, Win};
 
 /// The operation of one repetition.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -146,6 +146,9 @@ macro_rules! atomic_benchmark {
         impl Benchmark for $ty {
             fn info(&self) -> &'static Info {
                 &$info
+            }
+            fn prepare(&self, p: &Prep) -> rma::Prepared {
+                rma::prepare(p)
             }
             fn kernel<'a>(&self, c: Ctx<'a>) -> Box<dyn Timed + 'a> {
                 kernel(c, $op)

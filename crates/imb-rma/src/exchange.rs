@@ -10,8 +10,8 @@ use crate::epoch::{settle_own, Epoch, Flush, Targets};
 use crate::kernel::{boxed, Ops};
 use imb_core::bench::{BufShape, Class, Info};
 use imb_core::buffers::{check_copy, Defect};
-use imb_core::kernel::{Benchmark, Ctx, Timed};
-use imb_ext::rma::{Info as Hints, Win};
+use imb_core::kernel::{Benchmark, Ctx, Prep, Timed};
+use imb_ext::rma::{self, Info as Hints, Win};
 use std::os::raw::c_int;
 
 struct Exchange<'a> {
@@ -90,6 +90,9 @@ impl Benchmark for Exchange_put {
     fn info(&self) -> &'static Info {
         &EXCHANGE_PUT
     }
+    fn prepare(&self, p: &Prep) -> rma::Prepared {
+        rma::prepare(p)
+    }
     fn kernel<'a>(&self, c: Ctx<'a>) -> Box<dyn Timed + 'a> {
         kernel(c, false)
     }
@@ -100,6 +103,9 @@ static EXCHANGE_GET: Info = exchange("Exchange_get");
 impl Benchmark for Exchange_get {
     fn info(&self) -> &'static Info {
         &EXCHANGE_GET
+    }
+    fn prepare(&self, p: &Prep) -> rma::Prepared {
+        rma::prepare(p)
     }
     fn kernel<'a>(&self, c: Ctx<'a>) -> Box<dyn Timed + 'a> {
         kernel(c, true)

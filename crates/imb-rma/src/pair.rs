@@ -13,8 +13,8 @@ use crate::epoch::{settle_own, Epoch, Flush, Targets};
 use crate::kernel::{boxed, Ops};
 use imb_core::bench::{Class, Info, Mode};
 use imb_core::buffers::{check_copy, Defect};
-use imb_core::kernel::{Benchmark, Ctx, Timed};
-use imb_ext::rma::{Info as Hints, Win};
+use imb_core::kernel::{Benchmark, Ctx, Prep, Timed};
+use imb_ext::rma::{self, Info as Hints, Win};
 use std::os::raw::c_int;
 
 /// Put or get of X bytes with the peer.
@@ -97,6 +97,9 @@ macro_rules! pair_benchmark {
         impl Benchmark for $ty {
             fn info(&self) -> &'static Info {
                 &$info
+            }
+            fn prepare(&self, p: &Prep) -> rma::Prepared {
+                rma::prepare(p)
             }
             fn kernel<'a>(&self, c: Ctx<'a>) -> Box<dyn Timed + 'a> {
                 kernel(c, $get, $bidir, $flush)

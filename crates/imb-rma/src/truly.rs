@@ -13,10 +13,10 @@
 use crate::epoch::settle_own;
 use imb_core::bench::{Class, Info};
 use imb_core::buffers::{check_copy, Defect};
-use imb_core::kernel::{bracket, Benchmark, Comm, Ctx, Sample, Timed};
+use imb_core::kernel::{bracket, Benchmark, Comm, Ctx, Prep, Sample, Timed};
 use imb_core::stats;
 use imb_core::table::{self, RowIn, TableKind};
-use imb_ext::rma::{Info as Hints, Win};
+use imb_ext::rma::{self, Info as Hints, Win};
 use mpi::traits::*;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -131,6 +131,9 @@ impl Timed for TrulyK<'_> {
 impl Benchmark for Truly_passive_put {
     fn info(&self) -> &'static Info {
         &TRULY_PASSIVE_PUT
+    }
+    fn prepare(&self, p: &Prep) -> rma::Prepared {
+        rma::prepare(p)
     }
     fn kernel<'a>(&self, c: Ctx<'a>) -> Box<dyn Timed + 'a> {
         let w = Win::exposing(c.comm, c.recv, 1, &Hints::new(c.info));

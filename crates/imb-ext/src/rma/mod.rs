@@ -5,7 +5,9 @@
 //! synchronisation, active (MPI_Win_fence) and passive target (lock, lock_all, the flushes), in
 //! `sync`. Every return code is checked: a failure prints one line naming the call and MPI's
 //! error string, then aborts every rank (MPI_Abort), so no rank hangs in a collective the
-//! failed rank never reaches. All `unsafe` of imb-ext and imb-rma is in this module.
+//! failed rank never reaches. All `unsafe` of imb-ext and imb-rma is in this module. `apart`
+//! is what every benchmark prepares per process count so that the windows of `-multi`'s groups
+//! stay apart under Open MPI 4.
 //!
 //! Memory contract: a `Win` borrows its window memory (and the memory gets and fetching
 //! atomics land in) for its whole life, and every origin buffer of a put or accumulate for
@@ -14,13 +16,16 @@
 //! or after a flush or unlock and the barrier that tells the target.
 
 pub use imb_core::hints::Info;
-use imb_core::kernel::Comm;
-use imb_core::mpirc::{self, aint, check, count, failed};
+use imb_core::kernel::{Comm, Prep};
+use imb_core::mpirc::{self, aint, check, count};
 use mpi::ffi;
 use mpi::raw::AsRaw;
+use mpi::traits::Communicator;
+use std::any::Any;
 use std::marker::PhantomData;
 use std::os::raw::{c_int, c_void};
 
+pub mod apart;
 mod ops;
 mod sync;
 
@@ -28,33 +33,116 @@ fn misuse(what: &str) -> ! {
     mpirc::abort(what, 1)
 }
 
-/// MPI_Win_create failed: name the hints, which are the usual cause.
+/// The line for an MPI_Win_create on `procs` processes that returned `rc`: it names the hints,
+/// which are the usual cause; without hints, the component may be (see `osc_hint`).
 #[cold]
 #[inline(never)]
-fn misuse_hints(rc: c_int, info: &Info) -> ! {
+fn create_failure(rc: c_int, info: &Info, procs: c_int) -> String {
     let hints = info.describe();
-    // With hints, they are the likely cause; without, it is the component (see osc_hint).
-    let hint = if info.describe() == "no [info] hints" {
-        osc_hint()
+    let hint = if hints == "no [info] hints" {
+        osc_hint(procs)
     } else {
-        String::new()
+        ""
     };
-    failed(&format!("MPI_Win_create with {hints}{hint}"), rc)
+    format!(
+        "MPI_Win_create with {hints}{hint} failed: {} (MPI error code {rc})",
+        mpirc::error_string(rc)
+    )
 }
 
-/// Open MPI 4.1's default one-sided component (osc/rdma) cannot create a window on one process,
-/// and keys its shared-memory segment on the communicator id, which the groups of `-multi`
-/// share, so their windows collide; osc/ucx and osc/pt2pt do neither (doc/ReadMe_IMB.md,
-/// "imb-ext").
-fn osc_hint() -> String {
+/// Open MPI's osc/rdma, its default one-sided component (the only one Debian's Open MPI 4.1
+/// enables), cannot create a window on one process; osc/ucx and osc/pt2pt can
+/// (doc/ReadMe_IMB.md, "Open MPI notes for imb-ext"). On several processes it works, under
+/// `-multi` too since `apart` keeps the groups' segments apart; should it fail there all the
+/// same, the other components are still the way round it.
+fn osc_hint(procs: c_int) -> &'static str {
     let open_mpi = imb_core::sysinfo::mpi_library().contains("Open MPI");
-    if open_mpi && std::env::var_os("OMPI_MCA_osc").is_none() {
-        " (Open MPI's default one-sided component fails on one process, and with -multi \
-         lets the groups' windows collide: run with OMPI_MCA_osc=ucx, or pt2pt)"
-            .to_string()
+    if !open_mpi || std::env::var_os("OMPI_MCA_osc").is_some() {
+        ""
+    } else if procs == 1 {
+        " (Open MPI's default one-sided component, osc/rdma, cannot create a window on one \
+         process: run with OMPI_MCA_osc=ucx, or pt2pt)"
     } else {
-        String::new()
+        " (under Open MPI's default one-sided component, osc/rdma; OMPI_MCA_osc=ucx, or pt2pt, \
+         selects another)"
     }
+}
+
+/// MPI_Win_create on `c` with the communicator's errors returned rather than fatal: the window
+/// (MPI_WIN_NULL on failure) and the return code. The handler swap costs calls of its own, so
+/// this is only done outside timed loops.
+fn create_returning(
+    c: ffi::MPI_Comm,
+    base: *mut u8,
+    len: usize,
+    disp_unit: usize,
+    info: &Info,
+) -> (ffi::MPI_Win, c_int) {
+    // SAFETY: reading rsmpi's extern statics (handle constants).
+    let (mut raw, mut old) = unsafe { (ffi::RSMPI_WIN_NULL, ffi::RSMPI_ERRORS_ARE_FATAL) };
+    // SAFETY: c is a live communicator and `old` a valid out-pointer; the handler read here is
+    // restored (and our reference to it freed) right after MPI_Win_create.
+    unsafe {
+        check(
+            "MPI_Comm_get_errhandler",
+            ffi::MPI_Comm_get_errhandler(c, &mut old),
+        );
+        check(
+            "MPI_Comm_set_errhandler",
+            ffi::MPI_Comm_set_errhandler(c, ffi::RSMPI_ERRORS_RETURN),
+        );
+    }
+    // SAFETY: base..base+len is memory the caller keeps borrowed for the window's life (none
+    // for the probe's empty window); info and c are valid handles; raw is a valid out-pointer.
+    // For a `readable` window base comes from a shared slice cast to *mut only to fit the C
+    // signature: MPI writes a window's memory only for puts and accumulates, which `writable`
+    // refuses on it.
+    let rc = unsafe {
+        ffi::MPI_Win_create(
+            base as *mut c_void,
+            aint(len),
+            count(disp_unit),
+            info.raw(),
+            c,
+            &mut raw,
+        )
+    };
+    // SAFETY: restores the handler read above and releases our reference to it.
+    unsafe {
+        check(
+            "MPI_Comm_set_errhandler",
+            ffi::MPI_Comm_set_errhandler(c, old),
+        );
+        check("MPI_Errhandler_free", ffi::MPI_Errhandler_free(&mut old));
+    }
+    (raw, rc)
+}
+
+/// Whether an empty window can be created on `comm` with `info` (collective over `comm`,
+/// untimed): the line of the failed MPI_Win_create if not, so that the run can end on every
+/// rank with that one line rather than abort wherever it fails.
+pub fn probe(comm: &Comm, info: &Info) -> Result<(), String> {
+    let (mut raw, rc) = create_returning(comm.as_raw(), std::ptr::null_mut(), 0, 1, info);
+    if rc != ffi::MPI_SUCCESS as c_int {
+        return Err(create_failure(rc, info, comm.size()));
+    }
+    // SAFETY: raw is the window just created, with no epoch open; freed once.
+    check("MPI_Win_free", unsafe { ffi::MPI_Win_free(&mut raw) });
+    Ok(())
+}
+
+/// What `Benchmark::prepare` returns.
+pub type Prepared = Result<Option<Box<dyn Any>>, String>;
+
+/// `Benchmark::prepare` of every one-sided benchmark, once per process count on the active
+/// ranks. On one process: whether a window can be created at all (Open MPI's osc/rdma cannot),
+/// so that the run ends on every rank with one line. Under `-multi`: the context ids this
+/// rank's group holds for the step (`apart`).
+pub fn prepare(p: &Prep) -> Prepared {
+    if p.size == 1 {
+        probe(p.comm, &Info::new(p.info))?;
+    }
+    Ok(apart::hold(p).map(|a| Box::new(a) as Box<dyn Any>))
 }
 
 /// An RMA window over borrowed memory, with an optional landing buffer for MPI_Get.
@@ -112,51 +200,28 @@ impl<'a> Win<'a> {
             writable,
         } = mem;
         let c = comm.as_raw();
-        // SAFETY: reading rsmpi's extern statics (handle constants).
-        let mut raw = unsafe { ffi::RSMPI_WIN_NULL };
-        // SAFETY: reading a handle constant (overwritten below when `returning`).
-        let mut old = unsafe { ffi::RSMPI_ERRORS_ARE_FATAL };
-        if returning {
-            // SAFETY: c is a live communicator and `old` a valid out-pointer; the handler read
-            // here is restored (and our reference to it freed) right after MPI_Win_create.
-            unsafe {
-                check(
-                    "MPI_Comm_get_errhandler",
-                    ffi::MPI_Comm_get_errhandler(c, &mut old),
-                );
-                check(
-                    "MPI_Comm_set_errhandler",
-                    ffi::MPI_Comm_set_errhandler(c, ffi::RSMPI_ERRORS_RETURN),
-                );
-            }
-        }
-        // SAFETY: base..base+len is memory borrowed for 'a (the window's life, see the callers);
-        // info and comm are valid handles; raw is a valid out-pointer. For a `readable` window
-        // base comes from a shared slice cast to *mut only to fit the C signature: MPI writes a
-        // window's memory only for puts and accumulates, which `writable` refuses on it.
-        let rc = unsafe {
-            ffi::MPI_Win_create(
-                base as *mut c_void,
-                aint(len),
-                count(disp_unit),
-                info.raw(),
-                c,
-                &mut raw,
-            )
-        };
-        if returning {
-            // SAFETY: restores the handler read above and releases our reference to it.
-            unsafe {
-                check(
-                    "MPI_Comm_set_errhandler",
-                    ffi::MPI_Comm_set_errhandler(c, old),
-                );
-                check("MPI_Errhandler_free", ffi::MPI_Errhandler_free(&mut old));
-            }
+        let (raw, rc) = if returning {
+            let (raw, rc) = create_returning(c, base, len, disp_unit, info);
             if rc != ffi::MPI_SUCCESS as c_int {
-                misuse_hints(rc, info);
+                mpirc::abort(&create_failure(rc, info, comm.size()), rc)
             }
-        }
+            (raw, rc)
+        } else {
+            // SAFETY: reading rsmpi's extern statics (a handle constant).
+            let mut raw = unsafe { ffi::RSMPI_WIN_NULL };
+            // SAFETY: as in `create_returning`, without the handler swap.
+            let rc = unsafe {
+                ffi::MPI_Win_create(
+                    base as *mut c_void,
+                    aint(len),
+                    count(disp_unit),
+                    info.raw(),
+                    c,
+                    &mut raw,
+                )
+            };
+            (raw, rc)
+        };
         check("MPI_Win_create", rc);
         // SAFETY: raw is the window just created; errors on it are returned to us (and turned
         // into one clear line plus MPI_Abort) instead of MPI's default fatal handler.

@@ -20,8 +20,6 @@ pub fn mpirun_env(np: usize, args: &[&str], env: &[(&str, &str)]) -> Out {
     imb_testkit::mpirun_env(env!("CARGO_BIN_EXE_imb-ext"), &dir, np, args, env, 120)
 }
 
-/// Open MPI 4.1's default one-sided component (osc/rdma) names its shared-memory segment
-/// after the communicator id, which the groups of `-multi` share: concurrent windows of
-/// different groups then collide (MPI_Win_create fails or hangs, intermittently). osc/ucx
-/// keys nothing on the id. See doc/ReadMe_IMB.md, "imb-ext".
+/// Open MPI 4.1's default one-sided component (osc/rdma) cannot create a window on one
+/// process; osc/ucx can (doc/ReadMe_IMB.md, "Open MPI notes for imb-ext").
 pub const OSC_UCX: [(&str, &str); 1] = [("OMPI_MCA_osc", "ucx")];

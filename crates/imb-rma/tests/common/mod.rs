@@ -14,8 +14,8 @@ pub fn mpirun_env(dir: &std::path::Path, np: usize, args: &[&str], env: &[(&str,
     imb_testkit::mpirun_env(env!("CARGO_BIN_EXE_imb-rma"), dir, np, args, env, 180)
 }
 
-/// Open MPI 4.1's default one-sided component (osc/rdma) lets the windows of the concurrent
-/// groups of `-multi` collide; osc/ucx does not (doc/ReadMe_IMB.md, "imb-ext").
+/// Open MPI 4.1's default one-sided component (osc/rdma) cannot create a window on one
+/// process; osc/ucx can (doc/ReadMe_IMB.md, "Open MPI notes for imb-ext").
 pub const OSC_UCX: [(&str, &str); 1] = [("OMPI_MCA_osc", "ucx")];
 
 /// Every benchmark, default ones first, in IMB-RMA's order.
