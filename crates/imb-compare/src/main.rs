@@ -270,9 +270,11 @@ fn against_base(m: &clap::ArgMatches) -> Result<u8, Stop> {
             }
         }
     }
-    if let Some(dir) = m.get_one::<String>("plot") {
-        plot::prepare(dir).map_err(|e| Stop::Write(Some(e.to_string())))?;
-    }
+    // Dropped on any early return: what it made goes again (plot::PlotDir).
+    let mut plots = match m.get_one::<String>("plot") {
+        Some(dir) => Some(plot::prepare(dir).map_err(|e| Stop::Write(Some(e.to_string())))?),
+        None => None,
+    };
     let (base, news) = if loaded.len() == 1 {
         (None, &loaded[..])
     } else {
@@ -311,14 +313,16 @@ fn against_base(m: &clap::ArgMatches) -> Result<u8, Stop> {
     if let Some(j) = &json_out {
         write_out(j, "--json", &export::json::render(&c))?;
     }
-    if let Some(dir) = m.get_one::<String>("plot") {
-        let files = plot::write(dir, &c).map_err(|e| Stop::Write(Some(e.to_string())))?;
+    if let Some(mut p) = plots.take() {
+        let files = plot::write(&mut p, &c).map_err(|e| Stop::Write(Some(e.to_string())))?;
         if format == Format::Text {
             out.push_str(&format!(
-                "\n# {} plot(s) and index.html in {dir}\n",
-                files.len() - 1
+                "\n# {} plot(s) and index.html in {}\n",
+                files.len() - 1,
+                p.path()
             ));
         }
+        p.keep();
     }
     print(&out)?;
     Ok(c.exit_status())

@@ -155,3 +155,91 @@ fn every_usage_error_is_one_line() {
     assert_eq!(code, Some(0));
     assert_eq!(out, format!("imb-compare {}\n", env!("CARGO_PKG_VERSION")));
 }
+
+/// Fill the file system of `dir` so that `room` bytes stay free: the plots of the fixtures
+/// (Allreduce's SVG about 6 KiB, PingPong's about 16 KiB) then fit only in part.
+fn fill(dir: &Path, name: &str, room: u64) -> PathBuf {
+    let v = nix::sys::statvfs::statvfs(dir).unwrap();
+    let free = v.blocks_available() as u64 * v.fragment_size() as u64;
+    let filler = dir.join(name);
+    std::fs::write(&filler, vec![b'x'; free.saturating_sub(room) as usize]).unwrap();
+    filler
+}
+
+/// Every entry under `dir`, as paths relative to it, sorted.
+fn tree(dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            out.push(p.strip_prefix(dir).unwrap().to_string_lossy().into_owned());
+            if p.is_dir() && !p.is_symlink() {
+                todo.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn a_full_disk_leaves_no_plot_directory_behind() {
+    let Some(disk) = imb_testkit::SmallDisk::new("imb-compare-full", "64k") else {
+        println!("skipped: cannot mount a small tmpfs here (not root?)");
+        return;
+    };
+    let root = disk.0.clone();
+    let (a, b) = (fixture("imb-rs-mpi1.json"), fixture("imb-rs-mpi1.txt"));
+    // Ours from an earlier run, written while there was room.
+    let old = root.join("old");
+    let (code, _, err) = run(&["--plot", s(&old), &a, &b]);
+    assert_eq!(code, Some(0), "{err}");
+    let old_index = std::fs::read_to_string(old.join("index.html")).unwrap();
+    let empty = root.join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let filler = fill(&root, "filler", 12 << 10);
+    let before = tree(&root);
+    let new = root.join("a/b/plots");
+    for dir in [&new, &empty, &old] {
+        let (code, out, err) = run(&["--plot", s(dir), &a, &b]);
+        assert_eq!((code, out.as_str()), (Some(3), ""), "{dir:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{dir:?}: {err}");
+        assert!(err.starts_with("imb-compare: "), "{dir:?}: {err}");
+        // Nothing this run made is left: not a plot, not a temporary file, not the directory
+        // (nor its parents) it created; an earlier run's index.html stays.
+        assert_eq!(tree(&root), before, "{dir:?}: {err}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(old.join("index.html")).unwrap(),
+        old_index
+    );
+    // An output that fails after the plot directory was made (the disk now full) takes it
+    // away too.
+    let full = fill(&root, "full", 0);
+    let before = tree(&root);
+    let elsewhere = scratch("full-json");
+    let plots = elsewhere.join("plots");
+    let json = root.join("out.json");
+    let (code, _, err) = run(&["--json", s(&json), "--plot", s(&plots), &a, &b]);
+    assert_eq!(code, Some(3), "{err}");
+    assert!(
+        err.starts_with(&format!("imb-compare: --json {}", s(&json))),
+        "{err}"
+    );
+    assert!(!plots.exists(), "{err}");
+    assert_eq!(tree(&root), before);
+    std::fs::remove_file(&full).unwrap();
+    // With room again, each directory takes the plots: none is refused as someone else's.
+    std::fs::remove_file(&filler).unwrap();
+    // (Two sets of plots fit on the disk: each new one is removed after its check.)
+    for dir in [&new, &empty, &old] {
+        let (code, _, err) = run(&["--plot", s(dir), &a, &b]);
+        assert_eq!(code, Some(0), "{dir:?}: {err}");
+        assert!(dir.join("PingPong-np2.svg").exists(), "{dir:?}");
+        if dir != &old {
+            std::fs::remove_dir_all(dir).unwrap();
+        }
+    }
+    let _ = std::fs::remove_dir_all(&elsewhere);
+}
