@@ -123,15 +123,31 @@ pub struct Criterion {
     pub line: usize,
 }
 
-fn line_of(text: &str, at: usize) -> usize {
-    text[..at.min(text.len())].matches('\n').count() + 1
+/// Where each line of a text starts, so that a byte offset's line is a binary search: counting
+/// from the start for every criterion made a file of many criteria quadratic to read.
+struct LineStarts(Vec<usize>);
+
+impl LineStarts {
+    fn new(text: &str) -> LineStarts {
+        LineStarts(
+            std::iter::once(0)
+                .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+                .collect(),
+        )
+    }
+
+    /// The line (from 1) of byte offset `at`.
+    fn line_of(&self, at: usize) -> usize {
+        self.0.partition_point(|&start| start <= at)
+    }
 }
 
 /// Read a references file. Every error names the file and the line.
 pub fn parse(file: &str, text: &str) -> Result<Vec<Criterion>, Error> {
+    let lines = LineStarts::new(text);
     let err = |at: usize, msg: String| Error::Line {
         file: file.to_string(),
-        line: line_of(text, at),
+        line: lines.line_of(at),
         msg,
     };
     let doc: FileDoc = toml::from_str(text).map_err(|e| {
@@ -148,7 +164,7 @@ pub fn parse(file: &str, text: &str) -> Result<Vec<Criterion>, Error> {
     }
     let mut out = Vec::new();
     for c in doc.criterion {
-        let line = line_of(text, c.span().start);
+        let line = lines.line_of(c.span().start);
         let c = c.into_inner();
         let metric = Metric::parse(c.metric.get_ref())
             .map_err(|m| err(c.metric.span().start, format!("metric {m}")))?;
