@@ -349,8 +349,8 @@ pub fn size_text(s: &SizeCheck, c: &Criterion) -> String {
     let mut at = s
         .bytes
         .map_or("the row".to_string(), |b| format!("{b} bytes"));
-    if s.table.processes > 0 && c.processes.is_none() {
-        at.push_str(&format!(" np={}", s.table.processes));
+    if let (Some(p), None) = (s.table.processes, c.processes) {
+        at.push_str(&format!(" np={p}"));
     }
     if c.benchmark == "*" {
         at = format!("{} {at}", s.table.benchmark);
@@ -586,7 +586,7 @@ fn plain(v: &[(usize, f64)]) -> Vec<f64> {
 
 fn covers(c: &Criterion, key: &TableKey, bytes: Option<u64>) -> bool {
     let bench_ok = c.benchmark == "*" || c.benchmark == key.benchmark;
-    let procs_ok = c.processes.is_none() || c.processes == Some(key.processes);
+    let procs_ok = c.processes.is_none() || c.processes == key.processes;
     let mode_ok = c.mode.is_none() || c.mode.as_deref() == Some(key.mode.as_str());
     let bytes_ok = match (c.bytes, bytes) {
         (None, _) => true,
