@@ -947,11 +947,19 @@ pub fn evaluate(
     } else {
         conditions::side_differences(a)
     };
+    let (pa, pb) = (
+        conditions::Placements::of(a.0, &world),
+        conditions::Placements::of(b.0, &world),
+    );
     for k in &keys {
         if base.is_some() {
-            diffs.extend(conditions::table_differences(k, &world, a, b));
+            diffs.extend(conditions::table_differences(
+                k,
+                (a.0, a.1, &pa),
+                (b.0, b.1, &pb),
+            ));
         } else {
-            diffs.extend(conditions::table_side_differences(k, &world, a));
+            diffs.extend(conditions::table_side_differences(k, (a.0, a.1, &pa)));
         }
     }
     diffs.sort();

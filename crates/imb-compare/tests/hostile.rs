@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 fn fixture(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -26,10 +26,10 @@ fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
-/// imb-compare with `args` in `cwd`, stopped after a minute: a hang fails the test instead
+/// imb-compare with `args` in `cwd`, killed after a minute: a hang fails the test instead
 /// of the suite (the limit is a watchdog, not a judged time).
 fn run_in(cwd: &Path, args: &[&std::ffi::OsStr]) -> (Option<i32>, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_imb-compare"))
+    let child = Command::new(env!("CARGO_BIN_EXE_imb-compare"))
         .args(args)
         .current_dir(cwd)
         .stdin(Stdio::null())
@@ -37,16 +37,17 @@ fn run_in(cwd: &Path, args: &[&std::ffi::OsStr]) -> (Option<i32>, String, String
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let start = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > Duration::from_secs(60) {
-            let _ = child.kill();
-            let _ = child.wait();
+    let pid = nix::unistd::Pid::from_raw(child.id() as i32);
+    let (tx, rx) = std::sync::mpsc::channel();
+    // Its output is read while it runs, so a long report cannot fill the pipe and stall it.
+    std::thread::spawn(move || tx.send(child.wait_with_output()));
+    let o = match rx.recv_timeout(Duration::from_secs(60)) {
+        Ok(o) => o.unwrap(),
+        Err(_) => {
+            let _ = nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGKILL);
             panic!("imb-compare {args:?} did not end within a minute");
         }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let o = child.wait_with_output().unwrap();
+    };
     (
         o.status.code(),
         String::from_utf8_lossy(&o.stdout).into_owned(),
@@ -242,4 +243,108 @@ fn a_full_disk_leaves_no_plot_directory_behind() {
         }
     }
     let _ = std::fs::remove_dir_all(&elsewhere);
+}
+
+/// Input files that are not what they seem, as a references file, as a run and as a side of
+/// `agreement`: each a one-line error naming the file, status 2, never a hang.
+#[test]
+fn hostile_input_files_are_one_line_errors() {
+    let d = scratch("inputs");
+    let f = fixture("imb-rs-mpi1.txt");
+    let fifo = d.join("fifo");
+    nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
+    let dir = d.join("dir");
+    std::fs::create_dir(&dir).unwrap();
+    let looped = d.join("loop");
+    std::os::unix::fs::symlink("loop", &looped).unwrap();
+    let bytes = d.join("bytes");
+    std::fs::write(&bytes, b"# Benchmarking PingPong \n\xff\xfe\n").unwrap();
+    let cap = imb_core::safefile::INPUT_CAP as usize;
+    let line = d.join("line");
+    let mut long = b"# ".to_vec();
+    long.resize(10 << 20, b'x');
+    long.push(b'\n');
+    std::fs::write(&line, &long).unwrap();
+    let over = d.join("over");
+    std::fs::write(&over, vec![b'#'; cap + 1]).unwrap();
+    let cases: [(&Path, &str); 8] = [
+        (&fifo, "a FIFO"),
+        (Path::new("/dev/zero"), "a character device"),
+        (&dir, ""),
+        (&looped, "symbolic links"),
+        (&bytes, "line 2: not UTF-8"),
+        (&line, "larger than"),
+        (&over, "larger than"),
+        (Path::new("/nonexistent/run"), "No such file"),
+    ];
+    for (p, want) in cases {
+        let p = s(p);
+        for args in [
+            vec!["--references", p, &f, &f],
+            vec![p, &f],
+            vec![&f, p],
+            vec!["agreement", &f, p],
+        ] {
+            let r = run(&args);
+            let err = r.2.clone();
+            assert_one_line_2(&args, r);
+            assert!(err.contains(p), "{args:?}: {err}");
+            assert!(err.contains(want), "{args:?}: {err}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// In a run's directory only regular files are launches: a FIFO, a symlink loop and a
+/// subdirectory beside them are passed over, never opened.
+#[test]
+fn a_run_directory_passes_over_what_is_not_a_file() {
+    let d = scratch("rundir");
+    let run_dir = d.join("run");
+    std::fs::create_dir(&run_dir).unwrap();
+    std::fs::copy(fixture("imb-rs-mpi1.txt"), run_dir.join("1.txt")).unwrap();
+    nix::unistd::mkfifo(&run_dir.join("2.txt"), nix::sys::stat::Mode::S_IRWXU).unwrap();
+    std::os::unix::fs::symlink("3.txt", run_dir.join("3.txt")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", run_dir.join("4.txt")).unwrap();
+    std::fs::create_dir(run_dir.join("5.txt")).unwrap();
+    let (code, out, err) = run(&[s(&run_dir), s(&run_dir)]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("# base run: 1 launch(es)"), "{out}");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// A run at the input cap made of tens of thousands of small tables is compared with another,
+/// every table of it. (Each table's placement was looked up by a scan of the launch,
+/// quadratic in the tables: minutes for such a file. The test asserts only the result.)
+#[test]
+fn a_run_of_many_tables_at_the_input_cap() {
+    let d = scratch("tables");
+    let table = |p: usize| {
+        format!("# Benchmarking Barrier\n# #processes = {p}\n#repetitions t[usec]\n1 0.27\n")
+    };
+    let mut text = String::new();
+    let mut p = 2;
+    while text.len() + table(p).len() <= imb_core::safefile::INPUT_CAP as usize {
+        text.push_str(&table(p));
+        p += 1;
+    }
+    let runs: Vec<String> = (0..2)
+        .map(|k| {
+            let f = d.join(format!("{k}.txt"));
+            std::fs::write(&f, &text).unwrap();
+            s(&f).to_string()
+        })
+        .collect();
+    let args: Vec<&str> = runs.iter().map(String::as_str).collect();
+    let (code, out, err) = run(&args);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.contains(&format!(
+            "# Barrier, {} processes: 1.txt (beyond noise",
+            p - 1
+        )),
+        "{}",
+        &out[out.len().saturating_sub(2000)..]
+    );
+    let _ = std::fs::remove_dir_all(&d);
 }
