@@ -348,3 +348,75 @@ fn a_run_of_many_tables_at_the_input_cap() {
     );
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// Output targets: a directory is refused (status 3); an existing symlink is followed and its
+/// target replaced, the link kept, as every output file of imb-rs (doc/ACCEPTANCE.md, section
+/// 4); a dangling one is refused. A plot directory is ours only through a regular index.html
+/// (a FIFO or /dev/zero there is never read), and a symlink planted in it is never followed.
+#[test]
+fn output_targets_that_are_not_files() {
+    let d = scratch("outputs");
+    let (a, b) = (fixture("imb-3.0.txt"), fixture("imb-2021.txt"));
+    let dir = d.join("dir");
+    std::fs::create_dir(&dir).unwrap();
+    let (code, out, err) = run(&["--json", s(&dir), &a, &b]);
+    assert_eq!((code, out.as_str()), (Some(3), ""), "{err}");
+    assert!(
+        err.contains("a directory: only a regular file is written"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    // Through a symlink: the target is replaced, the link stays.
+    let target = d.join("target.json");
+    std::fs::write(&target, "old").unwrap();
+    let link = d.join("link.json");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let (code, _, err) = run(&["--json", s(&link), &a, &b]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
+    assert!(std::fs::read_to_string(&target)
+        .unwrap()
+        .contains("\"schema\": \"imb-compare\""));
+    let dangling = d.join("dangling.json");
+    std::os::unix::fs::symlink(d.join("nowhere/x.json"), &dangling).unwrap();
+    let (code, _, err) = run(&["--json", s(&dangling), &a, &b]);
+    assert_eq!(code, Some(3), "{err}");
+    assert!(
+        err.contains("a symlink whose target cannot be used"),
+        "{err}"
+    );
+    // An index.html that is a FIFO or /dev/zero: not ours, and not read.
+    for (name, make) in [
+        (
+            "fifo",
+            &(|p: &Path| nix::unistd::mkfifo(p, nix::sys::stat::Mode::S_IRWXU).unwrap())
+                as &dyn Fn(&Path),
+        ),
+        ("zero", &|p: &Path| {
+            std::os::unix::fs::symlink("/dev/zero", p).unwrap()
+        }),
+    ] {
+        let plots = d.join(name);
+        std::fs::create_dir(&plots).unwrap();
+        make(&plots.join("index.html"));
+        let (code, out, err) = run(&["--plot", s(&plots), &a, &b]);
+        assert_eq!((code, out.as_str()), (Some(3), ""), "{name}: {err}");
+        assert!(
+            err.contains("files not written by imb-compare --plot"),
+            "{err}"
+        );
+    }
+    // A symlink planted among our plots is refused, its target untouched.
+    let plots = d.join("plots");
+    let (code, _, err) = run(&["--plot", s(&plots), &a, &b]);
+    assert_eq!(code, Some(0), "{err}");
+    let victim = d.join("victim");
+    std::fs::write(&victim, "theirs").unwrap();
+    std::fs::remove_file(plots.join("PingPong-np2.svg")).unwrap();
+    std::os::unix::fs::symlink(&victim, plots.join("PingPong-np2.svg")).unwrap();
+    let (code, _, err) = run(&["--plot", s(&plots), &a, &b]);
+    assert_eq!(code, Some(3), "{err}");
+    assert!(err.contains("PingPong-np2.svg: a symlink"), "{err}");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "theirs");
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -139,7 +139,10 @@ pub fn prepare(dir: &str) -> Result<PlotDir, Error> {
         return Err(fail("exists and is not a directory".to_string()));
     }
     let mut entries = std::fs::read_dir(d).map_err(|e| fail(e.to_string()))?;
-    let ours = std::fs::read_to_string(d.join("index.html")).is_ok_and(|t| t.contains(MARKER));
+    // Read as an input file: a FIFO or a device named index.html is not opened (it would block
+    // or never end), and is not ours.
+    let index = d.join("index.html").to_string_lossy().into_owned();
+    let ours = imb_core::safefile::read_text("--plot", &index).is_ok_and(|t| t.contains(MARKER));
     if entries.next().is_some() && !ours {
         return Err(fail(
             "a directory with files not written by imb-compare --plot: name a new or empty one"
@@ -230,8 +233,17 @@ pub fn write(out: &mut PlotDir, c: &Comparison) -> Result<Vec<String>, Error> {
 /// Write through a temporary file and a rename, as every output file of imb-rs, noting a file
 /// that is new for [`PlotDir`]'s clean-up.
 fn put(plots: &mut PlotDir, path: &str, bytes: &[u8]) -> Result<(), Error> {
-    if std::fs::symlink_metadata(path).is_err() {
-        plots.made_files.push(PathBuf::from(path));
+    match std::fs::symlink_metadata(path) {
+        Err(_) => plots.made_files.push(PathBuf::from(path)),
+        // We write no links: one here was put by someone else, and its target is theirs.
+        Ok(m) if m.is_symlink() => {
+            return Err(Error::File {
+                file: path.to_string(),
+                msg: "a symlink, not a plot of imb-compare: remove it or name another directory"
+                    .to_string(),
+            })
+        }
+        Ok(_) => {}
     }
     let out = imb_core::safefile::OutFile::check("--plot", path).map_err(|e| Error::File {
         file: path.to_string(),
