@@ -406,6 +406,17 @@ fn output_targets_that_are_not_files() {
             "{err}"
         );
     }
+    // Ours however long our index.html grew (one entry a table: a run of thousands of
+    // tables writes more than an input file may hold); only its head carries the marker.
+    let big = d.join("big");
+    let (code, _, err) = run(&["--plot", s(&big), &a, &b]);
+    assert_eq!(code, Some(0), "{err}");
+    let mut index = std::fs::read_to_string(big.join("index.html")).unwrap();
+    let entry = "<p class=\"summary\">a table</p>\n";
+    index.push_str(&entry.repeat(imb_core::safefile::INPUT_CAP as usize / entry.len() + 1));
+    std::fs::write(big.join("index.html"), index).unwrap();
+    let (code, _, err) = run(&["--plot", s(&big), &a, &b]);
+    assert_eq!(code, Some(0), "{err}");
     // A symlink planted among our plots is refused, its target untouched.
     let plots = d.join("plots");
     let (code, _, err) = run(&["--plot", s(&plots), &a, &b]);

@@ -139,10 +139,7 @@ pub fn prepare(dir: &str) -> Result<PlotDir, Error> {
         return Err(fail("exists and is not a directory".to_string()));
     }
     let mut entries = std::fs::read_dir(d).map_err(|e| fail(e.to_string()))?;
-    // Read as an input file: a FIFO or a device named index.html is not opened (it would block
-    // or never end), and is not ours.
-    let index = d.join("index.html").to_string_lossy().into_owned();
-    let ours = imb_core::safefile::read_text("--plot", &index).is_ok_and(|t| t.contains(MARKER));
+    let ours = marked(&d.join("index.html"));
     if entries.next().is_some() && !ours {
         return Err(fail(
             "a directory with files not written by imb-compare --plot: name a new or empty one"
@@ -150,6 +147,30 @@ pub fn prepare(dir: &str) -> Result<PlotDir, Error> {
         ));
     }
     Ok(out)
+}
+
+/// Whether `index` is an index.html we wrote: a regular file whose head carries [`MARKER`].
+/// Only the head is read, so an index of thousands of tables is still ours; a FIFO or a device
+/// there is not opened for reading (it would block, or never end), and is not ours.
+fn marked(index: &Path) -> bool {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    if !std::fs::metadata(index).is_ok_and(|m| m.is_file()) {
+        return false;
+    }
+    // O_NONBLOCK: if the file was swapped for a FIFO since the check, open still returns.
+    let Ok(f) = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(index)
+    else {
+        return false;
+    };
+    if !f.metadata().is_ok_and(|m| m.is_file()) {
+        return false;
+    }
+    let mut head = Vec::new();
+    f.take(4096).read_to_end(&mut head).is_ok() && String::from_utf8_lossy(&head).contains(MARKER)
 }
 
 /// Write the plots of the comparison's runs into `out`, made ready by [`prepare`], index.html
