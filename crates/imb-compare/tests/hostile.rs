@@ -359,13 +359,19 @@ fn output_targets_that_are_not_files() {
     let (a, b) = (fixture("imb-3.0.txt"), fixture("imb-2021.txt"));
     let dir = d.join("dir");
     std::fs::create_dir(&dir).unwrap();
-    let (code, out, err) = run(&["--json", s(&dir), &a, &b]);
-    assert_eq!((code, out.as_str()), (Some(3), ""), "{err}");
-    assert!(
-        err.contains("a directory: only a regular file is written"),
-        "{err}"
-    );
-    assert_eq!(err.lines().count(), 1, "{err}");
+    let toml = d.join("r.toml");
+    std::fs::write(
+        &toml,
+        "[[criterion]]\nbenchmark = \"PingPong\"\nmetric = \"t\"\nreference = \"baseline\"\nupper = 0.5\n",
+    )
+    .unwrap();
+    for opt in ["--json", "--junit"] {
+        let (code, out, err) = run(&[opt, s(&dir), "--references", s(&toml), &a, &b]);
+        assert_eq!((code, out.as_str()), (Some(3), ""), "{opt}: {err}");
+        let want = format!("{opt} {}: a directory: only a regular file", s(&dir));
+        assert!(err.contains(&want), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
     // Through a symlink: the target is replaced, the link stays.
     let target = d.join("target.json");
     std::fs::write(&target, "old").unwrap();
