@@ -15,11 +15,27 @@ fn fixture(name: &str) -> String {
         .into_owned()
 }
 
-fn scratch(name: &str) -> PathBuf {
+/// A scratch directory, removed however the test ends.
+struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn scratch(name: &str) -> Scratch {
     let d = std::env::temp_dir().join(format!("imb-compare-hostile-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
-    d
+    Scratch(d)
 }
 
 fn s(p: &Path) -> &str {
@@ -99,7 +115,7 @@ fn an_empty_path_is_a_usage_error_and_nothing_is_written() {
         assert!(err.contains("empty"), "{args:?}: {err}");
     }
     // The current directory is untouched: no plot, no index.html replaced.
-    let mut left: Vec<String> = std::fs::read_dir(&d)
+    let mut left: Vec<String> = std::fs::read_dir(&*d)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
@@ -109,7 +125,6 @@ fn an_empty_path_is_a_usage_error_and_nothing_is_written() {
         std::fs::read_to_string(d.join("index.html")).unwrap(),
         "mine\n"
     );
-    let _ = std::fs::remove_dir_all(&d);
 }
 
 #[test]
@@ -242,7 +257,6 @@ fn a_full_disk_leaves_no_plot_directory_behind() {
             std::fs::remove_dir_all(dir).unwrap();
         }
     }
-    let _ = std::fs::remove_dir_all(&elsewhere);
 }
 
 /// Input files that are not what they seem, as a references file, as a run and as a side of
@@ -292,7 +306,6 @@ fn hostile_input_files_are_one_line_errors() {
             assert!(err.contains(want), "{args:?}: {err}");
         }
     }
-    let _ = std::fs::remove_dir_all(&d);
 }
 
 /// In a run's directory only regular files are launches: a FIFO, a symlink loop and a
@@ -310,7 +323,6 @@ fn a_run_directory_passes_over_what_is_not_a_file() {
     let (code, out, err) = run(&[s(&run_dir), s(&run_dir)]);
     assert_eq!(code, Some(0), "{err}");
     assert!(out.contains("# base run: 1 launch(es)"), "{out}");
-    let _ = std::fs::remove_dir_all(&d);
 }
 
 /// A run at the input cap made of tens of thousands of small tables is compared with another,
@@ -346,7 +358,6 @@ fn a_run_of_many_tables_at_the_input_cap() {
         "{}",
         &out[out.len().saturating_sub(2000)..]
     );
-    let _ = std::fs::remove_dir_all(&d);
 }
 
 /// Output targets: a directory is refused (status 3); an existing symlink is followed and its
@@ -435,5 +446,4 @@ fn output_targets_that_are_not_files() {
     assert_eq!(code, Some(3), "{err}");
     assert!(err.contains("PingPong-np2.svg: a symlink"), "{err}");
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), "theirs");
-    let _ = std::fs::remove_dir_all(&d);
 }
