@@ -91,7 +91,8 @@ impl Metric {
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct TableKey {
     pub benchmark: String,
-    pub processes: usize,
+    /// None when no table of the benchmark printed a count (OSU's never do).
+    pub processes: Option<usize>,
     pub groups: usize,
     pub mode: String,
 }
@@ -101,10 +102,7 @@ impl TableKey {
     pub(crate) fn of(t: &Table, world: &BTreeMap<String, usize>) -> TableKey {
         TableKey {
             benchmark: t.benchmark.clone(),
-            processes: t
-                .processes
-                .or_else(|| world.get(&t.benchmark).copied())
-                .unwrap_or(0),
+            processes: t.processes.or_else(|| world.get(&t.benchmark).copied()),
             groups: t.groups,
             mode: t.mode.clone().unwrap_or_default(),
         }

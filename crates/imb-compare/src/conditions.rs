@@ -288,14 +288,16 @@ pub fn side_differences(a: (&Side, &str)) -> Vec<Difference> {
 }
 
 /// The placement differences among one side's launches for one table.
-pub fn table_side_differences(
-    key: &TableKey,
-    world: &BTreeMap<String, usize>,
-    a: (&Side, &str),
-) -> Vec<Difference> {
+pub fn table_side_differences(key: &TableKey, a: (&Side, &str, &Placements)) -> Vec<Difference> {
     let mut out = Vec::new();
-    let s = seen(a.0, |r| placement_of(r, key, world));
-    within(Kind::Placement, "placement", a.0, a.1, &s, &mut out);
+    within(
+        Kind::Placement,
+        "placement",
+        a.0,
+        a.1,
+        &a.2.seen(key),
+        &mut out,
+    );
     out
 }
 
@@ -329,23 +331,51 @@ fn parameter_differences(a: (&Side, &str), b: (&Side, &str), out: &mut Vec<Diffe
     }
 }
 
-/// Where the ranks of `r`'s table `key` ran, when its file says.
-fn placement_of(r: &Run, key: &TableKey, world: &BTreeMap<String, usize>) -> Option<String> {
-    r.tables
-        .iter()
-        .find(|t| TableKey::of(t, world) == *key)
-        .and_then(|t| t.placement.clone())
+/// Where each launch's tables ran (a `-json` file's placement), by table. Built once per side
+/// and comparison: a scan of the launch for every table was quadratic in the tables, minutes
+/// for a file of thousands.
+pub struct Placements(Vec<BTreeMap<TableKey, String>>);
+
+impl Placements {
+    pub fn of(side: &Side, world: &BTreeMap<String, usize>) -> Placements {
+        Placements(
+            side.runs
+                .iter()
+                .map(|r| {
+                    let mut m = BTreeMap::new();
+                    for t in &r.tables {
+                        if let Some(p) = &t.placement {
+                            m.entry(TableKey::of(t, world)).or_insert_with(|| p.clone());
+                        }
+                    }
+                    m
+                })
+                .collect(),
+        )
+    }
+
+    /// Each launch's placements of table `key`.
+    fn seen(&self, key: &TableKey) -> Seen {
+        let mut s = Seen {
+            values: BTreeMap::new(),
+        };
+        for (k, m) in self.0.iter().enumerate() {
+            if let Some(v) = m.get(key) {
+                s.values.entry(v.clone()).or_default().push(k);
+            }
+        }
+        s
+    }
 }
 
-/// The placement differences of one table (by `key`) between `a` and `b`.
+/// The placement differences of one table (by `key`) between `a` and `b`, each side with its
+/// [`Placements`].
 pub fn table_differences(
     key: &TableKey,
-    world: &BTreeMap<String, usize>,
-    a: (&Side, &str),
-    b: (&Side, &str),
+    a: (&Side, &str, &Placements),
+    b: (&Side, &str, &Placements),
 ) -> Vec<Difference> {
-    let placement = |r: &Run| placement_of(r, key, world);
-    let (sa, sb) = (seen(a.0, placement), seen(b.0, placement));
+    let (sa, sb) = (a.2.seen(key), b.2.seen(key));
     let mut out = Vec::new();
     differ(
         Kind::Placement,

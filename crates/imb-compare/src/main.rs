@@ -37,6 +37,16 @@ fn confidence(s: &str) -> Result<f64, String> {
     }
 }
 
+/// A path argument: an empty one would name the current directory (or nothing), never what the
+/// user meant, so it is a usage error naming the argument.
+fn path(s: &str) -> Result<String, String> {
+    if s.is_empty() {
+        Err("an empty path: name a file or directory".to_string())
+    } else {
+        Ok(s.to_string())
+    }
+}
+
 fn command() -> Command {
     let flag = |name: &'static str, help: &'static str| {
         Arg::new(name)
@@ -46,6 +56,9 @@ fn command() -> Command {
     };
     let value = |name: &'static str, v: &'static str, help: &'static str| {
         Arg::new(name).long(name).value_name(v).help(help)
+    };
+    let file = |name: &'static str, v: &'static str, help: &'static str| {
+        value(name, v, help).value_parser(path)
     };
     Command::new("imb-compare")
         .version(env!("CARGO_PKG_VERSION"))
@@ -68,20 +81,21 @@ fn command() -> Command {
                 "the confidence of every interval (beyond noise, criteria)",
             )
             .default_value("0.95")
+            .allow_negative_numbers(true)
             .value_parser(confidence),
         )
-        .arg(value(
+        .arg(file(
             "references",
             "FILE.toml",
             "acceptance criteria: each PASS, FAIL or INCONCLUSIVE; exit 1 if one fails, 4 if none \
              fails and one is inconclusive",
         ))
-        .arg(value("junit", "FILE", "the criteria as JUnit XML (needs --references)").requires("references"))
-        .arg(value("json", "FILE", "the whole comparison and the criteria as JSON"))
+        .arg(file("junit", "FILE", "the criteria as JUnit XML (needs --references)").requires("references"))
+        .arg(file("json", "FILE", "the whole comparison and the criteria as JSON"))
         .arg(flag("markdown", "Markdown tables instead of text"))
         .arg(flag("csv", "CSV instead of text (the criteria's when --references is given)"))
         .group(ArgGroup::new("format").args(["markdown", "csv"]))
-        .arg(value(
+        .arg(file(
             "plot",
             "DIR",
             "SVG plots (the metric and Mbytes/sec vs size, each run's launch spread, the \
@@ -115,6 +129,7 @@ fn command() -> Command {
                 .value_name("RUN")
                 .num_args(1..)
                 .required(true)
+                .value_parser(path)
                 .help("an output file (IMB text or -json) or a directory of one run's launches"),
         )
         .subcommand(
@@ -133,6 +148,7 @@ fn command() -> Command {
                         .value_name("SIDE")
                         .num_args(2..)
                         .required(true)
+                        .value_parser(path)
                         .help("a directory of one program's launch outputs, or one output file"),
                 ),
         )
@@ -254,9 +270,11 @@ fn against_base(m: &clap::ArgMatches) -> Result<u8, Stop> {
             }
         }
     }
-    if let Some(dir) = m.get_one::<String>("plot") {
-        plot::prepare(dir).map_err(|e| Stop::Write(Some(e.to_string())))?;
-    }
+    // Dropped on any early return: what it made goes again (plot::PlotDir).
+    let mut plots = match m.get_one::<String>("plot") {
+        Some(dir) => Some(plot::prepare(dir).map_err(|e| Stop::Write(Some(e.to_string())))?),
+        None => None,
+    };
     let (base, news) = if loaded.len() == 1 {
         (None, &loaded[..])
     } else {
@@ -295,26 +313,78 @@ fn against_base(m: &clap::ArgMatches) -> Result<u8, Stop> {
     if let Some(j) = &json_out {
         write_out(j, "--json", &export::json::render(&c))?;
     }
-    if let Some(dir) = m.get_one::<String>("plot") {
-        let files = plot::write(dir, &c).map_err(|e| Stop::Write(Some(e.to_string())))?;
+    if let Some(mut p) = plots.take() {
+        let files = plot::write(&mut p, &c).map_err(|e| Stop::Write(Some(e.to_string())))?;
         if format == Format::Text {
             out.push_str(&format!(
-                "\n# {} plot(s) and index.html in {dir}\n",
-                files.len() - 1
+                "\n# {} plot(s) and index.html in {}\n",
+                files.len() - 1,
+                p.path()
             ));
         }
+        p.keep();
     }
     print(&out)?;
     Ok(c.exit_status())
 }
 
-fn main() -> ExitCode {
-    let m = match command().try_get_matches() {
-        Ok(m) => m,
-        Err(e) => {
-            let _ = e.print();
-            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+/// clap's error as one line, as every other error of ours: its first line, then the lines up
+/// to its usage block (a list of missing arguments, a tip) folded in.
+fn one_line(e: &clap::Error) -> String {
+    let text = e.render().to_string();
+    let mut line = String::new();
+    for l in text.lines().map(str::trim) {
+        if l.starts_with("Usage:") || l.starts_with("For more information") {
+            break;
         }
+        if l.is_empty() {
+            continue;
+        }
+        if line.is_empty() {
+            line.push_str(l.strip_prefix("error: ").unwrap_or(l));
+        } else if let Some(tip) = l.strip_prefix("tip: ") {
+            line.push_str(&format!(" ({tip})"));
+        } else if line.ends_with(':') {
+            line.push_str(&format!(" {l}"));
+        } else {
+            line.push_str(&format!(", {l}"));
+        }
+    }
+    line
+}
+
+/// The parsed command line, or the exit status after help, the version or a usage error.
+fn matches() -> Result<clap::ArgMatches, ExitCode> {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    // clap would say only that some argument is not UTF-8; name it.
+    if let Some((k, a)) = args
+        .iter()
+        .enumerate()
+        .skip(1)
+        .find(|(_, a)| a.to_str().is_none())
+    {
+        eprintln!(
+            "imb-compare: argument {k} \"{}\" is not UTF-8: name files by UTF-8 paths",
+            imb_core::safefile::shown(a)
+        );
+        return Err(ExitCode::from(2));
+    }
+    command().try_get_matches_from(args).map_err(|e| {
+        if e.use_stderr() {
+            eprintln!("imb-compare: {}", one_line(&e));
+            ExitCode::from(2)
+        } else {
+            // --help and --version, as clap prints them.
+            let _ = e.print();
+            ExitCode::SUCCESS
+        }
+    })
+}
+
+fn main() -> ExitCode {
+    let m = match matches() {
+        Ok(m) => m,
+        Err(code) => return code,
     };
     let done = match m.subcommand() {
         Some(("agreement", sub)) => agreement(sub),

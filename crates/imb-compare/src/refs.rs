@@ -123,15 +123,31 @@ pub struct Criterion {
     pub line: usize,
 }
 
-fn line_of(text: &str, at: usize) -> usize {
-    text[..at.min(text.len())].matches('\n').count() + 1
+/// Where each line of a text starts, so that a byte offset's line is a binary search: counting
+/// from the start for every criterion made a file of many criteria quadratic to read.
+struct LineStarts(Vec<usize>);
+
+impl LineStarts {
+    fn new(text: &str) -> LineStarts {
+        LineStarts(
+            std::iter::once(0)
+                .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+                .collect(),
+        )
+    }
+
+    /// The line (from 1) of byte offset `at`.
+    fn line_of(&self, at: usize) -> usize {
+        self.0.partition_point(|&start| start <= at)
+    }
 }
 
 /// Read a references file. Every error names the file and the line.
 pub fn parse(file: &str, text: &str) -> Result<Vec<Criterion>, Error> {
+    let lines = LineStarts::new(text);
     let err = |at: usize, msg: String| Error::Line {
         file: file.to_string(),
-        line: line_of(text, at),
+        line: lines.line_of(at),
         msg,
     };
     let doc: FileDoc = toml::from_str(text).map_err(|e| {
@@ -148,7 +164,7 @@ pub fn parse(file: &str, text: &str) -> Result<Vec<Criterion>, Error> {
     }
     let mut out = Vec::new();
     for c in doc.criterion {
-        let line = line_of(text, c.span().start);
+        let line = lines.line_of(c.span().start);
         let c = c.into_inner();
         let metric = Metric::parse(c.metric.get_ref())
             .map_err(|m| err(c.metric.span().start, format!("metric {m}")))?;
@@ -333,8 +349,8 @@ pub fn size_text(s: &SizeCheck, c: &Criterion) -> String {
     let mut at = s
         .bytes
         .map_or("the row".to_string(), |b| format!("{b} bytes"));
-    if s.table.processes > 0 && c.processes.is_none() {
-        at.push_str(&format!(" np={}", s.table.processes));
+    if let (Some(p), None) = (s.table.processes, c.processes) {
+        at.push_str(&format!(" np={p}"));
     }
     if c.benchmark == "*" {
         at = format!("{} {at}", s.table.benchmark);
@@ -570,7 +586,7 @@ fn plain(v: &[(usize, f64)]) -> Vec<f64> {
 
 fn covers(c: &Criterion, key: &TableKey, bytes: Option<u64>) -> bool {
     let bench_ok = c.benchmark == "*" || c.benchmark == key.benchmark;
-    let procs_ok = c.processes.is_none() || c.processes == Some(key.processes);
+    let procs_ok = c.processes.is_none() || c.processes == key.processes;
     let mode_ok = c.mode.is_none() || c.mode.as_deref() == Some(key.mode.as_str());
     let bytes_ok = match (c.bytes, bytes) {
         (None, _) => true,
@@ -931,11 +947,19 @@ pub fn evaluate(
     } else {
         conditions::side_differences(a)
     };
+    let (pa, pb) = (
+        conditions::Placements::of(a.0, &world),
+        conditions::Placements::of(b.0, &world),
+    );
     for k in &keys {
         if base.is_some() {
-            diffs.extend(conditions::table_differences(k, &world, a, b));
+            diffs.extend(conditions::table_differences(
+                k,
+                (a.0, a.1, &pa),
+                (b.0, b.1, &pb),
+            ));
         } else {
-            diffs.extend(conditions::table_side_differences(k, &world, a));
+            diffs.extend(conditions::table_side_differences(k, (a.0, a.1, &pa)));
         }
     }
     diffs.sort();

@@ -60,14 +60,14 @@ fn pct(x: f64) -> String {
     }
 }
 
+/// "PingPong, 2 processes"; OSU prints no count, and a made-up one would read as a fact.
 pub(crate) fn table_title(k: &TableKey) -> String {
-    let mut t = format!("{}, {} processes", k.benchmark, k.processes);
-    if k.groups > 1 {
-        t = format!(
-            "{}, {} groups of {} processes",
-            k.benchmark, k.groups, k.processes
-        );
-    }
+    let mut t = match (k.groups, k.processes) {
+        (0 | 1, Some(p)) => format!("{}, {p} processes", k.benchmark),
+        (g, Some(p)) => format!("{}, {g} groups of {p} processes", k.benchmark),
+        (0 | 1, None) => format!("{}, processes not printed", k.benchmark),
+        (g, None) => format!("{}, {g} groups, processes not printed", k.benchmark),
+    };
     if !k.mode.is_empty() {
         t.push_str(&format!(", {}", k.mode));
     }

@@ -211,6 +211,10 @@ fn moved(
 pub fn versus(base: &Side, new: &Side, metric: Metric, confidence: f64) -> Vec<TableVs> {
     let world = world_counts(&[base, new]);
     let (fb, fnew) = (flag_index(base, &world), flag_index(new, &world));
+    let (pb, pnew) = (
+        conditions::Placements::of(base, &world),
+        conditions::Placements::of(new, &world),
+    );
     let higher_is_worse = metric != Metric::Mbytes;
     compare(new, base, metric)
         .into_iter()
@@ -296,9 +300,8 @@ pub fn versus(base: &Side, new: &Side, metric: Metric, confidence: f64) -> Vec<T
             TableVs {
                 differences: conditions::table_differences(
                     &t.key,
-                    &world,
-                    (base, "base"),
-                    (new, "new"),
+                    (base, "base", &pb),
+                    (new, "new", &pnew),
                 ),
                 key: t.key,
                 rows,

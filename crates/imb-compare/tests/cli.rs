@@ -156,3 +156,91 @@ fn bad_input_is_one_line_and_status_2() {
     );
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// OSU's osu_latency output with the given times at 1, 2 and 4 bytes.
+fn osu_latency(times: [f64; 3]) -> String {
+    format!(
+        "# OSU MPI Latency Test v7.4\n# Datatype: MPI_CHAR.\n# Size       Avg Latency(us)\n\
+         1 {:27.2}\n2 {:27.2}\n4 {:27.2}\n",
+        times[0], times[1], times[2]
+    )
+}
+
+/// OSU prints no process count: every output says so, never "0 processes".
+#[test]
+fn osu_tables_say_their_process_count_is_not_printed() {
+    let d = scratch("osu");
+    let a = d.join("a.txt");
+    let b = d.join("b.txt");
+    std::fs::write(&a, osu_latency([0.22, 0.23, 0.25])).unwrap();
+    std::fs::write(&b, osu_latency([0.32, 0.33, 0.35])).unwrap();
+    let r = d.join("r.toml");
+    std::fs::write(
+        &r,
+        "[[criterion]]\nbenchmark = \"PingPong\"\nmetric = \"t\"\nreference = \"baseline\"\nupper = 0.1\n",
+    )
+    .unwrap();
+    let (a, b, r) = (
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        r.to_str().unwrap(),
+    );
+    let plots = d.join("plots");
+    let json = d.join("c.json");
+    let (code, out, err) = run(&[
+        "--plot",
+        plots.to_str().unwrap(),
+        "--json",
+        json.to_str().unwrap(),
+        "--references",
+        r,
+        a,
+        b,
+    ]);
+    assert_eq!(code, Some(4), "{err}");
+    assert!(
+        out.contains("# PingPong, processes not printed: b.txt"),
+        "{out}"
+    );
+    assert!(!out.contains("0 processes"), "{out}");
+    let (_, md, _) = run(&["--markdown", a, b]);
+    assert!(
+        md.contains("## PingPong, processes not printed: b.txt"),
+        "{md}"
+    );
+    let (_, agreement, _) = run(&["agreement", a, b]);
+    assert!(
+        agreement.contains("# PingPong, processes not printed: "),
+        "{agreement}"
+    );
+    assert!(!agreement.contains("0 processes"), "{agreement}");
+    // Machine outputs: JSON null, CSV an empty field.
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let table = &doc["comparisons"][0]["tables"][0];
+    assert!(table["processes"].is_null(), "{table}");
+    let size = &doc["criteria"]["outcomes"][0]["sizes"][0];
+    assert!(size["processes"].is_null(), "{size}");
+    let (_, csv, _) = run(&["--csv", a, b]);
+    assert!(
+        csv.lines()
+            .nth(1)
+            .unwrap()
+            .starts_with("a.txt,b.txt,PingPong,,1,"),
+        "{csv}"
+    );
+    let (_, csv, _) = run(&["--csv", "--references", r, a, b]);
+    assert!(
+        csv.lines().nth(1).unwrap().contains(",PingPong,,1,"),
+        "{csv}"
+    );
+    // The plot: its file and title.
+    let svg = std::fs::read_to_string(plots.join("PingPong.svg")).unwrap();
+    assert!(svg.contains("PingPong, processes not printed"), "{svg}");
+    let index = std::fs::read_to_string(plots.join("index.html")).unwrap();
+    assert!(
+        index.contains("<h2>PingPong, processes not printed</h2>"),
+        "{index}"
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -68,7 +68,7 @@ pub fn render(c: &Comparison) -> String {
                     let mut row = head.to_vec();
                     row.extend([
                         z.table.benchmark.clone(),
-                        z.table.processes.to_string(),
+                        opt(z.table.processes),
                         z.table.groups.to_string(),
                         z.table.mode.clone(),
                         opt(z.group),
@@ -107,7 +107,7 @@ pub fn render(c: &Comparison) -> String {
                             base.clone(),
                             cmp.new.label.clone(),
                             t.key.benchmark.clone(),
-                            t.key.processes.to_string(),
+                            opt(t.key.processes),
                             t.key.groups.to_string(),
                             t.key.mode.clone(),
                             opt(r.group),

@@ -5,7 +5,10 @@ use crate::agree::TableKey;
 
 /// The SVG file's name for a table.
 pub fn file_name(k: &TableKey) -> String {
-    let mut n = format!("{}-np{}", k.benchmark, k.processes);
+    let mut n = match k.processes {
+        Some(p) => format!("{}-np{p}", k.benchmark),
+        None => k.benchmark.clone(),
+    };
     if k.groups > 1 {
         n.push_str(&format!("-g{}", k.groups));
     }

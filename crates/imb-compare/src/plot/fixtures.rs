@@ -69,7 +69,7 @@ pub(super) fn texts(svg: &str) -> Vec<String> {
 pub(super) fn key(bench: &str) -> TableKey {
     TableKey {
         benchmark: bench.to_string(),
-        processes: 2,
+        processes: Some(2),
         groups: 1,
         mode: String::new(),
     }

@@ -28,7 +28,7 @@ use crate::refs::Verdict;
 use crate::report::table_title;
 use data::collect;
 use draw::svg;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// In every index.html we write: a directory holding one is ours to write into again.
 pub const MARKER: &str = "<meta name=\"generator\" content=\"imb-compare --plot\">";
@@ -70,41 +70,120 @@ fn verdict_table(cr: &crate::comparison::Criteria) -> String {
     t
 }
 
+/// The plot directory of one run. What the run made there (the directory and its missing
+/// parents, each file that did not exist before) is removed again when it is dropped before
+/// [`PlotDir::keep`]: an output that fails half-way (a full disk) leaves neither half a set of
+/// plots nor a directory of files without an index.html, which the next `--plot` would refuse
+/// as someone else's. Files an earlier run wrote there are ours and may have been replaced;
+/// its index.html stays until the new one is complete (written last, renamed into place).
+pub struct PlotDir {
+    dir: String,
+    /// Directories this run created, innermost first.
+    made_dirs: Vec<PathBuf>,
+    /// Files this run created.
+    made_files: Vec<PathBuf>,
+    kept: bool,
+}
+
+impl PlotDir {
+    /// Keep what was written: the run succeeded.
+    pub fn keep(mut self) {
+        self.kept = true;
+    }
+
+    pub fn path(&self) -> &str {
+        &self.dir
+    }
+}
+
+impl Drop for PlotDir {
+    fn drop(&mut self) {
+        if self.kept {
+            return;
+        }
+        for f in &self.made_files {
+            let _ = std::fs::remove_file(f);
+        }
+        // remove_dir takes only an empty directory: anything someone else put there stays.
+        for d in &self.made_dirs {
+            let _ = std::fs::remove_dir(d);
+        }
+    }
+}
+
 /// Make `dir` ready for plots: made when missing; an existing directory must be empty or one
 /// we wrote before (its index.html carries [`MARKER`]), so no file of anyone else's is replaced.
-pub fn prepare(dir: &str) -> Result<(), Error> {
+pub fn prepare(dir: &str) -> Result<PlotDir, Error> {
     let fail = |msg: String| Error::File {
         file: dir.to_string(),
         msg,
     };
     let d = Path::new(dir);
+    let mut out = PlotDir {
+        dir: dir.to_string(),
+        made_dirs: Vec::new(),
+        made_files: Vec::new(),
+        kept: false,
+    };
     if std::fs::symlink_metadata(d).is_err() {
-        return std::fs::create_dir_all(d).map_err(|e| fail(e.to_string()));
+        out.made_dirs = d
+            .ancestors()
+            .filter(|a| !a.as_os_str().is_empty())
+            .take_while(|a| std::fs::symlink_metadata(a).is_err())
+            .map(Path::to_path_buf)
+            .collect();
+        std::fs::create_dir_all(d).map_err(|e| fail(e.to_string()))?;
+        return Ok(out);
     }
     if !std::fs::metadata(d).is_ok_and(|m| m.is_dir()) {
         return Err(fail("exists and is not a directory".to_string()));
     }
     let mut entries = std::fs::read_dir(d).map_err(|e| fail(e.to_string()))?;
-    let ours = std::fs::read_to_string(d.join("index.html")).is_ok_and(|t| t.contains(MARKER));
+    let ours = marked(&d.join("index.html"));
     if entries.next().is_some() && !ours {
         return Err(fail(
             "a directory with files not written by imb-compare --plot: name a new or empty one"
                 .to_string(),
         ));
     }
-    Ok(())
+    Ok(out)
 }
 
-/// Write the plots of the comparison's runs into `dir`, made ready by [`prepare`]. Returns the
-/// files written.
-pub fn write(dir: &str, c: &Comparison) -> Result<Vec<String>, Error> {
+/// Whether `index` is an index.html we wrote: a regular file whose head carries [`MARKER`].
+/// Only the head is read, so an index of thousands of tables is still ours; a FIFO or a device
+/// there is not opened for reading (it would block, or never end), and is not ours.
+fn marked(index: &Path) -> bool {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    if !std::fs::metadata(index).is_ok_and(|m| m.is_file()) {
+        return false;
+    }
+    // O_NONBLOCK: if the file was swapped for a FIFO since the check, open still returns.
+    let Ok(f) = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(index)
+    else {
+        return false;
+    };
+    if !f.metadata().is_ok_and(|m| m.is_file()) {
+        return false;
+    }
+    let mut head = Vec::new();
+    f.take(4096).read_to_end(&mut head).is_ok() && String::from_utf8_lossy(&head).contains(MARKER)
+}
+
+/// Write the plots of the comparison's runs into `out`, made ready by [`prepare`], index.html
+/// last. Returns the files written.
+pub fn write(out: &mut PlotDir, c: &Comparison) -> Result<Vec<String>, Error> {
+    let dir = out.dir.clone();
     let sides = c.sides();
     let outcomes = c.criteria.as_ref().map_or(&[][..], |cr| &cr.outcomes[..]);
     let fail = |msg: String| Error::File {
-        file: dir.to_string(),
+        file: dir.clone(),
         msg,
     };
-    let d = Path::new(dir);
+    let d = Path::new(&dir);
     let labels: Vec<&str> = sides.iter().map(|s| s.label.as_str()).collect();
     let labels = html_escape(&labels.join(", "));
     let mut index = format!(
@@ -140,7 +219,7 @@ pub fn write(dir: &str, c: &Comparison) -> Result<Vec<String>, Error> {
         let name = file_name(key);
         let text = svg(key, fig, &sides, outcomes).map_err(|m| fail(format!("{name}: {m}")))?;
         let path = d.join(&name).to_string_lossy().into_owned();
-        put(&path, text.as_bytes())?;
+        put(out, &path, text.as_bytes())?;
         let title = html_escape(&table_title(key));
         index.push_str(&format!("<h2>{title}</h2>\n"));
         for cmp in &c.compared {
@@ -167,13 +246,26 @@ pub fn write(dir: &str, c: &Comparison) -> Result<Vec<String>, Error> {
     }
     index.push_str("</body></html>\n");
     let path = d.join("index.html").to_string_lossy().into_owned();
-    put(&path, index.as_bytes())?;
+    put(out, &path, index.as_bytes())?;
     written.push(path);
     Ok(written)
 }
 
-/// Write through a temporary file and a rename, as every output file of imb-rs.
-fn put(path: &str, bytes: &[u8]) -> Result<(), Error> {
+/// Write through a temporary file and a rename, as every output file of imb-rs, noting a file
+/// that is new for [`PlotDir`]'s clean-up.
+fn put(plots: &mut PlotDir, path: &str, bytes: &[u8]) -> Result<(), Error> {
+    match std::fs::symlink_metadata(path) {
+        Err(_) => plots.made_files.push(PathBuf::from(path)),
+        // We write no links: one here was put by someone else, and its target is theirs.
+        Ok(m) if m.is_symlink() => {
+            return Err(Error::File {
+                file: path.to_string(),
+                msg: "a symlink, not a plot of imb-compare: remove it or name another directory"
+                    .to_string(),
+            })
+        }
+        Ok(_) => {}
+    }
     let out = imb_core::safefile::OutFile::check("--plot", path).map_err(|e| Error::File {
         file: path.to_string(),
         msg: e.to_string(),

@@ -394,3 +394,27 @@ fn noise_over_many_sizes_fails_nothing() {
     let eight = launches("eight", &[2.0, 2.1, 2.2, 2.3, 2.4, 2.5, 2.6, 2.7]);
     assert_eq!(eval(&c, None, &eight).verdict, Verdict::Fail);
 }
+
+/// A references file of many criteria, as large as an input file may be: every line read in
+/// one pass. (Each criterion's line was counted from the start of the text, which took minutes
+/// on such a file; the test judges only the result.)
+#[test]
+fn a_file_of_many_criteria_at_the_input_cap() {
+    let one = "[[criterion]]\nbenchmark = \"PingPong\"\nbytes = [0, 1024]\nmetric = \"t\"\n\
+               reference = \"baseline\"\nupper = 0.25\n\n";
+    let n = (imb_core::safefile::INPUT_CAP as usize - 200) / one.len();
+    let text = one.repeat(n);
+    let c = parse("big.toml", &text).unwrap();
+    assert_eq!(c.len(), n);
+    assert_eq!(c[n - 1].line, 7 * (n - 1) + 1);
+    // An error at the end names its line.
+    let bad = format!(
+        "{text}[[criterion]]\nbenchmark = \"PingPong\"\nmetric = \"speed\"\nreference = 1\nupper = 0.1\n"
+    );
+    assert!(bad.len() as u64 <= imb_core::safefile::INPUT_CAP);
+    let e = parse("big.toml", &bad).unwrap_err().to_string();
+    assert!(
+        e.starts_with(&format!("big.toml, line {}: metric", 7 * n + 3)),
+        "{e}"
+    );
+}
