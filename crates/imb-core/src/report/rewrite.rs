@@ -1,7 +1,8 @@
 //! What both `-json` documents share (`json` of the MPI executables, `suitejson` of the suites
 //! without MPI): the whole document is rewritten after each change (`OutFile::write`: to a
-//! temporary file, then renamed), so a crash leaves a valid file, and the first failed write is
-//! kept; later saves are skipped and the run ends with that line.
+//! temporary file, then renamed; SIGINT, SIGTERM and SIGHUP wait for the rename), so a crash or
+//! a signal leaves a valid file and no temporary one, and the first failed write is kept; later
+//! saves are skipped and the run ends with that line.
 
 use crate::safefile::OutFile;
 use serde::Serialize;

@@ -6,18 +6,28 @@
 //!   would fill memory, so the type is checked before opening, the open never blocks, and the
 //!   read stops one byte past the cap. A UTF-8 byte-order mark is skipped; other invalid UTF-8
 //!   is an error naming the line.
-//! - Output files (`-json`) are written only to a new or existing regular file. A symlink is
-//!   followed (its target is written, the link stays); a device, FIFO, socket or directory is an
-//!   error before anything runs. Every write goes to a fresh temporary file created next to the
-//!   target (never an existing one) and renamed over it, and the temporary file is removed on
-//!   every failure path, a full disk included.
+//! - Output files (`-json`) are written only to a new or existing regular file that is not
+//!   where the standard output or error of this process, or of a process that started it
+//!   (mpirun), goes: renaming over it would replace the text tables. A symlink is followed (its
+//!   target is written, the link stays); a device, FIFO, socket or directory is an error before
+//!   anything runs. The check proves the directory takes our files by creating, filling with
+//!   one page and removing a temporary file, so procfs, a read-only mount or a full disk is an
+//!   error before the run, not after it. Every write goes to a fresh temporary file created next
+//!   to the target (never an existing one) and renamed over it, and the temporary file is
+//!   removed on every failure path, a full disk included.
+//! - No temporary file survives a signal: SIGINT, SIGTERM and SIGHUP wait until the write in
+//!   progress has renamed or removed its file, then end the process as they would have; the
+//!   files of processes killed by SIGKILL are removed by the next check in their directory
+//!   (`tmp`, where the choice is explained).
 
 use crate::error::{Error, Result};
 use std::ffi::OsStr;
-use std::fs::{File, OpenOptions};
+use std::fs::OpenOptions;
 use std::io::{self, Read, Write};
-use std::os::unix::fs::{FileTypeExt, OpenOptionsExt, PermissionsExt};
+use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
+
+mod tmp;
 
 /// The largest input file accepted: far above any real settings or lengths file.
 pub const INPUT_CAP: u64 = 4 << 20;
@@ -135,13 +145,34 @@ pub struct OutFile {
 
 impl OutFile {
     /// Check that `path` (named by option `arg`) can take an output file: an existing regular
-    /// file (through any symlinks) or a new name in a writable directory. Nothing is created.
+    /// file (through any symlinks) that is no standard output or error, or a new name, in a
+    /// directory that takes a temporary file of ours (one is created and removed, and those of
+    /// dead processes of ours are removed).
     pub fn check(arg: &str, path: &str) -> Result<OutFile> {
         let fail = |msg: String| Error::file(arg, path, msg);
         if path.is_empty() {
             return Err(Error::arg(arg, "needs a file name"));
         }
         let p = Path::new(path);
+        // What the path finally names, through any symlinks (/dev/stdout, /proc/self/fd/1).
+        match std::fs::metadata(p) {
+            Ok(md) if md.file_type().is_file() => {
+                if let Some(whose) = std_stream(&md, true) {
+                    return Err(fail(format!(
+                        "this is where {whose} goes; writing it would replace that output (give \
+                         {arg} a file of its own)"
+                    )));
+                }
+            }
+            Ok(md) => {
+                return Err(fail(format!(
+                    "{}: only a regular file is written",
+                    kind_of(&md.file_type())
+                )))
+            }
+            // A new name, or a dangling link: told apart below.
+            Err(_) => {}
+        }
         let target = match std::fs::symlink_metadata(p) {
             Ok(md) if md.file_type().is_symlink() => match std::fs::canonicalize(p) {
                 Ok(t) => t,
@@ -183,6 +214,13 @@ impl OutFile {
                 dir.display()
             )));
         }
+        // Permissions are not the whole story (procfs, a read-only mount, a full disk).
+        if let Err(e) = tmp::probe(&target) {
+            return Err(fail(format!(
+                "cannot create files in {}: {e}",
+                dir.display()
+            )));
+        }
         Ok(OutFile {
             shown: path.to_string(),
             target,
@@ -196,7 +234,12 @@ impl OutFile {
         // The target may have changed since the check (another program): never replace a
         // non-regular file.
         let old_mode = match std::fs::metadata(&self.target) {
-            Ok(md) if md.file_type().is_file() => Some(md.permissions().mode()),
+            Ok(md) if md.file_type().is_file() => {
+                if let Some(whose) = std_stream(&md, false) {
+                    return Err(io::Error::other(format!("it is now where {whose} goes")));
+                }
+                Some(md.permissions().mode())
+            }
             Ok(md) => {
                 return Err(io::Error::other(format!(
                     "{}: only a regular file is written",
@@ -206,7 +249,8 @@ impl OutFile {
             Err(e) if e.kind() == io::ErrorKind::NotFound => None,
             Err(e) => return Err(e),
         };
-        let (tmp, mut f) = self.create_tmp()?;
+        let _defer = tmp::Deferring::enter()?;
+        let (tmp, mut f) = tmp::create(&self.target)?;
         let r = (|| {
             if let Some(mode) = old_mode {
                 f.set_permissions(std::fs::Permissions::from_mode(mode & 0o7777))?;
@@ -221,30 +265,68 @@ impl OutFile {
         }
         r
     }
+}
 
-    /// A temporary file that did not exist before (O_EXCL), next to the target.
-    fn create_tmp(&self) -> io::Result<(PathBuf, File)> {
-        let dir = parent(&self.target);
-        let name = self
-            .target
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let pid = std::process::id();
-        for k in 0..100u32 {
-            let tmp = dir.join(format!(".{name}.imb-rs-{pid}-{k}.tmp"));
-            match OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .mode(0o644)
-                .open(&tmp)
-            {
-                Ok(f) => return Ok((tmp, f)),
-                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
-                Err(e) => return Err(e),
+/// Whose standard output or error the file of `md` is, in words: this program's, or with
+/// `ancestors` that of a process that started it (mpirun's, whose output file the ranks never
+/// see); None when it is neither.
+fn std_stream(md: &std::fs::Metadata, ancestors: bool) -> Option<String> {
+    let same = |m: &std::fs::Metadata| m.dev() == md.dev() && m.ino() == md.ino();
+    let streams = [
+        (io::stdout().as_fd_metadata(), "standard output"),
+        (io::stderr().as_fd_metadata(), "standard error"),
+    ];
+    for (m, what) in &streams {
+        if m.as_ref().is_ok_and(same) {
+            return Some(format!("the {what} of this program"));
+        }
+    }
+    if !ancestors {
+        return None;
+    }
+    let mut pid = std::os::unix::process::parent_id();
+    // A chain of launchers is short; the bound only guards against a /proc that loops.
+    for _ in 0..64 {
+        if pid <= 1 {
+            break;
+        }
+        for (fd, what) in [(1, "standard output"), (2, "standard error")] {
+            if std::fs::metadata(format!("/proc/{pid}/fd/{fd}")).is_ok_and(|m| same(&m)) {
+                let comm = std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
+                return Some(format!(
+                    "the {what} of {} (process {pid}, which started this program)",
+                    comm.trim()
+                ));
             }
         }
-        Err(io::Error::other("no free temporary file name"))
+        pid = match parent_of(pid) {
+            Some(p) => p,
+            None => break,
+        };
+    }
+    None
+}
+
+/// The parent of process `pid`, from /proc/PID/stat (the field after the state, which follows
+/// the command name in parentheses).
+fn parent_of(pid: u32) -> Option<u32> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let rest = &stat[stat.rfind(')')? + 1..];
+    rest.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// The metadata of what a standard stream's descriptor refers to.
+trait FdMetadata {
+    fn as_fd_metadata(&self) -> io::Result<std::fs::Metadata>;
+}
+
+impl<T: std::os::fd::AsFd> FdMetadata for T {
+    fn as_fd_metadata(&self) -> io::Result<std::fs::Metadata> {
+        // A duplicate of the descriptor, so its metadata can be read without owning it.
+        self.as_fd()
+            .try_clone_to_owned()
+            .map(std::fs::File::from)
+            .and_then(|f| f.metadata())
     }
 }
 
@@ -291,13 +373,7 @@ pub fn reader_gone() -> bool {
 }
 
 fn is_pipe(f: &impl std::os::fd::AsFd) -> bool {
-    use std::os::unix::fs::FileTypeExt;
-    // A duplicate of the descriptor, so its metadata can be read without owning stdout.
-    f.as_fd()
-        .try_clone_to_owned()
-        .map(std::fs::File::from)
-        .and_then(|f| f.metadata())
-        .is_ok_and(|m| m.file_type().is_fifo())
+    f.as_fd_metadata().is_ok_and(|m| m.file_type().is_fifo())
 }
 
 /// True when `fd` is the write end of a pipe without readers: Linux's poll(2) reports POLLERR

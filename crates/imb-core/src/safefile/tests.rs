@@ -158,3 +158,219 @@ fn non_utf8_paths_are_shown_escaped() {
     let p = OsStr::from_bytes(b"a\xffb");
     assert_eq!(shown(p), "a\\xffb");
 }
+
+#[test]
+fn output_refuses_a_directory_that_takes_no_file() {
+    // Root may write anywhere by permission; procfs still refuses new files.
+    let e = OutFile::check("-json", "/proc/x.json")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with("-json /proc/x.json: cannot create files in /proc: "),
+        "{e}"
+    );
+}
+
+#[test]
+fn the_check_leaves_nothing_and_removes_dead_processes_temporaries() {
+    let d = dir("outprobe");
+    let target = d.join("r.json");
+    // Left by a process that no longer exists (no pid reaches i32::MAX on Linux).
+    let host = nix::sys::utsname::uname().unwrap();
+    let host: String = host
+        .nodename()
+        .to_string_lossy()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "._-".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let stale = d.join(format!(".r.json.imb-rs-{host}-{}-0.tmp", i32::MAX));
+    std::fs::write(&stale, "partial").unwrap();
+    OutFile::check("-json", &s(&target)).unwrap();
+    assert_eq!(
+        std::fs::read_dir(&d).unwrap().count(),
+        0,
+        "the check left a file, or kept the stale one"
+    );
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+/// The environment variable that makes one of the ignored tests below a helper process.
+const CHILD: &str = "IMB_SAFEFILE_TEST_CHILD";
+
+/// This test binary running the ignored test `name` with `CHILD=arg`, stdout to `stdout`.
+fn child(name: &str, arg: &Path, stdout: std::process::Stdio) -> Helper {
+    Helper(
+        std::process::Command::new(std::env::current_exe().unwrap())
+            .args([
+                name,
+                "--exact",
+                "--ignored",
+                "--nocapture",
+                "--test-threads=1",
+            ])
+            .env(CHILD, arg)
+            .stdin(std::process::Stdio::null())
+            .stdout(stdout)
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap(),
+    )
+}
+
+/// A helper process, killed if a failed assertion leaves it running.
+struct Helper(std::process::Child);
+
+impl Drop for Helper {
+    fn drop(&mut self) {
+        if self.0.try_wait().is_ok_and(|s| s.is_none()) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+}
+
+/// Helper process: check `-json` against this process's stdout and stderr, by their names
+/// and by the file's own name, and print what each check said on stderr.
+#[test]
+#[ignore = "a helper process of output_refuses_the_standard_output"]
+fn child_checks_its_stdout() {
+    let Some(file) = std::env::var_os(CHILD) else {
+        return;
+    };
+    for p in [
+        "/dev/stdout",
+        "/proc/self/fd/1",
+        "/dev/stderr",
+        file.to_str().unwrap(),
+    ] {
+        match OutFile::check("-json", p) {
+            Ok(_) => eprintln!("accepted {p}"),
+            Err(e) => eprintln!("{e}"),
+        }
+    }
+}
+
+#[test]
+fn output_refuses_the_standard_output() {
+    let d = dir("outstdout");
+    let out = d.join("out.txt");
+    let f = std::fs::File::create(&out).unwrap();
+    let mut c = child("safefile::tests::child_checks_its_stdout", &out, f.into());
+    let mut err = String::new();
+    c.0.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    assert!(c.0.wait().unwrap().success(), "{err}");
+    let lines: Vec<&str> = err.lines().filter(|l| l.starts_with("-json ")).collect();
+    let stdout = "this is where the standard output of this program goes; writing it would \
+                  replace that output (give -json a file of its own)";
+    assert_eq!(
+        lines,
+        [
+            format!("-json /dev/stdout: {stdout}"),
+            format!("-json /proc/self/fd/1: {stdout}"),
+            // stderr is a pipe here, refused as any FIFO.
+            "-json /dev/stderr: a FIFO: only a regular file is written".to_string(),
+            format!("-json {}: {stdout}", out.display()),
+        ],
+        "{err}"
+    );
+    // The test harness's own lines went to stdout, untouched.
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains("child_checks_its_stdout"), "{text}");
+    assert_eq!(std::fs::read_dir(&d).unwrap().count(), 1);
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+/// The bytes each write of the helper below puts in the file: large, so a write lasts long
+/// enough to be caught by a signal.
+const BIG: usize = 16 << 20;
+
+/// Helper process: rewrite `CHILD/r.json` for ever, alternating two contents of BIG bytes.
+/// With `CHILD/ignore-int` present, SIGINT is ignored first (as `nohup` or a background job
+/// of a script leave it).
+#[test]
+#[ignore = "a helper process of a_signal_during_a_write_leaves_no_temporary_file"]
+fn child_rewrites_for_ever() {
+    let Some(d) = std::env::var_os(CHILD) else {
+        return;
+    };
+    let d = PathBuf::from(d);
+    if d.join("ignore-int").exists() {
+        // SAFETY: ignoring a signal installs no handler code.
+        unsafe { libc::signal(libc::SIGINT, libc::SIG_IGN) };
+    }
+    let o = OutFile::check("-json", &s(&d.join("r.json"))).unwrap();
+    let (a, b) = (vec![b'a'; BIG], vec![b'b'; BIG]);
+    for i in 0.. {
+        o.write(if i % 2 == 0 { &a } else { &b }).unwrap();
+    }
+}
+
+/// Our temporary files in `d`.
+fn temporaries(d: &Path) -> Vec<std::ffi::OsString> {
+    std::fs::read_dir(d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .filter(|n| n.to_string_lossy().contains(".imb-rs-"))
+        .collect()
+}
+
+/// Start the helper in `d`, send `sig` as soon as a temporary file exists, and return how the
+/// helper ended.
+fn signal_during_a_write(d: &Path, sig: libc::c_int) -> std::process::ExitStatus {
+    let mut c = child(
+        "safefile::tests::child_rewrites_for_ever",
+        d,
+        std::process::Stdio::null(),
+    );
+    let t0 = std::time::Instant::now();
+    // A rewrite, not the check's probe: the file exists already.
+    while !d.join("r.json").exists() || temporaries(d).is_empty() {
+        assert!(c.0.try_wait().unwrap().is_none(), "the helper ended early");
+        assert!(t0.elapsed().as_secs() < 60, "no temporary file in 60 s");
+    }
+    // SAFETY: kill(2) of our own child, which we have not waited for yet.
+    unsafe { libc::kill(c.0.id() as i32, sig) };
+    c.0.wait().unwrap()
+}
+
+#[test]
+fn a_signal_during_a_write_leaves_no_temporary_file() {
+    use std::os::unix::process::ExitStatusExt;
+    let d = dir("outsignal");
+    for sig in [libc::SIGTERM, libc::SIGINT, libc::SIGHUP] {
+        for _ in 0..3 {
+            let st = signal_during_a_write(&d, sig);
+            assert_eq!(st.signal(), Some(sig), "the signal's own end: {st:?}");
+            assert_eq!(temporaries(&d), Vec::<std::ffi::OsString>::new());
+            // The file is one whole content, old or new.
+            let r = std::fs::read(d.join("r.json")).unwrap();
+            assert_eq!(r.len(), BIG);
+            assert!(r.iter().all(|&x| x == r[0]));
+        }
+    }
+    // An ignored SIGINT stays ignored: the helper writes on until SIGTERM.
+    std::fs::write(d.join("ignore-int"), "").unwrap();
+    let mut c = child(
+        "safefile::tests::child_rewrites_for_ever",
+        &d,
+        std::process::Stdio::null(),
+    );
+    while !d.join("r.json").exists() || temporaries(&d).is_empty() {
+        assert!(c.0.try_wait().unwrap().is_none(), "the helper ended early");
+    }
+    // SAFETY: kill(2) of our own child, which we have not waited for yet.
+    unsafe { libc::kill(c.0.id() as i32, libc::SIGINT) };
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert!(c.0.try_wait().unwrap().is_none(), "SIGINT ended the helper");
+    // SAFETY: as above; the helper still runs.
+    unsafe { libc::kill(c.0.id() as i32, libc::SIGTERM) };
+    assert_eq!(c.0.wait().unwrap().signal(), Some(libc::SIGTERM));
+    assert_eq!(temporaries(&d), Vec::<std::ffi::OsString>::new());
+    std::fs::remove_dir_all(&d).unwrap();
+}

@@ -1,17 +1,14 @@
 //! The ranges of the parameters and the differences from the standard values; errors name the
-//! key's line in the file.
+//! line of the key's value in the file (`file` knows where each value stands).
 
 use super::*;
 
-/// Check value ranges; the error names the key's line in the file when it can be found.
-pub fn validate(p: &Params, text: &str, path: &str, kind: Kind) -> Result<()> {
-    let bad = |key: &str, msg: String| {
-        let line = key_line(text, key);
-        if line > 0 {
-            Error::line("-settings", path, line, format!("{key}: {msg}"))
-        } else {
-            Error::file("-settings", path, format!("{key}: {msg}"))
-        }
+/// Check value ranges; the error names the line of the key's value in force (`line`, 0 when
+/// the value is not in the file).
+pub fn validate(p: &Params, path: &str, kind: Kind, line: &dyn Fn(&str) -> usize) -> Result<()> {
+    let bad = |key: &str, msg: String| match line(key) {
+        0 => Error::file("-settings", path, format!("{key}: {msg}")),
+        l => Error::line("-settings", path, l, format!("{key}: {msg}")),
     };
     if p.maxmsglog > MAX_MSGLOG {
         return Err(bad(
@@ -133,18 +130,4 @@ pub fn differences(p: &Params, std: &Params) -> Vec<(&'static str, String, Strin
 
 pub(super) fn line_of(text: &str, offset: usize) -> usize {
     text[..offset.min(text.len())].matches('\n').count() + 1
-}
-
-/// The last line that assigns `key` (the optional block comes last, and wins).
-fn key_line(text: &str, key: &str) -> usize {
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| {
-            let l = l.trim_start();
-            l.strip_prefix(key)
-                .is_some_and(|rest| rest.trim_start().starts_with('='))
-        })
-        .map(|(i, _)| i + 1)
-        .last()
-        .unwrap_or(0)
 }

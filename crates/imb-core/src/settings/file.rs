@@ -1,71 +1,182 @@
 //! Reading a settings file: the `[standard]` block (absent or equal to the built-in values),
 //! the `[optional]` block when `IMB_OPTIONAL` switches it on, and the `[info]` hints.
+//!
+//! Every value is read with its place in the file (`toml::Spanned`), straight from the text:
+//! a wrong type, an unknown or duplicate key, a value out of range or a standard value changed
+//! is an error naming the line of the value or key. (Reading a block into a `toml::Table`
+//! first and converting it afterwards loses the places, which is how `[standard]` once lost
+//! its line numbers.)
 
 use super::*;
+use toml::Spanned;
+
+type Value<T> = Option<Spanned<T>>;
+
+/// The `[standard]` block: when present, every key but FILENAME (imb-io's) and WINDOW_SIZE
+/// (the command line's) is required, and each must equal the built-in value.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StandardBlock {
+    #[serde(rename = "MINMSGLOG")]
+    minmsglog: Value<u32>,
+    #[serde(rename = "MAXMSGLOG")]
+    maxmsglog: Value<u32>,
+    #[serde(rename = "MSGSPERSAMPLE")]
+    msgspersample: Value<usize>,
+    #[serde(rename = "MSGS_NONAGGR")]
+    msgs_nonaggr: Value<usize>,
+    #[serde(rename = "OVERALL_VOL")]
+    overall_vol: Value<usize>,
+    #[serde(rename = "N_WARMUP")]
+    n_warmup: Value<usize>,
+    #[serde(rename = "N_BARR")]
+    n_barr: Value<usize>,
+    #[serde(rename = "TARGET_CPU_SECS")]
+    target_cpu_secs: Value<f64>,
+    #[serde(rename = "FILENAME")]
+    filename: Value<String>,
+    #[serde(rename = "WINDOW_SIZE")]
+    window_size: Value<usize>,
+}
 
 /// The user's block: every key optional, `IMB_OPTIONAL` switches it on.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct OptionalBlock {
-    #[serde(rename = "IMB_OPTIONAL", default)]
-    imb_optional: bool,
+    #[serde(rename = "IMB_OPTIONAL")]
+    imb_optional: Value<bool>,
     #[serde(rename = "MINMSGLOG")]
-    minmsglog: Option<u32>,
+    minmsglog: Value<u32>,
     #[serde(rename = "MAXMSGLOG")]
-    maxmsglog: Option<u32>,
+    maxmsglog: Value<u32>,
     #[serde(rename = "MSGSPERSAMPLE")]
-    msgspersample: Option<usize>,
+    msgspersample: Value<usize>,
     #[serde(rename = "MSGS_NONAGGR")]
-    msgs_nonaggr: Option<usize>,
+    msgs_nonaggr: Value<usize>,
     #[serde(rename = "OVERALL_VOL")]
-    overall_vol: Option<usize>,
+    overall_vol: Value<usize>,
     #[serde(rename = "N_WARMUP")]
-    n_warmup: Option<usize>,
+    n_warmup: Value<usize>,
     #[serde(rename = "N_BARR")]
-    n_barr: Option<usize>,
+    n_barr: Value<usize>,
     #[serde(rename = "TARGET_CPU_SECS")]
-    target_cpu_secs: Option<f64>,
+    target_cpu_secs: Value<f64>,
     #[serde(rename = "FILENAME")]
-    filename: Option<String>,
+    filename: Value<String>,
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct FileLayout {
     /// Absent: the built-in standard values (a file may hold only its `[optional]` block).
-    standard: Option<toml::Table>,
+    standard: Option<StandardBlock>,
     #[serde(default)]
     optional: OptionalBlock,
     /// MPI_Info hints for MPI_Win_create / MPI_File_open (the guide's `User_Set_Info`).
     #[serde(default)]
-    info: std::collections::BTreeMap<String, String>,
+    info: std::collections::BTreeMap<Spanned<String>, Spanned<String>>,
+}
+
+/// Where each parameter's value in force stands in the file (key, line); 0 when it does not.
+#[derive(Debug, Default)]
+pub(super) struct Lines(Vec<(&'static str, usize)>);
+
+impl Lines {
+    fn set(&mut self, key: &'static str, line: usize) {
+        self.0.retain(|&(k, _)| k != key);
+        self.0.push((key, line));
+    }
+    /// The line of `key`'s value, or 0.
+    pub fn of(&self, key: &str) -> usize {
+        self.0
+            .iter()
+            .find(|&&(k, _)| k == key)
+            .map_or(0, |&(_, l)| l)
+    }
+}
+
+/// `-settings FILE, line N: MSG`, or without the line when it is 0.
+fn at(path: &str, line: usize, msg: String) -> Error {
+    match line {
+        0 => Error::file("-settings", path, msg),
+        l => Error::line("-settings", path, l, msg),
+    }
+}
+
+/// The key assigned just before byte `at` (`KEY = value`, also `a.KEY = ` and `{ KEY = `).
+fn key_before(text: &str, at: usize) -> Option<&str> {
+    let before = text.get(..at)?;
+    let line = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
+    let lhs = line.trim_end().strip_suffix('=')?.trim_end();
+    let key = lhs
+        .rsplit(|c: char| c == '.' || c == '{' || c == ',' || c.is_whitespace())
+        .next()?
+        .trim_matches('"');
+    (!key.is_empty()).then_some(key)
+}
+
+/// A TOML or type error of `text` as one line and the line it names (0: none): the key it
+/// concerns first when the message does not name it, and Rust's type names said in words.
+/// imb-threads' settings file can use it too.
+pub fn toml_message(text: &str, e: &toml::de::Error) -> (usize, String) {
+    let mut msg = e.message().trim().replace('\n', ": ");
+    for (rust, words) in [
+        ("expected usize", "expected a whole number of at least 0"),
+        ("expected u32", "expected a whole number of at least 0"),
+        ("expected f64", "expected a number"),
+        ("expected a borrowed string", "expected a string"),
+    ] {
+        msg = msg.replace(rust, words);
+    }
+    let (line, key) = match e.span() {
+        Some(s) => (line_of(text, s.start), key_before(text, s.start)),
+        None => (0, None),
+    };
+    if let Some(k) = key.filter(|k| !msg.contains(&format!("`{k}`"))) {
+        msg = format!("{k}: {msg}");
+    }
+    (line, msg)
 }
 
 pub(super) fn parse(text: &str, path: &str, kind: Kind) -> Result<Settings> {
+    let line = |s: &std::ops::Range<usize>| line_of(text, s.start);
     let layout: FileLayout = toml::from_str(text).map_err(|e| {
-        let line = e.span().map(|s| line_of(text, s.start)).unwrap_or(0);
-        let msg = e.message().trim().to_string();
-        if line > 0 {
-            Error::line("-settings", path, line, msg)
-        } else {
-            Error::file("-settings", path, msg)
-        }
+        let (l, msg) = toml_message(text, &e);
+        at(path, l, msg)
     })?;
-    let std_params = standard_block(layout.standard, text, path, kind)?;
-    let info: Vec<(String, String)> = layout.info.into_iter().collect();
-    if let Some((k, _)) = info
-        .iter()
-        .find(|(k, v)| k.is_empty() || k.len() > 255 || v.len() > 1023)
-    {
-        return Err(Error::file(
-            "-settings",
-            path,
-            format!("[info] key \"{k}\": keys must be 1..255 characters, values at most 1023"),
-        ));
+    let mut lines = Lines::default();
+    let std_params = match layout.standard {
+        Some(b) => standard_block(b, text, path, kind, &mut lines)?,
+        None if path == "<built-in>" => {
+            return Err(Error::file("-settings", path, "no [standard] block"))
+        }
+        None => standard(kind),
+    };
+    let mut info = Vec::new();
+    for (k, v) in &layout.info {
+        let (key, value) = (k.get_ref(), v.get_ref());
+        if key.is_empty() || key.len() > 255 || value.len() > 1023 {
+            return Err(at(
+                path,
+                line(&k.span()),
+                format!(
+                    "[info] key \"{key}\": keys must be 1..255 characters, values at most 1023"
+                ),
+            ));
+        }
+        if key.contains('\0') || value.contains('\0') {
+            // CString refuses NUL: MPI_Info_set could not be called with it.
+            return Err(at(
+                path,
+                line(&k.span()),
+                format!("[info] key {key:?}: a NUL character in the key or value"),
+            ));
+        }
+        info.push((key.clone(), value.clone()));
     }
-    validate(&std_params, text, path, kind)?;
+    validate(&std_params, path, kind, &|k| lines.of(k))?;
     let o = layout.optional;
-    if !o.imb_optional {
+    if !o.imb_optional.as_ref().is_some_and(|b| *b.get_ref()) {
         return Ok(Settings {
             params: std_params,
             optional: false,
@@ -75,33 +186,28 @@ pub(super) fn parse(text: &str, path: &str, kind: Kind) -> Result<Settings> {
         });
     }
     let mut origins = Origins::default();
-    let given = [
-        ("MINMSGLOG", o.minmsglog.is_some()),
-        ("MAXMSGLOG", o.maxmsglog.is_some()),
-        ("MSGSPERSAMPLE", o.msgspersample.is_some()),
-        ("MSGS_NONAGGR", o.msgs_nonaggr.is_some()),
-        ("OVERALL_VOL", o.overall_vol.is_some()),
-        ("N_WARMUP", o.n_warmup.is_some()),
-        ("N_BARR", o.n_barr.is_some()),
-        ("TARGET_CPU_SECS", o.target_cpu_secs.is_some()),
-        ("FILENAME", o.filename.is_some()),
-    ];
-    for (key, _) in given.into_iter().filter(|&(_, g)| g) {
-        origins.set(key, Origin::SettingsFile);
+    let mut p = std_params;
+    macro_rules! over {
+        ($($field:ident: $key:literal),*) => {$(
+            if let Some(v) = o.$field {
+                lines.set($key, line(&v.span()));
+                origins.set($key, Origin::SettingsFile);
+                p.$field = v.into_inner().into();
+            }
+        )*};
     }
-    let p = Params {
-        minmsglog: o.minmsglog.unwrap_or(std_params.minmsglog),
-        maxmsglog: o.maxmsglog.unwrap_or(std_params.maxmsglog),
-        msgspersample: o.msgspersample.unwrap_or(std_params.msgspersample),
-        msgs_nonaggr: o.msgs_nonaggr.unwrap_or(std_params.msgs_nonaggr),
-        overall_vol: o.overall_vol.unwrap_or(std_params.overall_vol),
-        n_warmup: o.n_warmup.unwrap_or(std_params.n_warmup),
-        n_barr: o.n_barr.unwrap_or(std_params.n_barr),
-        target_cpu_secs: o.target_cpu_secs.unwrap_or(std_params.target_cpu_secs),
-        filename: o.filename.or(std_params.filename),
-        window_size: std_params.window_size,
-    };
-    validate(&p, text, path, kind)?;
+    over!(
+        minmsglog: "MINMSGLOG",
+        maxmsglog: "MAXMSGLOG",
+        msgspersample: "MSGSPERSAMPLE",
+        msgs_nonaggr: "MSGS_NONAGGR",
+        overall_vol: "OVERALL_VOL",
+        n_warmup: "N_WARMUP",
+        n_barr: "N_BARR",
+        target_cpu_secs: "TARGET_CPU_SECS",
+        filename: "FILENAME"
+    );
+    validate(&p, path, kind, &|k| lines.of(k))?;
     Ok(Settings {
         params: p,
         optional: true,
@@ -111,38 +217,28 @@ pub(super) fn parse(text: &str, path: &str, kind: Kind) -> Result<Settings> {
     })
 }
 
-/// The `[standard]` block of a file: absent means the built-in values; present, it must equal
-/// them key for key (the first differing key is named with its line), and a block of the
-/// other suite's file says which file to use.
+/// The `[standard]` block of a file: for the built-in text, the values; for a user's file it
+/// must hold every key and equal the built-in values key for key (the first differing key is
+/// named with its line), and a block of the other suite's file says which file to use. The
+/// line of each key goes into `lines`.
 fn standard_block(
-    block: Option<toml::Table>,
+    b: StandardBlock,
     text: &str,
     path: &str,
     kind: Kind,
+    lines: &mut Lines,
 ) -> Result<Params> {
-    if path == "<built-in>" {
-        let t = block.unwrap_or_default();
-        return toml::Value::Table(t)
-            .try_into()
-            .map_err(|e| Error::file("-settings", path, e.to_string()));
-    }
-    let built_in = standard(kind);
-    let Some(t) = block else {
-        return Ok(built_in);
-    };
-    let first = |key: &str| {
-        text.lines()
-            .position(|l| {
-                l.trim_start()
-                    .strip_prefix(key)
-                    .is_some_and(|r| !key.is_empty() && r.trim_start().starts_with('='))
-            })
-            .map_or(0, |i| i + 1)
-    };
-    let at = |key: &str, msg: String| match first(key) {
-        0 => Error::file("-settings", path, msg),
-        line => Error::line("-settings", path, line, msg),
-    };
+    let line = |s: &std::ops::Range<usize>| line_of(text, s.start);
+    // Where the block starts: its header, or the line of `standard = {` or `standard.KEY =`.
+    let header = text
+        .lines()
+        .position(|l| {
+            let l = l.trim_start();
+            l.starts_with("[standard]")
+                || l.strip_prefix("standard")
+                    .is_some_and(|r| r.trim_start().starts_with(['=', '.']))
+        })
+        .map_or(0, |i| i + 1);
     let (other, this_file, other_exe) = match kind {
         Kind::Mpi1 => ("settings_io.toml", "settings/settings.toml", "imb-io"),
         Kind::Io => (
@@ -152,10 +248,10 @@ fn standard_block(
         ),
     };
     let wrong_suite = match kind {
-        Kind::Mpi1 => t.contains_key("FILENAME"),
-        Kind::Io => !t.contains_key("FILENAME"),
+        Kind::Mpi1 => b.filename.is_some(),
+        Kind::Io => b.filename.is_none(),
     };
-    if wrong_suite {
+    if wrong_suite && path != "<built-in>" {
         return Err(Error::file(
             "-settings",
             path,
@@ -165,17 +261,55 @@ fn standard_block(
             ),
         ));
     }
-    let p: Params = toml::Value::Table(t.clone())
-        .try_into()
-        .map_err(|e: toml::de::Error| {
-            let msg = e.message().trim().to_string();
-            // Key errors carry the key in the message; find its line when we can.
-            let key = msg.split('`').nth(1).unwrap_or("");
-            at(key, format!("[standard]: {msg}"))
-        })?;
+    macro_rules! required {
+        ($($field:ident: $key:literal),*) => {
+            Params {
+                $($field: match b.$field {
+                    Some(v) => {
+                        lines.set($key, line(&v.span()));
+                        v.into_inner()
+                    }
+                    None => {
+                        return Err(at(
+                            path,
+                            header,
+                            format!(
+                                "[standard]: {} is missing; the block holds every standard \
+                                 value, unchanged (or leave it out)",
+                                $key
+                            ),
+                        ))
+                    }
+                },)*
+                filename: b.filename.map(|v| {
+                    lines.set("FILENAME", line(&v.span()));
+                    v.into_inner()
+                }),
+                window_size: b.window_size.map_or(WINDOW_SIZE, |v| {
+                    lines.set("WINDOW_SIZE", line(&v.span()));
+                    v.into_inner()
+                }),
+            }
+        };
+    }
+    let p = required!(
+        minmsglog: "MINMSGLOG",
+        maxmsglog: "MAXMSGLOG",
+        msgspersample: "MSGSPERSAMPLE",
+        msgs_nonaggr: "MSGS_NONAGGR",
+        overall_vol: "OVERALL_VOL",
+        n_warmup: "N_WARMUP",
+        n_barr: "N_BARR",
+        target_cpu_secs: "TARGET_CPU_SECS"
+    );
+    if path == "<built-in>" {
+        return Ok(p);
+    }
+    let built_in = standard(kind);
     if let Some((key, v, std)) = differences(&p, &built_in).into_iter().next() {
         return Err(at(
-            key,
+            path,
+            lines.of(key),
             format!(
                 "[standard] {key} = {v} differs from the standard value {std}; put your values \
                  in [optional] with IMB_OPTIONAL = true"

@@ -16,6 +16,7 @@ mod tests;
 use check::line_of;
 pub use check::{differences, validate};
 use file::parse;
+pub use file::toml_message;
 
 const MPI1_TOML: &str = include_str!("../../../../settings/settings.toml");
 const IO_TOML: &str = include_str!("../../../../settings/settings_io.toml");

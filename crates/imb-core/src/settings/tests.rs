@@ -233,3 +233,272 @@ fn missing_file() {
         "{e}"
     );
 }
+
+/// The error of `text` read as a settings file of `kind`: it must be one line.
+fn error_of(name: &str, text: &str, kind: Kind) -> Error {
+    let e = load(&tmp(name, text), kind).unwrap_err();
+    assert!(!e.to_string().contains('\n'), "more than one line: {e}");
+    e
+}
+
+/// Assert `e` names `line` and contains every one of `needles`.
+fn assert_line(e: &Error, line: usize, needles: &[&str]) {
+    match e {
+        Error::Line { line: l, msg, .. } => {
+            assert_eq!(*l, line, "{e}");
+            for n in needles {
+                assert!(msg.contains(n), "{e} lacks {n:?}");
+            }
+        }
+        other => panic!("no line in {other}"),
+    }
+}
+
+/// The line (from 1) of the first line of `text` that starts with `start`.
+fn line_starting(text: &str, start: &str) -> usize {
+    text.lines().position(|l| l.starts_with(start)).unwrap() + 1
+}
+
+const STANDARD_KEYS: [&str; 8] = [
+    "MINMSGLOG",
+    "MAXMSGLOG",
+    "MSGSPERSAMPLE",
+    "MSGS_NONAGGR",
+    "OVERALL_VOL",
+    "N_WARMUP",
+    "N_BARR",
+    "TARGET_CPU_SECS",
+];
+
+#[test]
+fn a_wrong_type_names_its_line_for_every_key_of_either_block() {
+    for (kind, std_text) in [(Kind::Mpi1, MPI1_TOML), (Kind::Io, IO_TOML)] {
+        let mut keys = STANDARD_KEYS.to_vec();
+        if kind == Kind::Io {
+            keys.push("FILENAME");
+        }
+        for key in keys {
+            let bad = if key == "FILENAME" { "7" } else { "\"many\"" };
+            // In [standard]: the value replaced where it stands.
+            let text: String = std_text
+                .lines()
+                .map(|l| {
+                    if l.starts_with(&format!("{key} ")) {
+                        format!("{key} = {bad}")
+                    } else {
+                        l.to_string()
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join("\n");
+            let e = error_of("type-std.toml", &text, kind);
+            assert_line(&e, line_starting(&text, key), &[key, "invalid type"]);
+            // In [optional], switched on.
+            let text = std_text.replace(
+                "IMB_OPTIONAL = false",
+                &format!("IMB_OPTIONAL = true\n{key} = {bad}"),
+            );
+            let e = error_of("type-opt.toml", &text, kind);
+            assert_line(&e, line_starting(&text, "IMB_OPTIONAL") + 1, &[key]);
+        }
+    }
+    let text = MPI1_TOML.replace("IMB_OPTIONAL = false", "IMB_OPTIONAL = \"yes\"");
+    let e = error_of("type-switch.toml", &text, Kind::Mpi1);
+    assert_line(
+        &e,
+        line_starting(&text, "IMB_OPTIONAL"),
+        &["IMB_OPTIONAL: invalid type: string \"yes\", expected a boolean"],
+    );
+    // The brief's example, in a file of only an [optional] block.
+    let e = error_of(
+        "many.toml",
+        "[optional]\nIMB_OPTIONAL = true\nMSGSPERSAMPLE = \"many\"\n",
+        Kind::Mpi1,
+    );
+    assert!(
+        e.to_string().ends_with(
+            "many.toml, line 3: MSGSPERSAMPLE: invalid type: string \"many\", expected a whole \
+             number of at least 0"
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn unknown_and_duplicate_keys_name_their_line() {
+    for (text, line, needle) in [
+        (
+            "[standard]\nMINMSGLOG = 0\nMAXMSG = 3\n",
+            3,
+            "unknown field `MAXMSG`",
+        ),
+        (
+            "[optional]\nIMB_OPTIONAL = true\nWINDOW_SIZE = 3\n",
+            3,
+            "unknown field `WINDOW_SIZE`",
+        ),
+        ("[optional]\n\n[opt]\nX = 1\n", 3, "unknown field `opt`"),
+        (
+            "[standard]\nIMB_OPTIONAL = true\n",
+            2,
+            "unknown field `IMB_OPTIONAL`",
+        ),
+        (
+            "[optional]\nN_BARR = 1\nN_BARR = 2\n",
+            3,
+            "duplicate key `N_BARR`",
+        ),
+        ("[optional]\n[optional]\n", 2, "duplicate key `optional`"),
+        ("[optional]\nN_BARR = \n", 2, "N_BARR: invalid string"),
+    ] {
+        let e = error_of("keys.toml", text, Kind::Mpi1);
+        assert_line(&e, line, &[needle]);
+    }
+}
+
+#[test]
+fn values_out_of_range_name_their_own_line() {
+    // The optional block first, and the key quoted or dotted: the line comes from where the
+    // value stands, not from a search of the text.
+    for (text, line, key) in [
+        (
+            "[optional]\nIMB_OPTIONAL = true\n\"MAXMSGLOG\" = 40\n\n[standard]\nMINMSGLOG = 0\n\
+             MAXMSGLOG = 22\nMSGSPERSAMPLE = 1000\nMSGS_NONAGGR = 100\nOVERALL_VOL = 41943040\n\
+             N_WARMUP = 2\nN_BARR = 2\nTARGET_CPU_SECS = 0.01\n",
+            3,
+            "MAXMSGLOG: 40 is above 30",
+        ),
+        (
+            "optional.IMB_OPTIONAL = true\n\noptional.N_WARMUP = 4294967296000\n",
+            3,
+            "N_WARMUP: 4294967296000 is above 2147483647",
+        ),
+        (
+            "[optional]\nIMB_OPTIONAL = true\nMINMSGLOG = 9\nMAXMSGLOG = 4\n",
+            3,
+            "MINMSGLOG: 9 is above MAXMSGLOG 4",
+        ),
+        (
+            "[optional]\nIMB_OPTIONAL = true\nN_BARR = -1\n",
+            3,
+            "N_BARR: invalid value: integer `-1`, expected a whole number of at least 0",
+        ),
+        (
+            "[optional]\nIMB_OPTIONAL = true\nOVERALL_VOL = 99999999999999999999999\n",
+            3,
+            "OVERALL_VOL: ",
+        ),
+        (
+            "[optional]\nIMB_OPTIONAL = true\nTARGET_CPU_SECS = nan\n",
+            3,
+            "TARGET_CPU_SECS: must be a positive number",
+        ),
+        (
+            "[optional]\nIMB_OPTIONAL = true\nFILENAME = \"x\"\n",
+            3,
+            "FILENAME: is an imb-io setting",
+        ),
+    ] {
+        let e = error_of("range.toml", text, Kind::Mpi1);
+        assert_line(&e, line, &[key]);
+    }
+    let e = error_of(
+        "range-io.toml",
+        "[optional]\nIMB_OPTIONAL = true\n\nFILENAME = \"a/b\"\n",
+        Kind::Io,
+    );
+    assert_line(&e, 4, &["FILENAME: \"a/b\": must be a plain file name"]);
+}
+
+#[test]
+fn a_standard_block_must_be_whole() {
+    let text = "[optional]\nIMB_OPTIONAL = true\n[standard]\nMINMSGLOG = 0\n";
+    let e = error_of("partial.toml", text, Kind::Mpi1);
+    assert_line(&e, 3, &["[standard]: MAXMSGLOG is missing"]);
+    // A changed value in an inline table names its line too.
+    let text = MPI1_TOML
+        .split("\n[optional]")
+        .next()
+        .unwrap()
+        .replace("[standard]", "")
+        .lines()
+        .filter(|l| l.contains('=') && !l.starts_with('#'))
+        .map(|l| {
+            l.split('#')
+                .next()
+                .unwrap()
+                .trim()
+                .replace("N_BARR = 2", "N_BARR = 3")
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    let text = format!("\nstandard = {{ {text} }}\n");
+    let e = error_of("inline.toml", &text, Kind::Mpi1);
+    assert_line(
+        &e,
+        2,
+        &["[standard] N_BARR = 3 differs from the standard value 2"],
+    );
+}
+
+#[test]
+fn hostile_settings_files_are_one_line_naming_the_file() {
+    let d = std::env::temp_dir().join(format!("imb-settings-hostile-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    let fifo = d.join("fifo.toml");
+    let _ = std::fs::remove_file(&fifo);
+    nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
+    let fifo = fifo.to_str().unwrap().to_string();
+    let dir = d.to_str().unwrap().to_string();
+    for (f, why) in [
+        (fifo.as_str(), "a FIFO"),
+        (dir.as_str(), "a directory"),
+        ("/dev/zero", "a character device"),
+    ] {
+        let e = load(f, Kind::Mpi1).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            format!("-settings {f}: {why}: only a regular file is read"),
+            "{f}"
+        );
+    }
+    let bad = d.join("bad.toml");
+    std::fs::write(
+        &bad,
+        b"[optional]\nIMB_OPTIONAL = true\nN_BARR = \"\xff\"\n",
+    )
+    .unwrap();
+    let e = load(bad.to_str().unwrap(), Kind::Mpi1).unwrap_err();
+    assert_line(&e, 3, &["not UTF-8"]);
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
+fn info_errors_name_their_line() {
+    let long = "k".repeat(300);
+    for (text, line, needle) in [
+        (
+            format!("[info]\na = \"1\"\n{long} = \"1\"\n"),
+            3,
+            "keys must be 1..255",
+        ),
+        (
+            "[info]\n\"\" = \"1\"\n".to_string(),
+            2,
+            "keys must be 1..255",
+        ),
+        (
+            "[info]\na = \"1\"\nb = \"x\\u0000y\"\n".to_string(),
+            3,
+            "a NUL character",
+        ),
+        (
+            "[info]\na = 1\n".to_string(),
+            2,
+            "a: invalid type: integer `1`, expected a string",
+        ),
+    ] {
+        let e = error_of("info.toml", &text, Kind::Mpi1);
+        assert_line(&e, line, &[needle]);
+    }
+}
