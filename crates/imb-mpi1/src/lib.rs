@@ -253,4 +253,32 @@ mod bound {
         );
         accepted("Allgather -npmin 1024 -iter 1000,1000000 -msglog 22", 1024);
     }
+
+    /// Warm-up runs N_WARMUP repetitions of the largest size before each table: a settings
+    /// file's N_WARMUP can make it hours by itself, and the refusal names it.
+    #[test]
+    fn warm_up_counts() {
+        let std = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../settings/settings.toml"
+        ))
+        .unwrap();
+        let file = std::env::temp_dir().join(format!("imb-warmup-{}.toml", std::process::id()));
+        let with = |n: &str| {
+            let text = std
+                .replace("IMB_OPTIONAL = false", "IMB_OPTIONAL = true")
+                .replace("# N_WARMUP = 2", &format!("N_WARMUP = {n}"));
+            std::fs::write(&file, text).unwrap();
+            format!("PingPong -settings {}", file.display())
+        };
+        let args = with("100000000");
+        let line = least(&args, 2).1.expect("refused");
+        assert!(
+            line.contains("; lower N_WARMUP (-settings) or MAXMSGLOG"),
+            "{line}"
+        );
+        refused(&args, 2, None);
+        accepted(&with("1000"), 2);
+        std::fs::remove_file(&file).unwrap();
+    }
 }
