@@ -162,46 +162,61 @@ pub static Open_Close: Io = Io {
     fam: None,
 };
 
-/// Every benchmark, in IMB 3.0's default run order.
-pub static BENCHMARKS: &[&dyn Benchmark] = &[
-    &S_Write_Indv,
-    &S_IWrite_Indv,
-    &S_Write_Expl,
-    &S_IWrite_Expl,
-    &P_Write_Indv,
-    &P_IWrite_Indv,
-    &P_Write_Shared,
-    &P_IWrite_Shared,
-    &P_Write_Priv,
-    &P_IWrite_Priv,
-    &P_Write_Expl,
-    &P_IWrite_Expl,
-    &C_Write_Indv,
-    &C_IWrite_Indv,
-    &C_Write_Shared,
-    &C_IWrite_Shared,
-    &C_Write_Expl,
-    &C_IWrite_Expl,
-    &S_Read_Indv,
-    &S_IRead_Indv,
-    &S_Read_Expl,
-    &S_IRead_Expl,
-    &P_Read_Indv,
-    &P_IRead_Indv,
-    &P_Read_Shared,
-    &P_IRead_Shared,
-    &P_Read_Priv,
-    &P_IRead_Priv,
-    &P_Read_Expl,
-    &P_IRead_Expl,
-    &C_Read_Indv,
-    &C_IRead_Indv,
-    &C_Read_Shared,
-    &C_IRead_Shared,
-    &C_Read_Expl,
-    &C_IRead_Expl,
-    &Open_Close,
-];
+/// Every benchmark in IMB 3.0's default run order (`BENCHMARKS`), and the same list with
+/// their families for the checks of the whole plan (`IO`).
+macro_rules! benchmarks {
+    ($($id:ident),* $(,)?) => {
+        pub static BENCHMARKS: &[&dyn Benchmark] = &[$(&$id),*];
+        static IO: &[&Io] = &[$(&$id),*];
+    };
+}
+
+benchmarks!(
+    S_Write_Indv,
+    S_IWrite_Indv,
+    S_Write_Expl,
+    S_IWrite_Expl,
+    P_Write_Indv,
+    P_IWrite_Indv,
+    P_Write_Shared,
+    P_IWrite_Shared,
+    P_Write_Priv,
+    P_IWrite_Priv,
+    P_Write_Expl,
+    P_IWrite_Expl,
+    C_Write_Indv,
+    C_IWrite_Indv,
+    C_Write_Shared,
+    C_IWrite_Shared,
+    C_Write_Expl,
+    C_IWrite_Expl,
+    S_Read_Indv,
+    S_IRead_Indv,
+    S_Read_Expl,
+    S_IRead_Expl,
+    P_Read_Indv,
+    P_IRead_Indv,
+    P_Read_Shared,
+    P_IRead_Shared,
+    P_Read_Priv,
+    P_IRead_Priv,
+    P_Read_Expl,
+    P_IRead_Expl,
+    C_Read_Indv,
+    C_IRead_Indv,
+    C_Read_Shared,
+    C_IRead_Shared,
+    C_Read_Expl,
+    C_IRead_Expl,
+    Open_Close,
+);
+
+/// The family of a benchmark of this suite (None: Open_Close, or not ours).
+fn family(info: &Info) -> Option<Family> {
+    IO.iter()
+        .find(|b| std::ptr::eq(b.info, info))
+        .and_then(|b| b.fam)
+}
 
 /// The imb-io executable.
 pub static SUITE: Suite = Suite {
@@ -217,6 +232,7 @@ pub static SUITE: Suite = Suite {
         fill: Buffer::fill_io,
         io_header: true,
         run_state: calibrate_for,
+        before_run: |plan, opts| prep::room_for_plan(plan, opts, family),
     },
 };
 

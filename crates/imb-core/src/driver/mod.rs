@@ -209,6 +209,13 @@ fn run_options(suite: &Suite, world: &Comm, opts: Options, granted: Threading) -
         }
         return EXIT_USAGE;
     }
+    let unfit = (rank == 0).then(|| (suite.hooks.before_run)(&plan, &r.opts).err());
+    if let Some(line) = comm::bcast(world, unfit) {
+        if rank == 0 {
+            eprintln!("{}: error: {line}", suite.exe);
+        }
+        return EXIT_RUNTIME;
+    }
     let result = r.run(granted, &plan);
     let status = ended(&result, r.sinks.first().and_then(|s| s.failure()));
     r.emit(|s| s.closing(&status));
