@@ -134,8 +134,9 @@ pub fn one_call(s: &Shape) -> Effort {
 }
 
 /// One call in which every process receives (Allgather) or sends (Alltoall,
-/// Reduce_scatter_block) a block of X bytes per process: NP·X bytes each. Rooted collectives
-/// do not qualify: their root rotates, so per process it averages out to X.
+/// Reduce_scatter_block) a block of X bytes per process: NP·X bytes each. A rooted collective
+/// qualifies only if its root stays (imb-nbc's, rank 0): imb-mpi1's root is i mod NP, so per
+/// process its NP·X averages out to X.
 pub fn np_blocks(s: &Shape) -> Effort {
     Effort::call(s.np.saturating_mul(s.x))
 }

@@ -33,11 +33,6 @@ pub fn effort_secs(e: &Effort) -> f64 {
     e.calls * CALL_SECS + e.msgs * MSG_SECS + e.bytes / BYTES_PER_SEC
 }
 
-/// The least time one repetition of `x` bytes can take: one call plus its bytes.
-pub fn rep_secs(x: usize) -> f64 {
-    effort_secs(&Effort::call(x))
-}
-
 /// What one measured size of a step does per repetition, and the least seconds of that. On one
 /// process nothing waits for another, so its calls cost what a message does.
 pub(super) fn size_effort(
@@ -152,7 +147,7 @@ pub fn refusal(secs: f64, why: &str, remedy: &str) -> String {
 }
 
 /// "2 h 05 min", "7 min", for an estimate (rounded up to the minute).
-pub fn duration_text(secs: f64) -> String {
+fn duration_text(secs: f64) -> String {
     let min = (secs / 60.0).ceil().min(u64::MAX as f64) as u64;
     if min >= 60 {
         format!("{} h {:02} min", min / 60, min % 60)

@@ -13,8 +13,7 @@ mod work;
 
 pub use build::{build, BenchmarkPlan, Plan, StepPlan};
 pub use least::{
-    duration_text, effort_secs, least, refusal, rep_secs, Least, Parts, BYTES_PER_SEC, CALL_SECS,
-    LONG_RUN_SECS, MSG_SECS,
+    effort_secs, least, refusal, Least, Parts, BYTES_PER_SEC, CALL_SECS, LONG_RUN_SECS, MSG_SECS,
 };
 pub use sizes::Sizes;
 pub use work::work;
