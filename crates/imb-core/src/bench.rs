@@ -1,6 +1,7 @@
 //! What a benchmark is, seen from the engine: its metadata (`Info`). The MPI side (kernels,
 //! timing, and the `Suite` a binary hands to the driver) is in `kernel`.
 
+use crate::settings::Params;
 use crate::table::{self, TableKind};
 
 pub use crate::vocab::{Class, Mode, Procs};
@@ -76,6 +77,68 @@ pub struct Info {
     /// Fetch_and_op and Compare_and_swap move one element); `min_x` and `max_x` should be it
     /// too, so warm-up and buffers use it.
     pub one_size: Option<usize>,
+    /// What one repetition does, for the run-time bound (`plan::least`): the default is one
+    /// blocking call moving X bytes; a benchmark whose repetition does more says so here.
+    pub effort: fn(&Shape) -> Effort,
+}
+
+/// Where one repetition runs, as the run-time bound sees it before anything is measured.
+#[derive(Debug, Clone, Copy)]
+pub struct Shape<'a> {
+    /// The size handed to the kernel (0 for Sync benchmarks).
+    pub x: usize,
+    /// Processes of the benchmark's communicator (one group's under `-multi`: groups run at
+    /// the same time, so they add nothing to the time).
+    pub np: usize,
+    pub mode: Mode,
+    pub params: &'a Params,
+}
+
+/// What one repetition does on one process, every timed loop of it together: counted, not
+/// timed. `plan::least` prices each item at what it costs at the least on any machine, so the
+/// sum is a lower bound of the run's time (doc/ReadMe_IMB.md, "Robustness").
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Effort {
+    /// Steps that wait for another process or the system: a blocking call, a round trip, a
+    /// barrier, a fence, a window's creation.
+    pub calls: f64,
+    /// Messages that are in flight together (a window's, an aggregate epoch's operations),
+    /// cheaper each than a step that waits.
+    pub msgs: f64,
+    /// Bytes this process sends, receives, reads, writes or computes on.
+    pub bytes: f64,
+    /// Timed loops of the n repetitions per size, each after N_BARR barriers.
+    pub loops: f64,
+    /// The option that shrinks what this benchmark adds to the plain count, named first in
+    /// a refusal (Uniband's `-window_size`).
+    pub lever: Option<&'static str>,
+}
+
+impl Effort {
+    /// One blocking call moving `bytes`, in one timed loop: IMB's repetition.
+    pub const fn call(bytes: usize) -> Effort {
+        Effort {
+            calls: 1.0,
+            msgs: 0.0,
+            bytes: bytes as f64,
+            loops: 1.0,
+            lever: None,
+        }
+    }
+}
+
+/// One blocking call moving X bytes: what a repetition of every IMB 3.0 pattern does at the
+/// least.
+pub fn one_call(s: &Shape) -> Effort {
+    Effort::call(s.x)
+}
+
+/// One call in which every process receives (Allgather) or sends (Alltoall,
+/// Reduce_scatter_block) a block of X bytes per process: NP·X bytes each. A rooted collective
+/// qualifies only if its root stays (imb-nbc's, rank 0): imb-mpi1's root is i mod NP, so per
+/// process its NP·X averages out to X.
+pub fn np_blocks(s: &Shape) -> Effort {
+    Effort::call(s.np.saturating_mul(s.x))
 }
 
 /// One repetition moves X bytes (every IMB pattern).
@@ -110,6 +173,7 @@ impl Info {
             max_x: usize::MAX,
             sample_bytes: message_bytes,
             one_size: None,
+            effort: one_call,
         }
     }
 }

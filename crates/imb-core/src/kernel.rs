@@ -7,6 +7,8 @@
 
 use crate::bench::{Info, Mode};
 use crate::buffers::{Buffer, Defect};
+use crate::cli::Options;
+use crate::plan::Plan;
 use crate::report::Note;
 use crate::settings::Params;
 pub use crate::stats::PARTS;
@@ -196,6 +198,11 @@ pub struct Hooks {
     /// suite prints one (imb-io: CPU_Exploit's calibration and its block when a non-blocking
     /// benchmark runs; imb-nbc: its calibration, with no block, as IMB 2021 prints none).
     pub run_state: fn(&[&'static Info]) -> Option<RunState>,
+    /// On rank 0 after the run-time bound and before the header: a cheap check of the whole
+    /// plan that would otherwise fail only when its step comes, maybe hours in (imb-io: the
+    /// file system under `-dir` can hold the largest step's files). The error is one line;
+    /// every rank ends the run with exit status 3 and no table.
+    pub before_run: fn(&Plan, &Options) -> std::result::Result<(), String>,
 }
 
 /// What `Hooks::run_state` builds: the state every kernel sees as `Ctx::run`, and the block
@@ -210,6 +217,10 @@ fn no_run_state(_: &[&'static Info]) -> Option<RunState> {
     None
 }
 
+fn nothing_to_check(_: &Plan, _: &Options) -> std::result::Result<(), String> {
+    Ok(())
+}
+
 impl Hooks {
     /// IMB's MPI-1 and EXT behaviour: warm-up, BUF_VALUE buffers, the MPI-1 header.
     pub const IMB: Hooks = Hooks {
@@ -218,6 +229,7 @@ impl Hooks {
         fill: Buffer::fill,
         io_header: false,
         run_state: no_run_state,
+        before_run: nothing_to_check,
     };
 }
 

@@ -6,7 +6,7 @@
 
 use crate::epoch::Epochs;
 use crate::rma::{self, Info as Hints, Win};
-use imb_core::bench::{BufShape, Class, Info, Mode};
+use imb_core::bench::{BufShape, Class, Effort, Info, Mode};
 use imb_core::buffers::{check_sum, Defect};
 use imb_core::kernel::{Benchmark, Ctx, Kernel, Prep, Timed};
 
@@ -16,6 +16,11 @@ static ACCUMULATE: Info = Info {
     second_min: 4,
     bufs: BufShape::Window,
     modes: &[Mode::Aggregate, Mode::NonAggregate],
+    effort: |s| Effort {
+        // NON-AGGREGATE has no barriers before its timer (`barriers`).
+        loops: f64::from(u8::from(s.mode == Mode::Aggregate)),
+        ..crate::epoch::effort(s)
+    },
     ..Info::mpi1("Accumulate", Class::Collective)
 };
 

@@ -5,7 +5,19 @@
 //! share these rules; only the transfer and the check of one block differ.
 
 use crate::rma::Win;
+use imb_core::bench::{Effort, Mode, Shape};
 use imb_core::buffers::Defect;
+
+/// One repetition for the run-time bound (`imb_core::plan::least`): a one-sided operation of X
+/// bytes, which need not wait for anyone (a shared-memory window is a copy), and under
+/// NON-AGGREGATE the fence that does.
+pub fn effort(s: &Shape) -> Effort {
+    Effort {
+        calls: f64::from(u8::from(s.mode == Mode::NonAggregate)),
+        msgs: 1.0,
+        ..Effort::call(s.x)
+    }
+}
 
 /// Which mode a kernel runs in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -103,3 +103,62 @@ mod tests {
         }
     }
 }
+
+/// The run-time bound of this suite's own terms (`bench::Effort`, `plan::least`): legal option
+/// sets that need hours are refused before anything runs, `-force` lets them run, and the
+/// standard runs stay far below the limit.
+#[cfg(test)]
+mod bound {
+    use super::*;
+
+    /// The least time of `args` on `np` processes, and the refusal if any.
+    fn least(args: &str, np: usize) -> (f64, Option<String>) {
+        let a: Vec<&str> = args.split_whitespace().collect();
+        imb_core::driver::bound_of(&SUITE, &a, np).unwrap().unwrap()
+    }
+
+    /// Refused before anything runs with the one-line message; `-force` lets it go.
+    fn refused(args: &str, np: usize) {
+        let (secs, line) = least(args, np);
+        let line = line.unwrap_or_else(|| panic!("{args} on {np}: {secs:.0} s, not refused"));
+        assert!(
+            line.starts_with("this run needs at least ")
+                && line.ends_with(", or pass -force to run it anyway")
+                && !line.contains('\n'),
+            "{line}"
+        );
+        assert_eq!(
+            least(&format!("{args} -force"), np).1,
+            None,
+            "{args} -force"
+        );
+    }
+
+    fn accepted(args: &str, np: usize) {
+        let (secs, line) = least(args, np);
+        assert_eq!(line, None, "{args} on {np}: {secs:.0} s");
+    }
+
+    #[test]
+    fn standard_runs_are_not_refused() {
+        accepted("", 2);
+        accepted("", 64);
+        accepted("-multi 0", 64);
+        accepted("-aggregate_mode both -multi 1", 64);
+    }
+
+    /// Window's repetition creates, fences twice and frees a window: four steps that wait.
+    #[test]
+    fn window_counts_its_four_collective_steps() {
+        refused("Window -iter 1000,1000000,2000000000 -msglog 5", 2);
+        accepted("Window -iter 1000,1000000,400000000 -msglog 5", 2);
+    }
+
+    /// A window of OVERALL_VOL bytes is cleared before every timed loop, and -adaptive runs
+    /// at least -min_reps of them per size.
+    #[test]
+    fn windows_are_cleared_before_every_loop() {
+        refused("Unidir_Put -iter 1000,100000 -adaptive -min_reps 100", 2);
+        accepted("Unidir_Put -iter 1000,100000", 2);
+    }
+}

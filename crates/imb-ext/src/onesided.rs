@@ -108,6 +108,7 @@ const fn pair(name: &'static str) -> Info {
         second_min: 4,
         bufs: BufShape::Window,
         modes: &[Mode::Aggregate, Mode::NonAggregate],
+        effort: crate::epoch::effort,
         ..Info::mpi1(name, Class::SingleTransfer)
     }
 }

@@ -8,7 +8,7 @@
 //! adds the same fence. It costs one more fence per repetition.
 
 use crate::rma::{self, Info as Hints, Win};
-use imb_core::bench::{Class, Info};
+use imb_core::bench::{Class, Effort, Info};
 use imb_core::kernel::{Benchmark, Comm, Ctx, Kernel, Prep, Timed};
 use std::os::raw::c_int;
 
@@ -18,6 +18,12 @@ static WINDOW: Info = Info {
     second_min: 4,
     checked: false,
     nonaggr_cap: true,
+    // MPI_Win_create, two fences and MPI_Win_free wait for the group; the put is one byte.
+    effort: |_| Effort {
+        calls: 4.0,
+        msgs: 1.0,
+        ..Effort::call(1)
+    },
     ..Info::mpi1("Window", Class::Collective)
 };
 

@@ -22,7 +22,7 @@ fn default_osc() {
 /// nearly every launch).
 const LAUNCHES: usize = 20;
 const AT_LEAST: usize = 2;
-const BUDGET: Duration = Duration::from_secs(45);
+const BUDGET: Duration = Duration::from_secs(15);
 
 #[test]
 fn multi_runs_to_the_end_every_time() {

@@ -21,7 +21,7 @@ mod prep;
 
 pub use overlap::overlap_pct;
 
-use imb_core::bench::{BufShape, Class, Info, Mode, Procs};
+use imb_core::bench::{BufShape, Class, Effort, Info, Mode, Procs};
 use imb_core::buffers::Buffer;
 use imb_core::kernel::{Benchmark, Ctx, Prep, Timed};
 use imb_core::kernel::{Hooks, RunState, Suite};
@@ -63,6 +63,11 @@ const fn info(name: &'static str, f: Family) -> Info {
             &[Mode::Aggregate, Mode::NonAggregate]
         } else {
             &[Mode::Aggregate]
+        },
+        effort: if f.nonblocking {
+            overlap::effort
+        } else {
+            imb_core::bench::one_call
         },
         ..Info::mpi1(name, class)
     }
@@ -147,51 +152,71 @@ io!(C_IRead_Expl, "C_IRead_Expl", C, false, Expl, true);
 pub static Open_Close: Io = Io {
     info: &Info {
         nonaggr_cap: true,
+        // The open and the close wait for the whole group; the write moves one byte.
+        effort: |_| Effort {
+            calls: 2.0,
+            ..Effort::call(1)
+        },
         ..Info::mpi1("Open_Close", Class::Sync)
     },
     fam: None,
 };
 
-/// Every benchmark, in IMB 3.0's default run order.
-pub static BENCHMARKS: &[&dyn Benchmark] = &[
-    &S_Write_Indv,
-    &S_IWrite_Indv,
-    &S_Write_Expl,
-    &S_IWrite_Expl,
-    &P_Write_Indv,
-    &P_IWrite_Indv,
-    &P_Write_Shared,
-    &P_IWrite_Shared,
-    &P_Write_Priv,
-    &P_IWrite_Priv,
-    &P_Write_Expl,
-    &P_IWrite_Expl,
-    &C_Write_Indv,
-    &C_IWrite_Indv,
-    &C_Write_Shared,
-    &C_IWrite_Shared,
-    &C_Write_Expl,
-    &C_IWrite_Expl,
-    &S_Read_Indv,
-    &S_IRead_Indv,
-    &S_Read_Expl,
-    &S_IRead_Expl,
-    &P_Read_Indv,
-    &P_IRead_Indv,
-    &P_Read_Shared,
-    &P_IRead_Shared,
-    &P_Read_Priv,
-    &P_IRead_Priv,
-    &P_Read_Expl,
-    &P_IRead_Expl,
-    &C_Read_Indv,
-    &C_IRead_Indv,
-    &C_Read_Shared,
-    &C_IRead_Shared,
-    &C_Read_Expl,
-    &C_IRead_Expl,
-    &Open_Close,
-];
+/// Every benchmark in IMB 3.0's default run order (`BENCHMARKS`), and the same list with
+/// their families for the checks of the whole plan (`IO`).
+macro_rules! benchmarks {
+    ($($id:ident),* $(,)?) => {
+        pub static BENCHMARKS: &[&dyn Benchmark] = &[$(&$id),*];
+        static IO: &[&Io] = &[$(&$id),*];
+    };
+}
+
+benchmarks!(
+    S_Write_Indv,
+    S_IWrite_Indv,
+    S_Write_Expl,
+    S_IWrite_Expl,
+    P_Write_Indv,
+    P_IWrite_Indv,
+    P_Write_Shared,
+    P_IWrite_Shared,
+    P_Write_Priv,
+    P_IWrite_Priv,
+    P_Write_Expl,
+    P_IWrite_Expl,
+    C_Write_Indv,
+    C_IWrite_Indv,
+    C_Write_Shared,
+    C_IWrite_Shared,
+    C_Write_Expl,
+    C_IWrite_Expl,
+    S_Read_Indv,
+    S_IRead_Indv,
+    S_Read_Expl,
+    S_IRead_Expl,
+    P_Read_Indv,
+    P_IRead_Indv,
+    P_Read_Shared,
+    P_IRead_Shared,
+    P_Read_Priv,
+    P_IRead_Priv,
+    P_Read_Expl,
+    P_IRead_Expl,
+    C_Read_Indv,
+    C_IRead_Indv,
+    C_Read_Shared,
+    C_IRead_Shared,
+    C_Read_Expl,
+    C_IRead_Expl,
+    Open_Close,
+);
+
+/// The family of a benchmark of this suite (None: Open_Close, or not ours).
+fn family(info: &Info) -> Option<Family> {
+    IO.iter()
+        .find(|b| std::ptr::eq(b.info, info))
+        .and_then(|b| b.fam)
+}
 
 /// The imb-io executable.
 pub static SUITE: Suite = Suite {
@@ -207,6 +232,7 @@ pub static SUITE: Suite = Suite {
         fill: Buffer::fill_io,
         io_header: true,
         run_state: calibrate_for,
+        before_run: |plan, opts| prep::room_for_plan(plan, opts, family),
     },
 };
 
@@ -297,5 +323,69 @@ mod tests {
             }
             assert_eq!((i.unit, i.second_min), (1, 0), "{n}");
         }
+    }
+}
+
+/// The run-time bound of this suite's own terms (`bench::Effort`, `plan::least`): legal option
+/// sets that need hours are refused before anything runs, `-force` lets them run, and the
+/// standard runs stay far below the limit.
+#[cfg(test)]
+mod bound {
+    use super::*;
+
+    /// The least time of `args` on `np` processes, and the refusal if any.
+    fn least(args: &str, np: usize) -> (f64, Option<String>) {
+        let a: Vec<&str> = args.split_whitespace().collect();
+        imb_core::driver::bound_of(&SUITE, &a, np).unwrap().unwrap()
+    }
+
+    /// Refused before anything runs with the one-line message; `-force` lets it go.
+    fn refused(args: &str, np: usize) {
+        let (secs, line) = least(args, np);
+        let line = line.unwrap_or_else(|| panic!("{args} on {np}: {secs:.0} s, not refused"));
+        assert!(
+            line.starts_with("this run needs at least ")
+                && line.ends_with(", or pass -force to run it anyway")
+                && !line.contains('\n'),
+            "{line}"
+        );
+        assert_eq!(
+            least(&format!("{args} -force"), np).1,
+            None,
+            "{args} -force"
+        );
+    }
+
+    fn accepted(args: &str, np: usize) {
+        let (secs, line) = least(args, np);
+        assert_eq!(line, None, "{args} on {np}: {secs:.0} s");
+    }
+
+    #[test]
+    fn standard_runs_are_not_refused() {
+        accepted("", 2);
+        accepted("", 64);
+        accepted("-multi 0", 64);
+    }
+
+    /// A non-blocking benchmark times two loops of accesses (t_pure and t_ovrl).
+    #[test]
+    fn nonblocking_counts_both_loops() {
+        refused("P_IWrite_Indv -iter 2000000000,1000000 -msglog 9", 2);
+        accepted("P_Write_Indv -iter 2000000000,1000000 -msglog 9", 2);
+    }
+
+    /// Open_Close's repetition opens and closes the file on the whole group.
+    #[test]
+    fn open_close_counts_both_calls() {
+        refused("Open_Close -iter 1000,40,2000000000", 1024);
+        accepted("Open_Close -iter 1000,40,2000000000", 64);
+    }
+
+    /// Non-blocking reads land in a buffer of OVERALL_VOL bytes, cleared before every loop.
+    #[test]
+    fn read_buffers_are_cleared_before_every_loop() {
+        refused("P_IRead_Indv -iter 1000,100000 -adaptive -min_reps 100", 2);
+        accepted("P_IRead_Indv -iter 1000,100000", 2);
     }
 }

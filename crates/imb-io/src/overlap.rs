@@ -19,7 +19,7 @@ use crate::access::{prepared, Access, Geometry};
 use crate::cpu::{Calibration, Work};
 use crate::file::Requests;
 use crate::layout::{Family, Scope};
-use imb_core::bench::Mode;
+use imb_core::bench::{Effort, Mode, Shape};
 use imb_core::buffers::Defect;
 use imb_core::hints::Info;
 use imb_core::kernel::{bracket, Comm, Ctx, Sample, Timed, PARTS};
@@ -29,6 +29,18 @@ use imb_core::table::{self as kind, RowIn, TableKind};
 use mpi::collective::SystemOperation;
 use mpi::traits::*;
 use std::path::Path;
+
+/// One repetition for the run-time bound (`imb_core::plan::least`): an access of X bytes in
+/// the t_pure loop and another in the t_ovrl loop, each loop after N_BARR barriers. The CPU
+/// work, sized to the measured t_pure, is left out: nothing bounds it before it is measured.
+pub fn effort(s: &Shape) -> Effort {
+    Effort {
+        calls: 2.0,
+        bytes: 2.0 * s.x as f64,
+        loops: 2.0,
+        ..Effort::call(0)
+    }
+}
 
 pub struct Overlap<'a> {
     g: Geometry,

@@ -7,9 +7,12 @@
 use crate::file::{File, On, Open};
 use crate::layout::{self, Family};
 use imb_core::buffers::io_value;
+use imb_core::cli::Options;
 use imb_core::files::Created;
 use imb_core::hints::Info;
 use imb_core::kernel::Prep;
+use imb_core::plan::{Plan, StepPlan};
+use imb_core::settings::Params;
 use std::any::Any;
 use std::path::PathBuf;
 
@@ -52,6 +55,54 @@ pub fn prepare(fam: Option<&Family>, p: &Prep) -> Result<Option<Box<dyn Any>>, S
     })))
 }
 
+/// The bytes one file of a step of `np` processes holds, whose accesses reach `volume`.
+fn file_bytes(f: &Family, np: usize, volume: usize, params: &Params) -> usize {
+    if f.private() && np > 1 {
+        // Each of NP private files holds about 1/NP of every size, plus rounding to 4 bytes.
+        let reps = params.msgspersample.max(params.msgs_nonaggr);
+        volume.div_ceil(np).saturating_add(8 * reps)
+    } else {
+        volume
+    }
+}
+
+/// The files of a step, all in the same directory: a private file per process, or one shared
+/// file per group (-multi 0 runs the groups at once).
+fn files(f: &Family, np: usize, groups: usize) -> usize {
+    groups.max(1) * if f.private() { np } else { 1 }
+}
+
+/// Before the run (`Hooks::before_run`): the file system under `-dir` must hold the files of
+/// the largest step, written by its timed accesses or, for reads, by its preparation, so a
+/// run does not end on a full disk after the benchmarks before it. One `statvfs`; the check
+/// before each write step (`room`, in `fill`) stays, for space that others take meanwhile.
+pub fn room_for_plan(
+    plan: &Plan,
+    opts: &Options,
+    family: impl Fn(&imb_core::bench::Info) -> Option<Family>,
+) -> Result<(), String> {
+    let p = &opts.params;
+    let mut largest: Option<(usize, usize, &str)> = None;
+    for bp in &plan.benchmarks {
+        let Some(f) = family(bp.info) else { continue };
+        for step in &bp.steps {
+            let StepPlan::Run { layout, sizes } = step else {
+                continue;
+            };
+            let n = files(&f, layout.np, layout.groups.len());
+            let total = file_bytes(&f, layout.np, sizes.volume, p).saturating_mul(n);
+            if largest.is_none_or(|(t, ..)| total > t) {
+                largest = Some((total, n, bp.info.name));
+            }
+        }
+    }
+    let Some((total, n, name)) = largest else {
+        return Ok(());
+    };
+    let base = std::path::Path::new(&opts.dir).join(p.filename.as_deref().unwrap_or("IMB_out"));
+    room(&base, total, n).map_err(|e| format!("{name}: {e}"))
+}
+
 /// Create the file at the size the step's accesses need; reads get rank 0's pattern.
 fn fill(f: &Family, p: &Prep, path: &std::path::Path) -> Result<(), String> {
     let hints = Info::new(p.info);
@@ -62,18 +113,10 @@ fn fill(f: &Family, p: &Prep, path: &std::path::Path) -> Result<(), String> {
     };
     let file = File::open(On::Myself, path, how, &hints)
         .map_err(|e| format!("{e} (with {})", hints.describe()))?;
-    let total = if f.private() && p.size > 1 {
-        // Each of NP private files holds about 1/NP of every size, plus rounding to 4 bytes.
-        let reps = p.params.msgspersample.max(p.params.msgs_nonaggr);
-        p.volume.div_ceil(p.size) + 8 * reps
-    } else {
-        p.volume
-    };
+    let total = file_bytes(f, p.size, p.volume, p.params);
     file.set_size(total, path)?;
     if f.write {
-        // Every file of the step lands in the same directory: a private file per process, or
-        // one shared file per group (-multi 0 runs the groups at once).
-        let files = p.groups.max(1) * if f.private() { p.size } else { 1 };
+        let files = files(f, p.size, p.groups);
         room(path, total.saturating_mul(files), files)?;
     }
     if !f.write {
@@ -104,9 +147,14 @@ fn room(path: &std::path::Path, total: usize, files: usize) -> Result<(), String
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => std::path::Path::new("."),
     };
+    // No answer, or a file system that reports no blocks at all (procfs, some FUSE mounts):
+    // the open and the per-access checks remain.
     let Ok(v) = nix::sys::statvfs::statvfs(dir) else {
-        return Ok(()); // no answer: the per-access checks remain
+        return Ok(());
     };
+    if v.blocks() == 0 {
+        return Ok(());
+    }
     let free = v.blocks_available().saturating_mul(v.fragment_size());
     if (total as u64) > free {
         let into = if files > 1 {

@@ -253,6 +253,36 @@ fn a_full_disk_is_one_clear_error_before_timing() {
 }
 
 #[test]
+fn the_disk_is_checked_before_the_first_table() {
+    // Open_Close fits any disk, C_Write_Indv's 16 MiB do not fit 2 MiB: the run is refused
+    // before Open_Close runs, instead of after it (and after hours of other benchmarks).
+    let Some(disk) = SmallDisk::new("early", "2m") else {
+        eprintln!("skipped: cannot mount a tmpfs here");
+        return;
+    };
+    let dir = disk.0.to_string_lossy().into_owned();
+    // A write under mpirun, and a read (its file is written when it is prepared) alone.
+    for (np, bench) in [(2, "C_Write_Indv"), (1, "P_Read_Shared")] {
+        let args = ["Open_Close", bench, "-msglog", "20", "-dir", &dir];
+        let o = if np == 1 {
+            imb_testkit::direct_in(BIN, &disk.0, &args, 60)
+        } else {
+            mpirun_in(&disk.0, np, &args, 60)
+        };
+        assert_eq!(o.code, Some(3), "{bench}: exit status\n{}", o.stderr);
+        let l = first_line(&o);
+        assert!(
+            l.starts_with(&format!("imb-io: error: {bench}: "))
+                && l.contains("the benchmark writes up to 16777216 bytes, but ")
+                && l.ends_with(" bytes free"),
+            "{l}"
+        );
+        assert!(!o.stdout.contains("# Benchmarking"), "{bench}: a table ran");
+        assert_clean(&disk.0, bench);
+    }
+}
+
+#[test]
 fn files_of_simultaneous_groups_are_added_up() {
     // 24 MiB holds one 16 MiB file but not the two that -multi 0 writes at once with two
     // groups of one: each creator alone would have passed a check of its own file.

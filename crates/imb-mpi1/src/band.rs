@@ -8,24 +8,38 @@
 //! 2^20, the megabyte of every imb-rs table (`table::MSG_RATE`). Run only when named.
 
 use crate::ffi::{Mpi, Requests};
-use imb_core::bench::{Class, Info, Procs};
+use imb_core::bench::{Class, Effort, Info, Procs, Shape};
 use imb_core::buffers::{check_copy, Defect};
 use imb_core::kernel::{Benchmark, Comm, Ctx, Kernel, Timed};
 use imb_core::table::{self, MSGS};
 use std::os::raw::c_int;
 
-const fn rate(name: &'static str, scale_bw: f64) -> Info {
+const fn rate(name: &'static str, scale_bw: f64, effort: fn(&Shape) -> Effort) -> Info {
     Info {
         procs: Procs::Pairs,
         table: &table::MSG_RATE,
         scale_bw,
         on_request: true,
+        effort,
         ..Info::mpi1(name, Class::ParallelTransfer)
     }
 }
 
-static UNIBAND: Info = rate("Uniband", 1.0);
-static BIBAND: Info = rate("Biband", 2.0);
+static UNIBAND: Info = rate("Uniband", 1.0, |s| window(s, 1));
+static BIBAND: Info = rate("Biband", 2.0, |s| window(s, 2));
+
+/// One repetition on one process: `ways` × W messages of X bytes in flight together, and the
+/// acknowledgement that waits for them. The time grows with W (with Open MPI's shared memory,
+/// faster than W: doc/ReadMe_IMB.md, "Uniband and Biband"), so `-window_size` is what lowers it.
+fn window(s: &Shape, ways: usize) -> Effort {
+    let msgs = ways * s.params.window_size;
+    Effort {
+        msgs: msgs as f64,
+        bytes: (msgs * s.x) as f64,
+        lever: Some("-window_size"),
+        ..Effort::call(0)
+    }
+}
 
 /// One rank's side of a pair.
 pub struct Pair<'a> {

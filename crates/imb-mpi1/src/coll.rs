@@ -2,7 +2,7 @@
 //! move MPI_BYTEs. Rooted collectives rotate the root: root = i mod NP.
 
 use crate::ffi::Mpi;
-use imb_core::bench::{BufShape, Class, Info};
+use imb_core::bench::{np_blocks, BufShape, Class, Info};
 use imb_core::buffers::{check_copy, check_sum, Defect};
 use imb_core::kernel::{Benchmark, Ctx, Kernel, Timed};
 use imb_core::mpirc::{ints, uniform};
@@ -148,6 +148,7 @@ benchmark!(Reduce_scatter, REDUCE_SCATTER, ReduceScatterK, |c| {
 
 static ALLGATHER: Info = Info {
     bufs: BufShape::GatherRecv,
+    effort: np_blocks,
     ..Info::mpi1("Allgather", Class::Collective)
 };
 struct AllgatherK<'a>(Coll<'a>);
@@ -172,6 +173,7 @@ benchmark!(Allgather, ALLGATHER, AllgatherK, |c| {
 
 static ALLGATHERV: Info = Info {
     bufs: BufShape::GatherRecv,
+    effort: np_blocks,
     ..Info::mpi1("Allgatherv", Class::Collective)
 };
 /// The Allgather layout through the v-interface: counts X, displacements k·X.
@@ -195,6 +197,7 @@ benchmark!(Allgatherv, ALLGATHERV, AllgathervK, |c| {
 
 static ALLTOALL: Info = Info {
     bufs: BufShape::AllToAll,
+    effort: np_blocks,
     ..Info::mpi1("Alltoall", Class::Collective)
 };
 struct AlltoallK<'a>(Coll<'a>);
@@ -220,6 +223,7 @@ benchmark!(Alltoall, ALLTOALL, AlltoallK, |c| {
 
 static ALLTOALLV: Info = Info {
     bufs: BufShape::AllToAll,
+    effort: np_blocks,
     ..Info::mpi1("Alltoallv", Class::Collective)
 };
 struct AlltoallvK<'a>(CollV<'a>);

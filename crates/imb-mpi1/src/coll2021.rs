@@ -5,7 +5,7 @@
 //! through the v-interface (counts X, displacements k·X), as IMB 2021 does.
 
 use crate::coll::{check_blocks, reduction, Coll, CollV};
-use imb_core::bench::{BufShape, Class, Info};
+use imb_core::bench::{np_blocks, BufShape, Class, Effort, Info, Shape};
 use imb_core::buffers::{buf_value, check_copy, check_floats, check_sum, Defect};
 use imb_core::kernel::{Benchmark, Ctx, Kernel, Timed};
 use std::os::raw::c_int;
@@ -119,6 +119,7 @@ benchmark!(Scatterv, SCATTERV, ScattervK, |c| {
 
 static REDUCE_SCATTER_BLOCK: Info = on_request(Info {
     bufs: BufShape::ScatterSend,
+    effort: np_blocks,
     ..reduction("Reduce_scatter_block")
 });
 /// IMB 2021's semantics: X bytes (X/4 floats) is the block every rank receives, so each sends
@@ -144,7 +145,17 @@ benchmark!(
     }
 );
 
-static REDUCE_LOCAL: Info = on_request(reduction("Reduce_local"));
+static REDUCE_LOCAL: Info = on_request(Info {
+    effort: local_sum,
+    ..reduction("Reduce_local")
+});
+/// No communication, so no waiting step: the X bytes of each buffer read and X written.
+fn local_sum(s: &Shape) -> Effort {
+    Effort {
+        calls: 0.0,
+        ..Effort::call(3 * s.x)
+    }
+}
 /// MPI_Reduce_local of X/4 floats: the receive buffer += the send buffer, no communication
 /// (IMB 2021: from one process on, every rank on its own).
 struct ReduceLocalK<'a>(Coll<'a>);

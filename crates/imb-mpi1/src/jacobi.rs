@@ -20,7 +20,7 @@
 //! two apart, since this benchmark's table and meaning are not IMB-P2P's.
 
 use crate::ffi::Mpi;
-use imb_core::bench::{Class, Info, Procs};
+use imb_core::bench::{Class, Effort, Info, Procs, Shape};
 use imb_core::buffers::Defect;
 use imb_core::kernel::{bracket, Benchmark, Comm, Ctx, Sample, Timed};
 use imb_core::report::Note;
@@ -51,8 +51,26 @@ static JACOBI2D: Info = Info {
     min_x: 8,
     max_x: MAX_X,
     sample_bytes: tile_bytes,
+    effort: iterations,
     ..Info::mpi1("Jacobi2D", Class::Collective)
 };
+
+/// One repetition on one process, every loop of `Timed::run` together: 3·ROUNDS kernels and
+/// the instrumented one each wait for 4 halos of X bytes sent and 4 received (8 messages in
+/// flight); the 4 that compute read and write the tile; the references add a round trip and
+/// an Exchange of X bytes each way.
+fn iterations(s: &Shape) -> Effort {
+    let kernels = (3 * ROUNDS + 1) as f64;
+    let computing = (ROUNDS + 1) as f64;
+    let x = s.x as f64;
+    Effort {
+        calls: kernels + 2.0,
+        msgs: 8.0 * kernels,
+        bytes: kernels * 8.0 * x + computing * 2.0 * tile_bytes(s.x) as f64 + 6.0 * x,
+        loops: kernels + 2.0,
+        lever: None,
+    }
+}
 
 /// The white-box table: the decomposition per row, the section timers after it.
 const WHITEBOX: TableKind = TableKind {

@@ -23,7 +23,7 @@
 //! measures nothing.
 
 use crate::ffi::Mpi;
-use imb_core::bench::{Class, Info, Procs};
+use imb_core::bench::{Class, Effort, Info, Procs, Shape};
 use imb_core::buffers::{check_copy, check_sum, Defect};
 use imb_core::kernel::{bracket, Benchmark, Comm, Ctx, Sample, Timed};
 use imb_core::plan::Layout;
@@ -53,6 +53,7 @@ static BCAST_LATENCY: Info = Info {
     on_request: true,
     min_x: 1,
     table: &BCAST_TABLE,
+    effort: per_receiver,
     ..Info::mpi1("Bcast_latency", Class::Collective)
 };
 
@@ -63,8 +64,24 @@ static REDUCE_LATENCY: Info = Info {
     on_request: true,
     min_x: 4,
     table: &REDUCE_TABLE,
+    effort: per_receiver,
     ..Info::mpi1("Reduce_latency", Class::Collective)
 };
+
+/// One repetition at the root, which takes part in everything: for each of the NP−1 other
+/// ranks and each of the `ROUNDS`, a 0-byte round trip (its own timed loop) and the
+/// collective of X bytes with the acknowledgement or trigger (another). So the cost grows
+/// with 2·ROUNDS·(NP−1) loops of n, not with n alone.
+fn per_receiver(s: &Shape) -> Effort {
+    let k = (ROUNDS * s.np.saturating_sub(1)) as f64;
+    Effort {
+        calls: 3.0 * k,
+        msgs: 0.0,
+        bytes: k * s.x as f64,
+        loops: 2.0 * k,
+        lever: None,
+    }
+}
 
 /// A collective's columns over the ranks that do not report `Sample::excluded` (the root),
 /// and after the table the slowest rank of each size with the kind's label, and UNRELIABLE

@@ -161,3 +161,124 @@ mod tests {
         assert_eq!(f("Reduce_scatter_block").bufs.lens(4, 4, 0), (16, 4));
     }
 }
+
+/// The run-time bound of imb-mpi1's own terms (`bench::Effort`, `plan::least`): legal option
+/// sets that need hours are refused before anything runs, `-force` lets them run, and the
+/// standard runs stay far below the limit.
+#[cfg(test)]
+mod bound {
+    use super::*;
+    use imb_core::driver;
+
+    /// The least time of `args` on `np` processes, and the refusal if any.
+    pub(crate) fn least(args: &str, np: usize) -> (f64, Option<String>) {
+        let a: Vec<&str> = args.split_whitespace().collect();
+        driver::bound_of(&SUITE, &a, np).unwrap().unwrap()
+    }
+
+    /// Refused before anything runs with the one-line message, which names `lever` first
+    /// among the remedies if given; `-force` lets the same run go.
+    pub(crate) fn refused(args: &str, np: usize, lever: Option<&str>) {
+        let (secs, line) = least(args, np);
+        let line = line.unwrap_or_else(|| panic!("{args} on {np}: {secs:.0} s, not refused"));
+        assert!(
+            line.starts_with("this run needs at least ")
+                && line.ends_with(", or pass -force to run it anyway")
+                && !line.contains('\n'),
+            "{line}"
+        );
+        if let Some(l) = lever {
+            assert!(line.contains(&format!("; lower {l}, ")), "{line}");
+        }
+        assert_eq!(
+            least(&format!("{args} -force"), np).1,
+            None,
+            "{args} -force"
+        );
+    }
+
+    /// Not refused.
+    pub(crate) fn accepted(args: &str, np: usize) {
+        let (secs, line) = least(args, np);
+        assert_eq!(line, None, "{args} on {np}: {secs:.0} s");
+    }
+
+    #[test]
+    fn standard_runs_are_not_refused() {
+        accepted("", 2);
+        accepted("", 64);
+        accepted(
+            "Bcast_latency Reduce_latency Jacobi2D Uniband Biband Reduce_local \
+             Reduce_scatter_block Gather Gatherv Scatter Scatterv",
+            64,
+        );
+    }
+
+    /// A repetition of Uniband and Biband is a window of -window_size messages: the documented
+    /// largest window with the standard counts is refused, naming -window_size first.
+    #[test]
+    fn windows_count_their_messages() {
+        refused("Uniband -window_size 1048576", 2, Some("-window_size"));
+        refused("Biband -window_size 1048576", 4, Some("-window_size"));
+        accepted("Uniband Biband -window_size 4096", 4);
+    }
+
+    /// A Sphinx latency's repetition is 2·ROUNDS·(NP−1) timed loops at the root.
+    #[test]
+    fn sphinx_latencies_count_every_receiver() {
+        refused("Bcast_latency -iter 20000000,1000", 64, None);
+        refused("Reduce_latency -iter 20000000,1000", 64, None);
+        accepted("Bcast_latency Reduce_latency -iter 20000000,1000", 2);
+    }
+
+    /// Jacobi2D's repetition is twelve loops, four of which sweep the tile twice.
+    #[test]
+    fn jacobi_counts_its_kernels_and_tiles() {
+        refused("Jacobi2D Jacobi2D Jacobi2D -iter 1000000,1000000", 4, None);
+        accepted("Jacobi2D -iter 1000000,1000000", 4);
+    }
+
+    /// Allgather and Alltoall move NP blocks of X per process and repetition.
+    #[test]
+    fn gathers_count_every_block() {
+        refused(
+            "Allgather -npmin 1024 -iter 1000,1000000 -msglog 27",
+            1024,
+            None,
+        );
+        refused(
+            "Alltoall -npmin 1024 -iter 1000,1000000 -msglog 27",
+            1024,
+            None,
+        );
+        accepted("Allgather -npmin 1024 -iter 1000,1000000 -msglog 22", 1024);
+    }
+
+    /// Warm-up runs N_WARMUP repetitions of the largest size before each table: a settings
+    /// file's N_WARMUP can make it hours by itself, and the refusal names it.
+    #[test]
+    fn warm_up_counts() {
+        let std = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../settings/settings.toml"
+        ))
+        .unwrap();
+        let file = std::env::temp_dir().join(format!("imb-warmup-{}.toml", std::process::id()));
+        let with = |n: &str| {
+            let text = std
+                .replace("IMB_OPTIONAL = false", "IMB_OPTIONAL = true")
+                .replace("# N_WARMUP = 2", &format!("N_WARMUP = {n}"));
+            std::fs::write(&file, text).unwrap();
+            format!("PingPong -settings {}", file.display())
+        };
+        let args = with("100000000");
+        let line = least(&args, 2).1.expect("refused");
+        assert!(
+            line.contains("; lower N_WARMUP (-settings) or MAXMSGLOG"),
+            "{line}"
+        );
+        refused(&args, 2, None);
+        accepted(&with("1000"), 2);
+        std::fs::remove_file(&file).unwrap();
+    }
+}

@@ -213,6 +213,19 @@ fn counts_beyond_their_limits_are_refused_before_running() {
     );
     assert_eq!(o.code, Some(2));
     assert!(ours(&o.stderr)[0].contains("-force"));
+    // The largest window Uniband accepts, with the standard counts: hours of messages, refused
+    // on every rank before any table, with -window_size named first among the remedies.
+    let o = mpirun_in(&d, 2, &["Uniband", "-window_size", "1048576"], 60);
+    assert_eq!(o.code, Some(2), "{}", o.stderr);
+    let lines = ours(&o.stderr);
+    assert_eq!(lines.len(), 1, "{}", o.stderr);
+    assert!(
+        lines[0].starts_with("imb-mpi1: error: this run needs at least ")
+            && lines[0].contains("; lower -window_size, "),
+        "{}",
+        lines[0]
+    );
+    assert!(!o.stdout.contains("# Benchmarking"), "{}", o.stdout);
     std::fs::remove_dir_all(&d).unwrap();
 }
 

@@ -36,6 +36,14 @@ const fn info(name: &'static str, class: Class, bufs: BufShape, unit: usize, pur
         bufs,
         unit,
         on_request: pure,
+        // The root is rank 0 on every call, so a gather's or scatter's root moves NP blocks of
+        // X in every repetition, as every process of the all-to-all kinds does.
+        effort: match (pure, matches!(bufs, BufShape::Plain)) {
+            (true, true) => |s| overlap::effort(1, s.x),
+            (true, false) => |s| overlap::effort(1, s.np.saturating_mul(s.x)),
+            (false, true) => |s| overlap::effort(2, s.x),
+            (false, false) => |s| overlap::effort(2, s.np.saturating_mul(s.x)),
+        },
         ..base
     }
 }
@@ -206,5 +214,64 @@ mod tests {
         assert_eq!(Igather_pure.info.bufs, BufShape::GatherRecv);
         assert!(calibrate_for(&[Iallreduce_pure.info]).is_none());
         assert!(calibrate_for(&[Ibarrier.info]).is_some());
+    }
+}
+
+/// The run-time bound of this suite's own terms (`bench::Effort`, `plan::least`): legal option
+/// sets that need hours are refused before anything runs, `-force` lets them run, and the
+/// standard runs stay far below the limit.
+#[cfg(test)]
+mod bound {
+    use super::*;
+
+    /// The least time of `args` on `np` processes, and the refusal if any.
+    fn least(args: &str, np: usize) -> (f64, Option<String>) {
+        let a: Vec<&str> = args.split_whitespace().collect();
+        imb_core::driver::bound_of(&SUITE, &a, np).unwrap().unwrap()
+    }
+
+    /// Refused before anything runs with the one-line message; `-force` lets it go.
+    fn refused(args: &str, np: usize) {
+        let (secs, line) = least(args, np);
+        let line = line.unwrap_or_else(|| panic!("{args} on {np}: {secs:.0} s, not refused"));
+        assert!(
+            line.starts_with("this run needs at least ")
+                && line.ends_with(", or pass -force to run it anyway")
+                && !line.contains('\n'),
+            "{line}"
+        );
+        assert_eq!(
+            least(&format!("{args} -force"), np).1,
+            None,
+            "{args} -force"
+        );
+    }
+
+    fn accepted(args: &str, np: usize) {
+        let (secs, line) = least(args, np);
+        assert_eq!(line, None, "{args} on {np}: {secs:.0} s");
+    }
+
+    #[test]
+    fn standard_runs_are_not_refused() {
+        accepted("", 2);
+        accepted("", 64);
+        accepted("Ibcast_pure Ialltoall_pure Ibarrier_pure -multi 1", 64);
+    }
+
+    /// An overlap benchmark times the operation alone and with CPU work, each call after a
+    /// barrier of its own.
+    #[test]
+    fn both_loops_and_their_barriers_count() {
+        refused("Ibcast -iter 2000000000,1000000 -msglog 4", 2);
+        accepted("Ibcast_pure -iter 2000000000,1000000 -msglog 4", 2);
+    }
+
+    /// The all-to-all kinds, and the rooted ones at their fixed root, move NP blocks of X.
+    #[test]
+    fn every_block_counts() {
+        refused("Ialltoall -npmin 1024 -iter 1000,1000000 -msglog 27", 1024);
+        refused("Igather -npmin 1024 -iter 1000,1000000 -msglog 27", 1024);
+        accepted("Ialltoall Igather -iter 1000,1000000 -msglog 22", 64);
     }
 }

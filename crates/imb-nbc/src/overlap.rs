@@ -10,7 +10,7 @@
 
 use crate::cpu::{Calibration, Work};
 use crate::ops::{Op, Pattern};
-use imb_core::bench::Info;
+use imb_core::bench::{Effort, Info};
 use imb_core::buffers::Defect;
 use imb_core::kernel::{bracket, Benchmark, Comm, Ctx, Sample, Timed, PARTS};
 use imb_core::table::{self as kind, RowIn, TableKind};
@@ -38,6 +38,19 @@ fn pure<O: Op>(op: &mut O, comm: &Comm, n_barr: usize, n: usize, check: bool) ->
         }
     }
     (t / n as f64, defect)
+}
+
+/// One repetition for the run-time bound (`imb_core::plan::least`) in `loops` loops (t_pure,
+/// and t_ovrl unless `_pure`): per loop a barrier and a call moving `bytes`. The CPU work of
+/// t_ovrl, sized to the measured t_pure, adds nothing the bound can know.
+pub fn effort(loops: usize, bytes: usize) -> Effort {
+    let loops = loops as f64;
+    Effort {
+        calls: 2.0 * loops,
+        bytes: loops * bytes as f64,
+        loops,
+        ..Effort::call(0)
+    }
 }
 
 /// A `_pure` benchmark's kernel: the operation alone.

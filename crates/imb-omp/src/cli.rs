@@ -84,8 +84,6 @@ const MAX_TEST_TIME_USEC: f64 = 10e6;
 /// 1 ms: ten thousand times the default delay. A longer delay buries a construct's overhead
 /// (0.1 to a few usec) in the delay's own jitter, and calibrating it would take minutes.
 const MAX_DELAY_TIME_USEC: f64 = 1e3;
-/// A run whose least possible duration exceeds this is refused unless `-force` is given.
-const LONG_RUN_SECS: f64 = 3600.0;
 
 pub(crate) struct Options {
     /// Indices into CONSTRUCTS, in run order.
@@ -259,14 +257,17 @@ pub(crate) fn parse(
         ..o
     };
     let least = least_secs(&o);
-    if least > LONG_RUN_SECS && !o.force {
-        return Err(format!(
-            "this run needs at least {:.0} min ({} data points x {} outer repetitions x a test \
-             of at least -test_time); lower -outer_reps, -test_time or -threads, or pass -force \
-             to run it anyway",
-            (least / 60.0).ceil(),
-            points(&o),
-            o.params.outer
+    // The MPI suites' limit and wording (doc/ReadMe_IMB.md, "Robustness").
+    if least > imb_core::plan::LONG_RUN_SECS && !o.force {
+        return Err(imb_core::plan::refusal(
+            least,
+            &format!(
+                "{} data points x ({} outer repetitions + 1 that tunes innerreps) x a test of at \
+                 least -test_time",
+                points(&o),
+                o.params.outer
+            ),
+            "-outer_reps, -test_time or -threads",
         ));
     }
     Ok(Action::Run(o))
@@ -288,10 +289,10 @@ pub(crate) fn variants(i: usize) -> usize {
 }
 
 /// The least time a run can take: each data point times outer_reps tests of at least
-/// -test_time each (innerreps grows until they last that long); the references, the tuning of
-/// innerreps and the delay's calibration come on top.
+/// -test_time each, after the test that first lasted that long (innerreps doubles until one
+/// does); the references, the shorter tuning tests and the delay's calibration come on top.
 pub(crate) fn least_secs(o: &Options) -> f64 {
-    points(o) as f64 * o.params.outer as f64 * o.params.test_time
+    points(o) as f64 * (o.params.outer + 1) as f64 * o.params.test_time
 }
 
 pub(crate) fn help() -> String {

@@ -110,6 +110,8 @@ macro_rules! to_all {
             },
             checked: !$get && !$all,
             on_request: $req,
+            // One operation with every other rank, one flush after all n.
+            effort: |s| crate::kernel::effort(s.np.saturating_sub(1), false, s.x),
             ..Info::mpi1(stringify!($ty), Class::Collective)
         };
         impl Benchmark for $ty {

@@ -135,6 +135,7 @@ const fn atomic(name: &'static str, blocks: usize, one: bool) -> Info {
         min_x: if one { 4 } else { 0 },
         max_x: if one { 4 } else { usize::MAX },
         one_size: if one { Some(4) } else { None },
+        effort: crate::kernel::one_op,
         ..Info::mpi1(name, Class::SingleTransfer)
     }
 }

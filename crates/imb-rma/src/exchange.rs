@@ -80,6 +80,8 @@ fn kernel<'a>(c: Ctx<'a>, get: bool) -> Box<dyn Timed + 'a> {
 const fn exchange(name: &'static str) -> Info {
     Info {
         bufs: BufShape::Blocks(2),
+        // Two operations, flushed after each repetition.
+        effort: |s| crate::kernel::effort(2, true, s.x),
         ..Info::mpi1(name, Class::Collective)
     }
 }

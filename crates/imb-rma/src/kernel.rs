@@ -4,9 +4,26 @@
 //! barrier happen in `after`, all untimed.
 
 use crate::epoch::Epoch;
+use imb_core::bench::{Effort, Mode, Shape};
 use imb_core::buffers::Defect;
 use imb_core::kernel::{Comm, Kernel, Timed};
 use imb_ext::rma::Win;
+
+/// One repetition on an origin for the run-time bound (`imb_core::plan::least`): `ops`
+/// operations of X bytes and, if `every`, the flush after them; none of them need wait for
+/// anyone (a shared-memory window is a copy and a fence), so each is a message in flight.
+pub fn effort(ops: usize, every: bool, x: usize) -> Effort {
+    Effort {
+        calls: 0.0,
+        msgs: (ops + usize::from(every)) as f64,
+        ..Effort::call(ops.saturating_mul(x))
+    }
+}
+
+/// The two-mode benchmarks' repetition: one operation, flushed after each under NON-AGGREGATE.
+pub fn one_op(s: &Shape) -> Effort {
+    effort(1, s.mode == Mode::NonAggregate, s.x)
+}
 
 /// The operations of one repetition on an origin, and what check mode verifies.
 pub trait Ops<'a> {

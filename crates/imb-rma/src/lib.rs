@@ -61,3 +61,54 @@ pub fn unidir_put() -> &'static dyn Benchmark {
 
 #[cfg(test)]
 mod tests;
+
+/// The run-time bound of this suite's own terms (`bench::Effort`, `plan::least`): legal option
+/// sets that need hours are refused before anything runs, `-force` lets them run, and the
+/// standard runs stay far below the limit.
+#[cfg(test)]
+mod bound {
+    use super::*;
+
+    /// The least time of `args` on `np` processes, and the refusal if any.
+    fn least(args: &str, np: usize) -> (f64, Option<String>) {
+        let a: Vec<&str> = args.split_whitespace().collect();
+        imb_core::driver::bound_of(&SUITE, &a, np).unwrap().unwrap()
+    }
+
+    /// Refused before anything runs with the one-line message; `-force` lets it go.
+    fn refused(args: &str, np: usize) {
+        let (secs, line) = least(args, np);
+        let line = line.unwrap_or_else(|| panic!("{args} on {np}: {secs:.0} s, not refused"));
+        assert!(
+            line.starts_with("this run needs at least ")
+                && line.ends_with(", or pass -force to run it anyway")
+                && !line.contains('\n'),
+            "{line}"
+        );
+        assert_eq!(
+            least(&format!("{args} -force"), np).1,
+            None,
+            "{args} -force"
+        );
+    }
+
+    fn accepted(args: &str, np: usize) {
+        let (secs, line) = least(args, np);
+        assert_eq!(line, None, "{args} on {np}: {secs:.0} s");
+    }
+
+    #[test]
+    fn standard_runs_are_not_refused() {
+        accepted("", 2);
+        accepted("", 64);
+        accepted("Get_local Get_all_local -multi 1", 64);
+    }
+
+    /// The _all benchmarks' repetition is one operation with each of the NP−1 other ranks.
+    #[test]
+    fn every_target_counts() {
+        refused("All_put_all -iter 10000000,1000", 1024);
+        refused("One_get_all -iter 10000000,1000", 1024);
+        accepted("All_put_all One_get_all -iter 10000000,1000", 64);
+    }
+}

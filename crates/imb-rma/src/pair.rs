@@ -82,6 +82,7 @@ fn kernel<'a>(c: Ctx<'a>, get: bool, bidir: bool, flush: Flush) -> Box<dyn Timed
 pub const fn pair(name: &'static str) -> Info {
     Info {
         modes: &[Mode::NonAggregate, Mode::Aggregate],
+        effort: crate::kernel::one_op,
         ..Info::mpi1(name, Class::SingleTransfer)
     }
 }

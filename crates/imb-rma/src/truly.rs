@@ -11,7 +11,7 @@
 //! first X bytes.
 
 use crate::epoch::settle_own;
-use imb_core::bench::{Class, Info};
+use imb_core::bench::{Class, Effort, Info};
 use imb_core::buffers::{check_copy, Defect};
 use imb_core::kernel::{bracket, Benchmark, Comm, Ctx, Prep, Sample, Timed};
 use imb_core::stats;
@@ -45,6 +45,14 @@ fn passive_values(r: &RowIn) -> Vec<f64> {
 pub struct Truly_passive_put;
 static TRULY_PASSIVE_PUT: Info = Info {
     table: &TRULY_PASSIVE,
+    // Two loops of (put, flush, barrier), without N_BARR barriers; the target's computation
+    // in the second only makes it longer.
+    effort: |s| Effort {
+        calls: 2.0,
+        msgs: 4.0,
+        loops: 0.0,
+        ..Effort::call(2 * s.x)
+    },
     ..Info::mpi1("Truly_passive_put", Class::SingleTransfer)
 };
 

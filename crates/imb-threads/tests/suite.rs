@@ -311,7 +311,7 @@ fn hostile_input_is_one_line_and_exit_2() {
         ),
         (
             vec!["Thread_Create", "-min_reps", "100000", "-max_reps", "100000"],
-            "imb-threads: error: this run needs at least 167 min (2 rows of 100000 timings".into(),
+            "imb-threads: error: this run needs at least 2 h 47 min on any machine (2 rows of 100000 timings".into(),
         ),
         (
             vec!["Barrier", "-threads", "1-1024", "-min_reps", "200", "-max_reps", "200"],

@@ -1,6 +1,6 @@
 //! The header of a run and what it says about the run before it starts: optional-mode lines
-//! (written from the settings merge's record of where each value came from), the sizes each
-//! benchmark asks for, and the lower bound of the run's time.
+//! (written from the settings merge's record of where each value came from) and the sizes each
+//! benchmark asks for.
 
 use super::*;
 use crate::settings::Origin;
@@ -75,30 +75,5 @@ impl Runner<'_> {
             time_cap_s: self.opts.time,
             adaptive,
         })
-    }
-
-    /// A lower bound of the run's time on any machine: every repetition costs at least 0.1 µs
-    /// plus its bytes at 50 GB/s, every barrier 0.1 µs; warm-up, idle ranks, set-up and MPI's
-    /// own costs are left out. Only a bound this far below reality can refuse a run safely.
-    /// `-adaptive` splits the n_sample loop, so its least cost is the standard run's.
-    pub(super) fn least_secs(&self, plan: &Plan) -> f64 {
-        let per = plan::rep_secs;
-        let n_barr = self.opts.params.n_barr as f64;
-        let mut total = 0.0;
-        for step in plan.benchmarks.iter().flat_map(|b| &b.steps) {
-            let StepPlan::Run { sizes, .. } = step else {
-                continue;
-            };
-            for ns in &sizes.n_sample {
-                for (&n, len) in ns.iter().zip(&sizes.lens) {
-                    let n = match self.opts.time {
-                        Some(t) => n.min(((t / per(len.x)) as usize).max(1)),
-                        None => n,
-                    };
-                    total += n as f64 * per(len.x) + n_barr * 1e-7;
-                }
-            }
-        }
-        total
     }
 }

@@ -43,17 +43,7 @@ pub const EXIT_RUNTIME: u8 = 3;
 pub const EXIT_CLOSED: u8 = crate::safefile::EXIT_CLOSED;
 
 /// A run whose lower-bound estimate exceeds this is refused unless `-force` is given.
-pub const LONG_RUN_SECS: f64 = 3600.0;
-
-/// "2 h 05 min", "7 min", for an estimate.
-fn duration_text(secs: f64) -> String {
-    let min = (secs / 60.0).ceil() as u64;
-    if min >= 60 {
-        format!("{} h {:02} min", min / 60, min % 60)
-    } else {
-        format!("{min} min")
-    }
-}
+pub const LONG_RUN_SECS: f64 = plan::LONG_RUN_SECS;
 
 fn threading(t: ThreadLevel) -> Threading {
     match t {
@@ -105,26 +95,9 @@ fn run_world(
 ) -> u8 {
     let rank = world.rank() as usize;
     let np = world.size() as usize;
-    let names = suite.names();
-    let spec = cli::Spec {
-        exe: suite.exe,
-        names: &names,
-        defaults: suite.defaults(),
-        kind: suite.settings,
-        npmin: suite.npmin,
-        aggregate: suite
-            .benchmarks
-            .iter()
-            .any(|b| b.info().modes.contains(&Mode::Aggregate)),
-        // The paired benchmarks (Uniband, Biband) are the ones that send windows.
-        window: suite
-            .benchmarks
-            .iter()
-            .any(|b| b.info().procs == crate::bench::Procs::Pairs),
-    };
     let parsed = (rank == 0).then(|| match bad_arg {
         Some(e) => Err(e),
-        None => cli::parse(&spec, args, np),
+        None => parse(suite, args, np),
     });
     let action: Result<Action> = comm::bcast(world, parsed);
     match action {
@@ -151,6 +124,52 @@ fn run_world(
         }
         Ok(Action::Run(opts)) => run_options(suite, world, *opts, granted),
     }
+}
+
+/// Rank 0's reading of argv for `suite` on `np` processes (and the tests' of their option
+/// sets).
+pub fn parse(suite: &Suite, args: &[String], np: usize) -> Result<Action> {
+    let names = suite.names();
+    let spec = cli::Spec {
+        exe: suite.exe,
+        names: &names,
+        defaults: suite.defaults(),
+        kind: suite.settings,
+        npmin: suite.npmin,
+        aggregate: suite
+            .benchmarks
+            .iter()
+            .any(|b| b.info().modes.contains(&Mode::Aggregate)),
+        // The paired benchmarks (Uniband, Biband) are the ones that send windows.
+        window: suite
+            .benchmarks
+            .iter()
+            .any(|b| b.info().procs == crate::bench::Procs::Pairs),
+    };
+    cli::parse(&spec, args, np)
+}
+
+/// The refusal of a run of `plan` that needs more than `LONG_RUN_SECS` on any machine, unless
+/// `-force` (doc/ReadMe_IMB.md, "Robustness"): None if it may run. Pure, so each suite's tests
+/// check their hours-long option sets without running them.
+pub fn long_run(suite: &Suite, opts: &Options, plan: &Plan) -> Option<String> {
+    let least = plan::least(plan, opts, suite.hooks.warm_up);
+    (least.secs() > LONG_RUN_SECS && !opts.force).then(|| least.refusal())
+}
+
+/// What `suite` answers `args` on `np` processes before anything runs: the run's least time on
+/// any machine (seconds), and the refusal `run_options` prints if it is too long for `-force`'s
+/// limit; None for `-help` and `-list`. The tests' way to check an hours-long option set
+/// without running it.
+pub fn bound_of(suite: &Suite, args: &[&str], np: usize) -> Result<Option<(f64, Option<String>)>> {
+    let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+    let Action::Run(opts) = parse(suite, &args, np)? else {
+        return Ok(None);
+    };
+    let infos: Vec<&'static Info> = opts.benchmarks.iter().map(|&b| suite.info(b)).collect();
+    let plan = plan::build(&opts, &infos, np);
+    let secs = plan::least(&plan, &opts, suite.hooks.warm_up).secs();
+    Ok(Some((secs, long_run(suite, &opts, &plan))))
 }
 
 /// Run what the options ask for; the exit status, the same on every rank.
@@ -184,19 +203,18 @@ fn run_options(suite: &Suite, world: &Comm, opts: Options, granted: Threading) -
         run_state: None,
         summary: (rank == 0 && opts_summary).then(Collector::default),
     };
-    let least = r.least_secs(&plan);
-    if least > LONG_RUN_SECS && !r.opts.force {
+    if let Some(line) = long_run(suite, &r.opts, &plan) {
         if rank == 0 {
-            eprintln!(
-                "{}: error: this run needs at least {} on any machine (its repetition counts at \
-                 0.1 usec plus 20 usec per MiB each); lower MSGSPERSAMPLE or OVERALL_VOL \
-                 (-iter), MAXMSGLOG (-msglog), or cap each size with -time, or pass -force to \
-                 run it anyway",
-                suite.exe,
-                duration_text(least)
-            );
+            eprintln!("{}: error: {line}", suite.exe);
         }
         return EXIT_USAGE;
+    }
+    let unfit = (rank == 0).then(|| (suite.hooks.before_run)(&plan, &r.opts).err());
+    if let Some(line) = comm::bcast(world, unfit) {
+        if rank == 0 {
+            eprintln!("{}: error: {line}", suite.exe);
+        }
+        return EXIT_RUNTIME;
     }
     let result = r.run(granted, &plan);
     let status = ended(&result, r.sinks.first().and_then(|s| s.failure()));
@@ -247,7 +265,7 @@ fn sinks(suite: &Suite, opts: &Options, plan: &Plan) -> Vec<Box<dyn Sink>> {
         v.push(Box::new(Json::new(f.clone(), suite.exe)));
     }
     if opts.progress.wanted() {
-        let work = plan::work(plan, opts.time);
+        let work = plan::work(plan, &opts.params, opts.time);
         v.push(Box::new(Progress::new(
             std::io::stderr(),
             suite.exe,

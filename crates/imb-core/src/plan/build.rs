@@ -260,7 +260,7 @@ mod tests {
         let mut o = opts();
         o.aggregate_mode = AggregateMode::Both;
         let plan = build(&o, &[&PINGPONG, &WRITE, &BARRIER, &ALLGATHER], 3);
-        let w = super::super::work(&plan, None);
+        let w = super::super::work(&plan, &o.params, None);
         assert_eq!(w.benchmarks, 4);
         let tables: Vec<(usize, &str, usize, Mode, usize)> = w
             .tables
@@ -283,12 +283,17 @@ mod tests {
         assert_eq!(w.tables[0].sizes[4].0, Some(8));
         // 1000 repetitions outweigh 100 of the same size; -time caps the count.
         assert!(w.tables[1].sizes[0].1 > w.tables[2].sizes[0].1);
-        let capped = super::super::work(&plan, Some(1e-6));
+        let capped = super::super::work(&plan, &o.params, Some(1e-6));
         assert!(capped.tables[0].sizes[0].1 < w.tables[0].sizes[0].1);
         // -mem's skipped sizes are not work.
         o.mem = Some((2u64 << 20) as f64);
         o.params.maxmsglog = 20;
         let plan = build(&o, &[&ALLGATHER], 2);
-        assert_eq!(super::super::work(&plan, None).tables[0].sizes.len(), 21);
+        assert_eq!(
+            super::super::work(&plan, &o.params, None).tables[0]
+                .sizes
+                .len(),
+            21
+        );
     }
 }

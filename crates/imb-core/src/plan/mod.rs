@@ -1,18 +1,22 @@
 //! From options and world size to the ordered list of runs: the P_min ladder (guide 5.1.2.2), the
 //! `-map` renumbering, Multi groups and idle ranks (doc/ReadMe_IMB.md, "Process counts" and "Multi
 //! groups and idle ranks"); `build` puts them together with each step's `Sizes` into the `Plan`
-//! the driver executes.
+//! the driver executes, `least` reads the run-time bound off it and `work` the progress weights.
 
 use crate::bench::Procs;
 pub use crate::vocab::{Layout, Map};
 
 mod build;
+mod least;
 mod sizes;
 mod work;
 
 pub use build::{build, BenchmarkPlan, Plan, StepPlan};
+pub use least::{
+    effort_secs, least, refusal, Least, Parts, BYTES_PER_SEC, CALL_SECS, LONG_RUN_SECS, MSG_SECS,
+};
 pub use sizes::Sizes;
-pub use work::{rep_secs, work};
+pub use work::work;
 
 /// The index of every world rank (3.0's renumbering: fill grid rows first).
 /// Identity unless P > 1 and Q > 1.

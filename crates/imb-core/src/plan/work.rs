@@ -1,24 +1,21 @@
 //! The run's work for `-progress`: every table in run order and the weight of each measured
 //! size, read off the plan before anything runs (doc/OUTPUT.md, "Progress").
 
+use super::least::size_effort;
 use super::{Plan, StepPlan};
 use crate::bench::Class;
 use crate::report::{TableWork, Work};
-
-/// The least time one repetition of `x` bytes can take on any machine: 0.1 µs plus the bytes
-/// at 50 GB/s. The run-time bound (`-force`) and the progress weights share it.
-pub fn rep_secs(x: usize) -> f64 {
-    1e-7 + x as f64 / 5e10
-}
+use crate::settings::Params;
 
 /// What every size costs besides its repetitions (barriers, gather, the row): a guess that
 /// keeps sizes with few, short repetitions from weighing nothing.
 const SIZE_SECS: f64 = 1e-3;
 
 /// Every table of `plan` with the weight of each measured size: its repetitions (capped by
-/// `-time` seconds as the run caps them) at `rep_secs`, plus `SIZE_SECS`. Only the ratio of
-/// weights matters: the progress estimate scales the elapsed time by it.
-pub fn work(plan: &Plan, time: Option<f64>) -> Work {
+/// `-time` seconds as the run caps them) at the least cost the run-time bound gives them
+/// (`least::size_effort`), plus `SIZE_SECS`. Only the ratio of weights matters: the progress
+/// estimate scales the elapsed time by it.
+pub fn work(plan: &Plan, params: &Params, time: Option<f64>) -> Work {
     let mut tables = Vec::new();
     for (k, bp) in plan.benchmarks.iter().enumerate() {
         let sync = bp.info.class == Class::Sync;
@@ -34,7 +31,7 @@ pub fn work(plan: &Plan, time: Option<f64>) -> Work {
                     .zip(&sizes.measured)
                     .filter(|(_, &measured)| measured)
                     .map(|((len, &n), _)| {
-                        let per = rep_secs(len.x);
+                        let (_, per) = size_effort(bp.info, sizes.x(len), layout.np, mode, params);
                         let n = time.map_or(n, |t| n.min(((t / per) as usize).max(1)));
                         ((!sync).then_some(len.x), n as f64 * per + SIZE_SECS)
                     })

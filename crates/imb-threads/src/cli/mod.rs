@@ -100,9 +100,6 @@ pub const MAX_CPU: usize = 1023;
 /// Most timings per data point (`-min_reps`, `-max_reps`): the harness's own limit.
 pub const MAX_REPS: usize = imb_harness::adaptive::MAX_REPS_LIMIT;
 
-/// A run whose least possible duration exceeds this is refused unless `-force` is given.
-const LONG_RUN_SECS: f64 = 3600.0;
-
 const DEFAULTS: &str = include_str!("../../../../settings/threads.toml");
 
 #[derive(Debug, Clone, PartialEq)]
@@ -398,14 +395,18 @@ pub fn check_run(
         }
     }
     let (rows, least) = least_secs(o, cpus, p);
-    if least > LONG_RUN_SECS && !o.force {
-        return Err(format!(
-            "this run needs at least {:.0} min ({rows} rows of {} timings, each timing at least \
-             the harness's minimum: {:.0} usec, 10 ms with client threads, 50 ms for \
-             Thread_Create); lower -min_reps or -threads, or pass -force to run it anyway",
-            (least / 60.0).ceil(),
-            p.min_reps,
-            p.min_timing * 1e6,
+    // The MPI suites' limit and wording (doc/ReadMe_IMB.md, "Robustness").
+    if least > imb_core::plan::LONG_RUN_SECS && !o.force {
+        return Err(imb_core::plan::refusal(
+            least,
+            &format!(
+                "{rows} rows of {} timings and one to tune each, every timing at least the \
+                 harness's minimum: {:.0} usec, 10 ms with client threads, 50 ms for \
+                 Thread_Create",
+                p.min_reps,
+                p.min_timing * 1e6,
+            ),
+            "-min_reps, -threads or the -bind scenarios",
         ));
     }
     Ok(())
@@ -424,10 +425,15 @@ pub fn planned(
 }
 
 /// The rows of the run and the least time they can take: every row takes at least min_reps
-/// timings of at least its minimum timing (the tuning and the overhead correction add more).
+/// timings of at least its minimum timing, and the last timing of its tuning (the one that
+/// first lasted the minimum) before them; the shorter tuning timings and `-correct`'s series
+/// of the empty action (not every row has one) come on top.
 pub fn least_secs(o: &Options, cpus: &[usize], p: &imb_harness::adaptive::Policy) -> (usize, f64) {
     let rows: Vec<_> = planned(o, cpus, p).into_iter().flatten().collect();
-    let secs = rows.iter().map(|r| p.min_reps as f64 * r.min_timing).sum();
+    let secs = rows
+        .iter()
+        .map(|r| (p.min_reps + 1) as f64 * r.min_timing)
+        .sum();
     (rows.len(), secs)
 }
 

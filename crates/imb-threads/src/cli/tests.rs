@@ -220,11 +220,11 @@ fn rows_and_threads_are_known_before_the_run() {
         3,
         "Time_Slice: same only; Cond_Wakeup: different and none"
     );
-    // The least time: rows x min_reps x each row's shortest timing.
+    // The least time: rows x (min_reps + the tuning timing) x each row's shortest timing.
     let o = run("Thread_Create Yield -bind none").unwrap();
     let (rows, secs) = least_secs(&o, &two, &p);
     assert_eq!(rows, 3);
-    let want = 5.0 * (2.0 * crate::suite::CREATE_MIN_TIMING + crate::suite::PAIRED_MIN_TIMING);
+    let want = 6.0 * (2.0 * crate::suite::CREATE_MIN_TIMING + crate::suite::PAIRED_MIN_TIMING);
     assert!(
         (secs - want).abs() < 1e-9,
         "least {secs} s, wanted {want} s"
@@ -236,11 +236,18 @@ fn long_runs_and_duplicate_cpus_are_refused_up_front() {
     let two = [0, 1];
     let o = run("Thread_Create -min_reps 100000 -max_reps 100000").unwrap();
     let e = check_run(&o, &two, &policy(100_000)).unwrap_err();
-    assert!(
-        e.starts_with("this run needs at least 167 min (2 rows of 100000 timings")
-            && e.contains("-force"),
-        "{e}"
+    assert_eq!(
+        e,
+        "this run needs at least 2 h 47 min on any machine (2 rows of 100000 timings and one to \
+         tune each, every timing at least the harness's minimum: 100 usec, 10 ms with client \
+         threads, 50 ms for Thread_Create); lower -min_reps, -threads or the -bind scenarios, \
+         or pass -force to run it anyway"
     );
+    // 2 x 36000 timings of 50 ms are just the hour; the tuning timing of each row passes it.
+    let o = run("Thread_Create -min_reps 36000 -max_reps 36000").unwrap();
+    assert!(check_run(&o, &two, &policy(36_000)).is_err());
+    let o = run("Thread_Create -min_reps 35999 -max_reps 35999").unwrap();
+    assert_eq!(check_run(&o, &two, &policy(35_999)), Ok(()));
     let o = run("Thread_Create -min_reps 100000 -max_reps 100000 -force").unwrap();
     assert_eq!(
         check_run(&o, &two, &policy(100_000)),

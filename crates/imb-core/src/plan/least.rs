@@ -1,0 +1,394 @@
+//! The run-time bound (`-force`; doc/ReadMe_IMB.md, "Robustness"): the least time a run can
+//! take on any machine, read off the plan before anything runs, and the one-line refusal that
+//! names it. Each benchmark counts what one repetition does (`bench::Effort`); every item is
+//! priced at what it costs at the least on the fastest machine there is, and the repetitions,
+//! warm-up, barriers, buffer clearing, `-time` probes and `-adaptive` timings are added the way
+//! the driver runs them. Set-up (windows, files, calibrations), idle ranks and MPI's own costs
+//! are left out: only a bound this far below reality can refuse a run safely. imb-threads and
+//! imb-omp refuse with the same limit and wording (`refusal`).
+
+use super::{Plan, StepPlan};
+use crate::bench::{Effort, Info, Mode, Shape};
+use crate::cli::Options;
+use crate::settings::Params;
+
+/// A run whose least time exceeds this is refused unless `-force` is given.
+pub const LONG_RUN_SECS: f64 = 3600.0;
+
+/// A step that waits for another process or the system (a blocking call, a round trip, a
+/// barrier, a fence): 0.1 µs, below any MPI's latency.
+pub const CALL_SECS: f64 = 1e-7;
+
+/// A message in flight together with others (a window's, an aggregate epoch's): 20 ns, 50
+/// million messages per second from one process, several times any single process's message
+/// rate (Open MPI's shared memory here: 6.5 million with windows of 1024).
+pub const MSG_SECS: f64 = 2e-8;
+
+/// What one process moves or touches per second at the most: 50 GB/s (20 µs per MiB), a
+/// whole memory bus or a 400 Gb/s link for one process.
+pub const BYTES_PER_SEC: f64 = 5e10;
+
+/// The least seconds of one repetition that does `e`.
+pub fn effort_secs(e: &Effort) -> f64 {
+    e.calls * CALL_SECS + e.msgs * MSG_SECS + e.bytes / BYTES_PER_SEC
+}
+
+/// What one measured size of a step does per repetition, and the least seconds of that. On one
+/// process nothing waits for another, so its calls cost what a message does.
+pub(super) fn size_effort(
+    info: &Info,
+    x: usize,
+    np: usize,
+    mode: Mode,
+    params: &Params,
+) -> (Effort, f64) {
+    let mut e = (info.effort)(&Shape {
+        x,
+        np,
+        mode,
+        params,
+    });
+    if np <= 1 {
+        e.msgs += e.calls;
+        e.calls = 0.0;
+    }
+    (e, effort_secs(&e))
+}
+
+/// The least cost of a barrier on `np` processes.
+fn barrier_secs(np: usize) -> f64 {
+    if np > 1 {
+        CALL_SECS
+    } else {
+        MSG_SECS
+    }
+}
+
+/// Where a run's least time goes, for the refusal's remedy.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Parts {
+    /// The timed repetitions (what `-iter`, `-msglog` and `-time` lower).
+    pub reps: f64,
+    /// Warm-up before each table's first size (N_WARMUP repetitions of the largest size).
+    pub warm_up: f64,
+    /// What every timed loop costs besides its repetitions: N_BARR barriers, clearing the
+    /// receive buffer (imb-ext's windows: OVERALL_VOL bytes), the row's gather; `-adaptive`
+    /// repeats it for each of its timings.
+    pub per_loop: f64,
+}
+
+impl Parts {
+    pub fn total(&self) -> f64 {
+        self.reps + self.warm_up + self.per_loop
+    }
+    fn add(&mut self, o: &Parts) {
+        self.reps += o.reps;
+        self.warm_up += o.warm_up;
+        self.per_loop += o.per_loop;
+    }
+}
+
+/// The least time of a run: in total, and per benchmark of the plan (in run order).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Least {
+    pub total: Parts,
+    pub benchmarks: Vec<(&'static str, Option<&'static str>, Parts)>,
+}
+
+impl Least {
+    pub fn secs(&self) -> f64 {
+        self.total.total()
+    }
+
+    /// The refusal of a run above `LONG_RUN_SECS`, without the executable's name: how long,
+    /// which benchmark takes longest, and what lowers the part of the time that dominates.
+    pub fn refusal(&self) -> String {
+        let (name, lever, top) = self
+            .benchmarks
+            .iter()
+            .max_by(|a, b| a.2.total().total_cmp(&b.2.total()))
+            .copied()
+            .unwrap_or(("the run", None, self.total));
+        let t = &self.total;
+        let lever = lever.map(|l| format!("{l}, ")).unwrap_or_default();
+        let remedy = if t.reps >= t.warm_up && t.reps >= t.per_loop {
+            format!(
+                "{lever}MSGSPERSAMPLE or OVERALL_VOL (-iter), MAXMSGLOG (-msglog), or cap each size \
+                 with -time"
+            )
+        } else if t.warm_up >= t.per_loop {
+            format!("{lever}N_WARMUP (-settings) or MAXMSGLOG (-msglog)")
+        } else {
+            "N_BARR (-settings), OVERALL_VOL (-iter), -min_reps, or the number of sizes (-msglog, \
+             -msglen)"
+                .to_string()
+        };
+        refusal(
+            self.secs(),
+            &format!(
+                "{name} the longest at {}; each MPI call counted at 0.1 usec, each message of a \
+                 window at 0.02 usec, each MiB at 20 usec",
+                duration_text(top.total())
+            ),
+            &remedy,
+        )
+    }
+}
+
+/// The one refusal every executable prints for a run that needs more than `LONG_RUN_SECS`:
+/// `this run needs at least 2 h 05 min on any machine (WHY); lower REMEDY, or pass -force to
+/// run it anyway`.
+pub fn refusal(secs: f64, why: &str, remedy: &str) -> String {
+    format!(
+        "this run needs at least {} on any machine ({why}); lower {remedy}, or pass -force to run \
+         it anyway",
+        duration_text(secs)
+    )
+}
+
+/// "2 h 05 min", "7 min", for an estimate (rounded up to the minute).
+fn duration_text(secs: f64) -> String {
+    let min = (secs / 60.0).ceil().min(u64::MAX as f64) as u64;
+    if min >= 60 {
+        format!("{} h {:02} min", min / 60, min % 60)
+    } else {
+        format!("{min} min")
+    }
+}
+
+/// The least time of `plan` under `opts` on any machine; `warm_up`: whether the suite warms up
+/// before each table's first size (`kernel::Hooks::warm_up`).
+///
+/// Per measured size: its n repetitions at their effort's least cost (under `-time`, at most
+/// half the cap: the run sizes the count from a measured repetition, and rounding the count
+/// down can halve it; under `-adaptive`, at least `-min_reps` repetitions), and per timed loop
+/// (one, `-time` adds two probes, `-adaptive` runs `-min_reps` at least) N_BARR barriers per
+/// loop of the effort, clearing the receive buffer, and the barrier and gather of the row.
+pub fn least(plan: &Plan, opts: &Options, warm_up: bool) -> Least {
+    let p = &opts.params;
+    let zero = |info: &Info, x: usize, np: usize| {
+        info.bufs.lens(x, np, p.overall_vol).1 as f64 / BYTES_PER_SEC
+    };
+    let timings = opts.adaptive.map_or(1, |a| a.min_reps.max(1)) + 2 * opts.time.is_some() as usize;
+    let mut out = Least::default();
+    for bp in &plan.benchmarks {
+        let info = bp.info;
+        let mut parts = Parts::default();
+        let mut lever = None;
+        for step in &bp.steps {
+            let StepPlan::Run { layout, sizes } = step else {
+                continue;
+            };
+            let np = layout.np;
+            let world = layout.groups.len() * np + layout.idle;
+            for (m, &mode) in sizes.modes.iter().enumerate() {
+                if warm_up && p.n_warmup > 0 && sizes.measured.iter().any(|&b| b) {
+                    // Sync benchmarks warm up at 0 bytes (`Sizes::warm_x`).
+                    let x = sizes.warm_x;
+                    let (e, rep) = size_effort(info, x, np, sizes.warm_mode, p);
+                    parts.warm_up += p.n_warmup as f64 * rep;
+                    parts.per_loop +=
+                        e.loops * p.n_barr as f64 * barrier_secs(np) + zero(info, x, np);
+                }
+                for (k, len) in sizes.lens.iter().enumerate() {
+                    if !sizes.measured[k] {
+                        continue;
+                    }
+                    let x = sizes.x(len);
+                    let (e, rep) = size_effort(info, x, np, mode, p);
+                    lever = lever.or(e.lever);
+                    let n = sizes.n_sample[m][k] as f64;
+                    let mut reps = match opts.time {
+                        Some(t) => (n * rep).min(t / 2.0),
+                        None => n * rep,
+                    };
+                    if let Some(a) = opts.adaptive {
+                        reps = reps.max(a.min_reps as f64 * rep);
+                    }
+                    parts.reps += reps;
+                    // The row's barrier and gather run on the world, which may be one process.
+                    parts.per_loop += timings as f64
+                        * (e.loops * p.n_barr as f64 * barrier_secs(np) + zero(info, x, np))
+                        + 2.0 * barrier_secs(world);
+                }
+            }
+        }
+        out.total.add(&parts);
+        out.benchmarks.push((info.name, lever, parts));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::{BufShape, Class, Procs};
+    use crate::cli::{self, Action, Adaptive, Spec};
+    use crate::plan::build;
+    use crate::settings::Kind;
+
+    /// `imb-mpi1 ARGS` on np processes; its plan has one benchmark, `info`.
+    fn run(args: &str, info: &'static Info, np: usize, warm_up: bool) -> (Options, Least) {
+        let spec = Spec {
+            exe: "imb-mpi1",
+            names: &["PingPong"],
+            defaults: 1,
+            kind: Kind::Mpi1,
+            npmin: 2,
+            aggregate: true,
+            window: true,
+        };
+        let a: Vec<String> = args.split_whitespace().map(String::from).collect();
+        let Action::Run(o) = cli::parse(&spec, &a, np).unwrap() else {
+            panic!("{args}")
+        };
+        let l = least(&build(&o, &[info], np), &o, warm_up);
+        (*o, l)
+    }
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() <= 1e-9 * b.abs().max(1e-9)
+    }
+
+    static PINGPONG: Info = Info::mpi1("PingPong", Class::SingleTransfer);
+    static WINDOWED: Info = Info {
+        procs: Procs::Pairs,
+        effort: |s| Effort {
+            msgs: s.params.window_size as f64,
+            lever: Some("-window_size"),
+            ..Effort::call(s.x)
+        },
+        ..Info::mpi1("Uniband", Class::ParallelTransfer)
+    };
+    static WINDOW_BUFFERS: Info = Info {
+        bufs: BufShape::Window,
+        ..Info::mpi1("Unidir_Put", Class::SingleTransfer)
+    };
+
+    /// One size of 8 bytes, 1000 repetitions, no warm-up: a call plus 8 bytes per repetition,
+    /// and per loop N_BARR barriers, clearing 8 bytes, the row's barrier and gather.
+    #[test]
+    fn a_plain_repetition() {
+        let (o, l) = run("-msglog 3:3 -zero_size off", &PINGPONG, 2, false);
+        let (n, barr) = (o.params.msgspersample as f64, o.params.n_barr as f64);
+        assert!(close(l.total.reps, n * (CALL_SECS + 8.0 / BYTES_PER_SEC)));
+        assert!(close(
+            l.total.per_loop,
+            barr * CALL_SECS + 8.0 / BYTES_PER_SEC + 2.0 * CALL_SECS
+        ));
+        assert_eq!(l.total.warm_up, 0.0);
+        assert_eq!(l.benchmarks, [("PingPong", None, l.total)]);
+        // Warm-up: N_WARMUP repetitions of the largest size, with its loop.
+        let (o, w) = run("-msglog 3:3 -zero_size off", &PINGPONG, 2, true);
+        let warm = o.params.n_warmup as f64 * (CALL_SECS + 8.0 / BYTES_PER_SEC);
+        assert!(close(w.total.warm_up, warm));
+        assert!(w.total.per_loop > l.total.per_loop);
+    }
+
+    /// A family's effort is what a repetition costs: W messages of a window each.
+    #[test]
+    fn a_family_counts_its_own_effort() {
+        let (o, l) = run(
+            "-msglog 3:3 -zero_size off -window_size 4096",
+            &WINDOWED,
+            2,
+            false,
+        );
+        let n = o.params.msgspersample as f64;
+        let rep = CALL_SECS + 4096.0 * MSG_SECS + 8.0 / BYTES_PER_SEC;
+        assert!(close(l.total.reps, n * rep));
+        assert_eq!(l.benchmarks[0].1, Some("-window_size"));
+        // On one process nothing waits: its calls cost what a message does.
+        let (_, one) = run("-msglog 3:3 -zero_size off -npmin 1", &PINGPONG, 1, false);
+        let (_, two) = run("-msglog 3:3 -zero_size off", &PINGPONG, 2, false);
+        assert!(one.total.reps < two.total.reps);
+    }
+
+    /// `-time` caps each size at half its limit (the count is rounded down from a measured
+    /// repetition); `-adaptive` takes at least -min_reps repetitions and loops.
+    #[test]
+    fn time_caps_and_adaptive_timings() {
+        let (o, full) = run("-msglog 3:3 -zero_size off", &WINDOWED, 2, false);
+        let (_, capped) = run(
+            "-msglog 3:3 -zero_size off -time 0.001",
+            &WINDOWED,
+            2,
+            false,
+        );
+        assert!(close(capped.total.reps, 0.0005), "{}", capped.total.reps);
+        // Two probes, each a loop of its own.
+        let per_loop = o.params.n_barr as f64 * CALL_SECS + 8.0 / BYTES_PER_SEC;
+        assert!(close(
+            capped.total.per_loop - full.total.per_loop,
+            2.0 * per_loop
+        ));
+        let (mut o, _) = run("-msglog 3:3 -zero_size off", &PINGPONG, 2, false);
+        o.params.msgspersample = 10;
+        o.adaptive = Some(Adaptive {
+            cutoff_pct: 10.0,
+            min_reps: 1000,
+            max_reps: 1000,
+        });
+        let infos: [&'static Info; 1] = [&PINGPONG];
+        let a = least(&build(&o, &infos, 2), &o, false);
+        assert!(close(
+            a.total.reps,
+            1000.0 * (CALL_SECS + 8.0 / BYTES_PER_SEC)
+        ));
+        assert!(close(a.total.per_loop, 1000.0 * per_loop + 2.0 * CALL_SECS));
+    }
+
+    /// A window buffer of OVERALL_VOL bytes is cleared before every loop; sizes -mem skips
+    /// cost nothing.
+    #[test]
+    fn buffers_cleared_and_sizes_skipped() {
+        let (o, l) = run(
+            "-msglog 3:3 -zero_size off -iter 1000,1000",
+            &WINDOW_BUFFERS,
+            2,
+            false,
+        );
+        let cleared = o.params.overall_vol as f64 / BYTES_PER_SEC;
+        assert!(close(
+            l.total.per_loop,
+            o.params.n_barr as f64 * CALL_SECS + cleared + 2.0 * CALL_SECS
+        ));
+        let (_, all) = run("-msglog 20", &PINGPONG, 2, false);
+        let (_, some) = run("-msglog 20 -mem 0.000001", &PINGPONG, 2, false);
+        assert!(some.secs() < all.secs());
+    }
+
+    #[test]
+    fn the_refusal_names_the_longest_benchmark_and_the_remedy_of_the_largest_part() {
+        let parts = |reps, warm_up, per_loop| Parts {
+            reps,
+            warm_up,
+            per_loop,
+        };
+        let l = |total: Parts| Least {
+            total,
+            benchmarks: vec![
+                ("PingPong", None, parts(60.0, 0.0, 0.0)),
+                ("Uniband", Some("-window_size"), total),
+            ],
+        };
+        assert_eq!(
+            l(parts(7500.0, 1.0, 1.0)).refusal(),
+            "this run needs at least 2 h 06 min on any machine (Uniband the longest at 2 h 06 \
+             min; each MPI call counted at 0.1 usec, each message of a window at 0.02 usec, each \
+             MiB at 20 usec); lower -window_size, MSGSPERSAMPLE or OVERALL_VOL (-iter), MAXMSGLOG \
+             (-msglog), or cap each size with -time, or pass -force to run it anyway"
+        );
+        assert!(l(parts(1.0, 7500.0, 1.0)).refusal().contains(
+            "; lower -window_size, N_WARMUP (-settings) or MAXMSGLOG (-msglog), or pass"
+        ));
+        assert!(l(parts(1.0, 1.0, 7500.0))
+            .refusal()
+            .contains("; lower N_BARR (-settings), OVERALL_VOL (-iter), -min_reps, or the"));
+        assert_eq!(duration_text(1.0), "1 min");
+        assert_eq!(duration_text(3540.0), "59 min");
+        assert_eq!(duration_text(3600.0), "1 h 00 min");
+        assert_eq!(duration_text(3601.0), "1 h 01 min");
+        assert_eq!(duration_text(f64::INFINITY), duration_text(1e300));
+    }
+}
