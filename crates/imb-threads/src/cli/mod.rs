@@ -172,12 +172,14 @@ fn file_error(file: &str, line: Option<usize>, msg: &str) -> String {
     }
 }
 
+/// The `[defaults]` block; a TOML or type error is one line naming its line and key, in
+/// the MPI executables' words (imb_core::settings::toml_message).
 fn defaults(text: &str, file: &str) -> Result<Defaults, String> {
     toml::from_str::<File>(text)
         .map(|f| f.defaults)
         .map_err(|e| {
-            let line = e.span().map(|s| line_of(text, s.start));
-            file_error(file, line, e.message())
+            let (line, msg) = imb_core::settings::toml_message(text, &e);
+            file_error(file, (line > 0).then_some(line), &msg)
         })
 }
 

@@ -267,3 +267,18 @@ fn long_runs_and_duplicate_cpus_are_refused_up_front() {
         "duplicates are fine without different"
     );
 }
+
+/// A TOML or type error in the settings file is one line with its line number, Rust's type
+/// names in words (as the MPI executables' settings errors).
+#[test]
+fn settings_errors_are_one_line_with_their_line() {
+    let twice = "[defaults]\nMIN_REPS = 5\n[defaults]\nMAX_REPS = 10\n";
+    let e = defaults(twice, "t.toml").unwrap_err();
+    assert!(e.starts_with("-settings t.toml, line 3: "), "{e}");
+    assert_eq!(e.lines().count(), 1, "{e}");
+    let typed = "[defaults]\nMIN_REPS = \"many\"\n";
+    let e = defaults(typed, "t.toml").unwrap_err();
+    assert!(e.starts_with("-settings t.toml, line 2: "), "{e}");
+    assert!(e.contains("expected a whole number of at least 0"), "{e}");
+    assert!(!e.contains("usize"), "{e}");
+}
