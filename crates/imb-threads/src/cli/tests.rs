@@ -111,7 +111,7 @@ fn settings_file_errors_have_lines() {
         (
             "CUTOFF_PCT",
             "\"x\"",
-            "invalid type: string \"x\", expected f64",
+            "CUTOFF_PCT: invalid type: string \"x\", expected a number",
         ),
         (
             "CUTOFF_PCT",
@@ -127,7 +127,7 @@ fn settings_file_errors_have_lines() {
         (
             "MIN_REPS",
             "-5",
-            "invalid value: integer `-5`, expected usize",
+            "MIN_REPS: invalid value: integer `-5`, expected a whole number of at least 0",
         ),
         (
             "MAX_REPS",
