@@ -6,6 +6,11 @@ imb_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 say() { printf '%s: %s\n' "${0##*/}" "$*"; }
 die() { say "$*" >&2; exit 1; }
 
+# The Rust toolchain imb-rs is tested on (README.md, "Rust"): scripts/test makes lints errors
+# on this release only (any 1.95.x). The oldest Rust that builds the workspace is another
+# thing: `rust-version` in Cargo.toml.
+imb_tested_rust=1.95
+
 # cargo, also when ~/.cargo/bin is not on PATH (fresh login, CI runner, sudo).
 imb_cargo() {
   local env
@@ -16,6 +21,27 @@ imb_cargo() {
     done
   fi
   command -v cargo >/dev/null || die "cargo not found: install Rust from https://rustup.rs"
+  imb_rust=$(imb_rust_version)
+  local oldest
+  oldest=$(sed -n 's/^rust-version = "\(.*\)"/\1/p' "$imb_root/Cargo.toml")
+  if [ -n "$oldest" ] && [ "$(printf '%s\n' "$oldest" "${imb_rust%%-*}" | sort -V | head -n 1)" != "$oldest" ]; then
+    die "Rust $imb_rust is older than $oldest, the oldest that builds imb-rs: rustup update stable"
+  fi
+}
+
+# The version of the rustc cargo runs here (rustup's per-directory choice included), e.g.
+# 1.95.0 or 1.97.0-nightly.
+imb_rust_version() {
+  (cd "$imb_root" && "${RUSTC:-rustc}" --version) | awk '{ print $2 }'
+}
+
+# Whether that rustc is the tested release (stable 1.95.x, not a beta or nightly of it).
+imb_rust_tested() {
+  case "$imb_rust" in
+    "$imb_tested_rust".*-*) return 1 ;;
+    "$imb_tested_rust".*) return 0 ;;
+    *) return 1 ;;
+  esac
 }
 
 # mpirun on a laptop or a CI box: Open MPI refuses root and more ranks than cores unless told.

@@ -137,6 +137,9 @@ pub fn check_copy(got: &[u8], src: usize, from: usize) -> Defect {
         let whole = got.len() / 4 * 4;
         let floats: &[u8] = &got[..whole];
         let mut worst = 0.0f64;
+        // `as_chunks::<4>()` (Rust 1.88) once rust-version is 1.88; until then newer clippys
+        // lint `chunks_exact(4)`, and older ones do not know that lint.
+        #[allow(unknown_lints, clippy::chunks_exact_to_as_chunks)]
         for (k, c) in floats.chunks_exact(4).enumerate() {
             let g = f32::from_ne_bytes([c[0], c[1], c[2], c[3]]) as f64;
             let e = buf_value(src, from / 4 + k) as f64;
@@ -174,6 +177,9 @@ pub fn check_sum(got: &[u8], nranks: usize, first: usize) -> Defect {
 /// floats only; the bytes need no alignment.
 pub fn check_floats(got: &[u8], expect: impl Fn(usize) -> f64) -> Defect {
     let mut worst = 0.0f64;
+    // `as_chunks::<4>()` (Rust 1.88) once rust-version is 1.88; until then newer clippys
+    // lint `chunks_exact(4)`, and older ones do not know that lint.
+    #[allow(unknown_lints, clippy::chunks_exact_to_as_chunks)]
     for (i, c) in got.chunks_exact(4).enumerate() {
         let g = f32::from_ne_bytes([c[0], c[1], c[2], c[3]]) as f64;
         let d = rel_diff(expect(i), g);

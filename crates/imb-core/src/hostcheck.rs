@@ -52,6 +52,9 @@ impl Host {
     /// The `# !!` line when some host runs more ranks than the CPUs in the union of their
     /// affinity masks (unbound ranks count every CPU of their mask). Collective over the world;
     /// the line is returned on world rank 0.
+    // `as_chunks::<2>()` (Rust 1.88) for the pairs below once rust-version is 1.88; until
+    // then newer clippys lint `chunks_exact(2)`, and older ones do not know that lint.
+    #[allow(unknown_lints, clippy::chunks_exact_to_as_chunks)]
     pub fn oversubscription(&self, world: &Comm) -> Option<Note> {
         let mine = [self.ranks as u64, self.cpus as u64];
         let root = world.process_at_rank(0);

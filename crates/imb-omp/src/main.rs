@@ -25,16 +25,43 @@ const EXIT_RUNTIME: u8 = 3;
 /// Target of the schedule family's loop body: about 100 cycles (EPCC) at 3 GHz.
 const SCHED_DELAY: f64 = 0.033e-6;
 
-fn header(o: &Options, d: &method::Delay, sd: &method::Delay) -> String {
+/// The OpenMP runtimes' variables that are set (`OMP_`, `GOMP_`, `KMP_`), as `NAME=value`.
+fn omp_env() -> Vec<String> {
     // vars_os: an unrelated variable that is not UTF-8 must not end the run (env::vars
     // panics on one); a listed variable's value is shown with its bytes escaped.
-    let env: Vec<String> = std::env::vars_os()
+    std::env::vars_os()
         .filter_map(|(k, v)| {
             let k = k.into_string().ok()?;
             let ours = k.starts_with("OMP_") || k.starts_with("GOMP_") || k.starts_with("KMP_");
             ours.then(|| format!("{k}={}", imb_core::safefile::shown(&v)))
         })
-        .collect();
+        .collect()
+}
+
+/// The error when the runtime forms a smaller team than `-threads` asks for. The count has
+/// passed `parse`, so it is within imb-omp's limit and the runtime's thread limit: the line
+/// says so instead of naming either as the cause, and it does not call
+/// `omp_get_max_threads()` a maximum (it is only the default team size; larger teams form).
+/// What is left that can shrink a team with dynamic sizing off is the runtime's environment
+/// (`OMP_MAX_ACTIVE_LEVELS=0`, libomp's `KMP_` limits), so the line shows it.
+fn team_refused(t: i32, thread_limit: i32, env: &[String]) -> String {
+    let limit = match thread_limit {
+        i32::MAX => "none".to_string(),
+        l => l.to_string(),
+    };
+    let env = if env.is_empty() {
+        "no OMP_, GOMP_ or KMP_ variable is set".to_string()
+    } else {
+        format!("OMP environment: {}", env.join(" "))
+    };
+    format!(
+        "-threads {t}: the OpenMP runtime would not form a team of {t} threads, although {t} is \
+         within its thread limit ({limit}); {env}"
+    )
+}
+
+fn header(o: &Options, d: &method::Delay, sd: &method::Delay) -> String {
+    let env = omp_env();
     let threads: Vec<String> = o.threads.iter().map(|t| t.to_string()).collect();
     let mut s = suite_head(env!("CARGO_PKG_VERSION"), "OpenMP part");
     s.push_str(&format!(
@@ -165,10 +192,8 @@ fn main() -> ExitCode {
     // Every team forms before anything is measured (a count the runtime refuses is named).
     if let Some(&t) = o.threads.iter().find(|&&t| !ffi::team_ok(t)) {
         eprintln!(
-            "imb-omp: error: -threads {t}: the OpenMP runtime will not form a team of {t} \
-             threads (its maximum is {}, its thread limit {})",
-            ffi::max_threads(),
-            ffi::thread_limit()
+            "imb-omp: error: {}",
+            team_refused(t, ffi::thread_limit(), &omp_env())
         );
         return ExitCode::from(EXIT_RUNTIME);
     }

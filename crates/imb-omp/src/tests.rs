@@ -150,3 +150,19 @@ fn the_oversubscription_line_only_when_it_happens() {
     assert_eq!(oversubscribed(&[1, 2], 2), "", "2 threads on 2 CPUs");
     assert_eq!(oversubscribed(&[8], 0), "", "CPUs unknown: no claim");
 }
+
+#[test]
+fn a_refused_team_is_named_without_blaming_a_limit_it_is_within() {
+    // omp_get_max_threads() is the default team size, not a cap: the line must not call it
+    // one, and it must not name the thread limit as the cause when the count is within it.
+    assert_eq!(
+        team_refused(3, i32::MAX, &["OMP_MAX_ACTIVE_LEVELS=0".to_string()]),
+        "-threads 3: the OpenMP runtime would not form a team of 3 threads, although 3 is \
+         within its thread limit (none); OMP environment: OMP_MAX_ACTIVE_LEVELS=0"
+    );
+    assert_eq!(
+        team_refused(4, 8, &[]),
+        "-threads 4: the OpenMP runtime would not form a team of 4 threads, although 4 is \
+         within its thread limit (8); no OMP_, GOMP_ or KMP_ variable is set"
+    );
+}

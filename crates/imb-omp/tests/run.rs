@@ -147,6 +147,26 @@ fn bad_input_is_one_line_and_exit_2() {
         o.stdout.is_empty(),
         "OMP_THREAD_LIMIT=2 -threads 1,3: nothing on stdout wanted"
     );
+    // A team the runtime will not form although the count is within every limit: with
+    // OMP_MAX_ACTIVE_LEVELS=0 no parallel region is active, so the team of 2 has 1 thread.
+    // The line names the environment, not a maximum or limit that 2 is within.
+    let o = Command::new(BIN)
+        .args(["BARRIER", "-threads", "1,2"])
+        .env("OMP_MAX_ACTIVE_LEVELS", "0")
+        .env_remove("OMP_THREAD_LIMIT")
+        .output()
+        .expect("imb-omp runs");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(3), "exit 3 wanted: {err}");
+    assert!(
+        err.starts_with(
+            "imb-omp: error: -threads 2: the OpenMP runtime would not form a team of 2 \
+             threads, although 2 is within its thread limit (none); OMP environment: "
+        ) && err.contains("OMP_MAX_ACTIVE_LEVELS=0"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "one line wanted: {err}");
+    assert!(o.stdout.is_empty(), "nothing on stdout wanted");
 }
 
 fn os(v: &[&str]) -> Vec<std::ffi::OsString> {
