@@ -267,4 +267,6 @@ fn main() -> ExitCode {
 }
 
 #[cfg(test)]
+mod corpus;
+#[cfg(test)]
 mod tests;

@@ -480,6 +480,8 @@ pub fn list() -> String {
     s
 }
 
+#[cfg(test)]
+mod corpus;
 mod params;
 #[cfg(test)]
 mod tests;
