@@ -32,10 +32,12 @@ pub fn args(data: &[u8]) -> Option<Vec<String>> {
 }
 
 /// The contract of every error: one line, not empty, naming `named` (a file or argument).
+/// A control character other than a tab (a carriage return, a form feed, an escape sequence
+/// from the file) breaks the line on a terminal as a newline does.
 pub fn one_line(reader: &str, msg: &str, named: &str) {
     assert!(!msg.trim().is_empty(), "{reader}: an empty error message");
     assert!(
-        !msg.contains(['\n', '\r']),
+        !msg.chars().any(|c| c.is_control() && c != '\t'),
         "{reader}: an error of more than one line: {msg:?}"
     );
     assert!(
@@ -86,6 +88,12 @@ pub fn refs(data: &[u8]) {
     }
 }
 
+/// The built-in parameters of both kinds, parsed once (they are TOML).
+fn standard() -> &'static [imb_core::settings::Params; 2] {
+    static P: std::sync::OnceLock<[imb_core::settings::Params; 2]> = std::sync::OnceLock::new();
+    P.get_or_init(|| [Kind::Mpi1, Kind::Io].map(imb_core::settings::standard))
+}
+
 /// A `-msglen` file, then its values as a table's lengths (capped, rounded to the unit).
 pub fn msglen(data: &[u8]) {
     let Some(t) = text(data) else { return };
@@ -93,11 +101,10 @@ pub fn msglen(data: &[u8]) {
         Err(e) => one_line("msglen", &e.to_string(), "-msglen lengths"),
         Ok(v) => {
             assert!(!v.is_empty(), "msglen: Ok with no length");
-            for kind in [Kind::Mpi1, Kind::Io] {
-                let p = imb_core::settings::standard(kind);
+            for p in standard() {
                 for (unit, second) in [(1, 0), (4, 4), (8, 0)] {
-                    let lens = imb_core::lengths::resolve(&v, &p, unit, second);
-                    let max = imb_core::lengths::maxmsg(&p, unit);
+                    let lens = imb_core::lengths::resolve(&v, p, unit, second);
+                    let max = imb_core::lengths::maxmsg(p, unit);
                     for l in lens {
                         assert!(l.x <= max.max(unit), "msglen: {} above {max}", l.x);
                         let n = imb_core::lengths::n_sample(l.x, p.msgspersample, p.overall_vol);
