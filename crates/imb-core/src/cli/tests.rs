@@ -474,7 +474,10 @@ fn summary_and_progress() {
 fn number_lists_are_bounded() {
     let num = |x: &str| table::whole(x, 1, 1024);
     let full = vec!["1-1024"; 4].join(",");
-    assert_eq!(table::number_list(&full, num).unwrap().len(), table::MAX_LIST);
+    assert_eq!(
+        table::number_list(&full, num).unwrap().len(),
+        table::MAX_LIST
+    );
     // One more number, or a range written over and over (fuzz/regressions/threads_cli), is
     // refused before it is expanded.
     for s in [format!("{full},1"), vec!["1-1024"; 20_000].join(",")] {
