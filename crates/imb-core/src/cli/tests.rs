@@ -473,7 +473,7 @@ fn summary_and_progress() {
 #[test]
 fn number_lists_are_bounded() {
     let num = |x: &str| table::whole(x, 1, 1024);
-    let full = vec!["1-1024"; 4].join(",");
+    let full = ["1-1024"; 4].join(",");
     assert_eq!(
         table::number_list(&full, num).unwrap().len(),
         table::MAX_LIST
