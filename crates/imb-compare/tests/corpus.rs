@@ -1,45 +1,43 @@
 //! The fuzz corpus of imb-compare's readers, and every input the fuzzer found a fault with,
-//! replayed through the readers (scripts/fuzz; imb_testkit::corpus): each ends in Ok or in a
-//! one-line error naming its file, within the watchdog.
+//! replayed through the fuzz harnesses themselves (fuzz/src/common.rs and compare.rs, compiled
+//! here unchanged; scripts/fuzz; imb_testkit::corpus): each input ends in Ok or in a one-line
+//! error naming its file, within the watchdog.
 
-use imb_testkit::corpus::{one_line, replay};
+#[allow(dead_code)]
+#[path = "../../../fuzz/src/common.rs"]
+mod common;
+#[path = "../../../fuzz/src/compare.rs"]
+mod compare;
 
-/// The text a reader is handed: `safefile::read_text`'s (a byte-order mark dropped); bytes
-/// that are not UTF-8 never reach it.
-fn text(data: &[u8]) -> Option<&str> {
-    let data = data.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(data);
-    std::str::from_utf8(data).ok()
+use imb_testkit::corpus::replay;
+
+/// A harness panics when the reader breaks its contract; `replay` reports the panic.
+fn through(harness: fn(&[u8])) -> impl Fn(&[u8]) -> Result<(), String> + Send + 'static {
+    move |data| {
+        harness(data);
+        Ok(())
+    }
 }
 
 #[test]
 fn imb_and_osu_text() {
-    replay("imbtext", 8, |data| match text(data) {
-        Some(t) => match imb_compare::imbtext::parse("launch.txt", t) {
-            Ok(_) => Ok(()),
-            Err(e) => one_line(&e.to_string(), "launch.txt"),
-        },
-        None => Ok(()),
-    });
+    replay("imbtext", 8, through(compare::imbtext));
 }
 
 #[test]
 fn json_documents() {
-    replay("jsondoc", 5, |data| match text(data) {
-        Some(t) => match imb_compare::jsondoc::parse("launch.json", t) {
-            Ok(_) => Ok(()),
-            Err(e) => one_line(&e.to_string(), "launch.json"),
-        },
-        None => Ok(()),
-    });
+    replay("jsondoc", 5, through(compare::jsondoc));
 }
 
 #[test]
 fn references_files() {
-    replay("refs", 2, |data| match text(data) {
-        Some(t) => match imb_compare::refs::parse("refs.toml", t) {
-            Ok(_) => Ok(()),
-            Err(e) => one_line(&e.to_string(), "refs.toml"),
-        },
-        None => Ok(()),
-    });
+    replay("refs", 2, through(compare::refs));
+}
+
+/// Every launch of both corpora, compared with itself in every output format.
+#[test]
+fn launches_through_the_whole_program() {
+    for target in ["imbtext", "jsondoc", "pipeline"] {
+        replay(target, 0, through(compare::pipeline));
+    }
 }
