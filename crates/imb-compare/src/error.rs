@@ -1,25 +1,8 @@
 //! imb-compare's error type: every variant renders as one line that names the culprit.
 
-use std::borrow::Cow;
-
-/// Text from a file or an argument with its control characters shown escaped (`\r`,
-/// `\u{1b}`): a carriage return or an escape sequence copied into a message would break the
-/// one line on a terminal (fuzz/regressions/jsondoc). Tabs stay.
-fn plain(s: &str) -> Cow<'_, str> {
-    let bad = |c: char| c.is_control() && c != '\t';
-    if !s.chars().any(bad) {
-        return Cow::Borrowed(s);
-    }
-    let mut out = String::with_capacity(s.len() + 8);
-    for c in s.chars() {
-        if bad(c) {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    Cow::Owned(out)
-}
+// Control characters from a file are shown escaped, so an error stays one plain line on a
+// terminal (fuzz/regressions/jsondoc).
+use imb_core::error::plain;
 
 /// Something in the input cannot be used.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

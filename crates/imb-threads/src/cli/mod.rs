@@ -223,7 +223,13 @@ pub fn parse_list(s: &str, min: usize, max: usize) -> Result<Vec<usize>, String>
     })
 }
 
+/// The options of argv; an error is one line with the control characters of an argument or
+/// the settings file shown escaped (`imb_core::error::plain`).
 pub fn parse(args: &[String]) -> Result<Action, String> {
+    parse_args(args).map_err(|e| imb_core::error::plain(&e).into_owned())
+}
+
+fn parse_args(args: &[String]) -> Result<Action, String> {
     let m = table::dash_matches("imb-threads", args, OPTS)?;
     if m.get_flag("help") {
         return Ok(Action::Help);
