@@ -3,6 +3,7 @@
 
 use super::common::{args, one_line, scratch_file, text};
 use imb_core::cli::{self, Spec};
+use imb_core::error::plain;
 use imb_core::settings::Kind;
 
 /// The built-in parameters of both kinds, parsed once (they are TOML).
@@ -98,8 +99,9 @@ pub fn specs() -> [Spec<'static>; 5] {
 /// The contract of an engine error: one line; a file's error names the option and the file.
 fn core_error(reader: &str, e: &imb_core::Error) {
     let named = match e {
+        // As the error shows them: control characters escaped.
         imb_core::Error::File { arg, file, .. } | imb_core::Error::Line { arg, file, .. } => {
-            format!("{arg} {file}")
+            format!("{} {}", plain(arg), plain(file))
         }
         _ => String::new(),
     };

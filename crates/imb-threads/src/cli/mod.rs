@@ -397,8 +397,9 @@ pub fn check_run(
             let mut seen = std::collections::BTreeSet::new();
             if let Some(c) = list.iter().find(|&&c| !seen.insert(c)) {
                 return Err(format!(
-                    "-cpus {written}: CPU {c} is listed twice; -bind different needs distinct \
-                     CPUs (list each once, or use -bind same or none)"
+                    "-cpus {}: CPU {c} is listed twice; -bind different needs distinct CPUs \
+                     (list each once, or use -bind same or none)",
+                    imb_core::error::plain(written)
                 ));
             }
         }
