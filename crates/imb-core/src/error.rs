@@ -1,6 +1,27 @@
 //! The engine's error type: every variant renders as one line that names the culprit.
 
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
+
+/// Text from a file or an argument with its control characters shown escaped (`\r`,
+/// `\u{1b}`): a carriage return or an escape sequence copied into a message would break its
+/// one line on a terminal (fuzz/regressions). Tabs stay. imb-compare, imb-threads and imb-omp
+/// render their errors through it too.
+pub fn plain(s: &str) -> Cow<'_, str> {
+    let bad = |c: char| c.is_control() && c != '\t';
+    if !s.chars().any(bad) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if bad(c) {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
 
 /// An error found while reading the command line, a settings file or an input file.
 ///
@@ -8,17 +29,17 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, PartialEq, thiserror::Error, Serialize, Deserialize)]
 pub enum Error {
     /// A command-line option or benchmark name is wrong.
-    #[error("{arg}: {msg}")]
+    #[error("{}: {}", plain(.arg), plain(.msg))]
     Arg { arg: String, msg: String },
     /// A file named by an option cannot be used at all.
-    #[error("{arg} {file}: {msg}")]
+    #[error("{} {}: {}", plain(.arg), plain(.file), plain(.msg))]
     File {
         arg: String,
         file: String,
         msg: String,
     },
     /// One line of a file named by an option is wrong.
-    #[error("{arg} {file}, line {line}: {msg}")]
+    #[error("{} {}, line {line}: {}", plain(.arg), plain(.file), plain(.msg))]
     Line {
         arg: String,
         file: String,
@@ -55,3 +76,27 @@ impl Error {
 }
 
 pub type Result<T> = std::result::Result<T, Error>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn control_characters_are_shown_escaped() {
+        // A settings file's quoted key and an argument as the fuzzer wrote them
+        // (fuzz/regressions/settings, core_cli).
+        let e = Error::line(
+            "-settings",
+            "s.toml",
+            2,
+            "unknown field `\u{1b}[31mX`, expected one of `IMB_OPTIONAL`",
+        );
+        assert_eq!(
+            e.to_string(),
+            "-settings s.toml, line 2: unknown field `\\u{1b}[31mX`, expected one of `IMB_OPTIONAL`"
+        );
+        let e = Error::arg("Ping\rPong", "unknown benchmark");
+        assert_eq!(e.to_string(), "Ping\\rPong: unknown benchmark");
+        assert_eq!(plain("a\tb"), "a\tb");
+    }
+}

@@ -81,21 +81,19 @@ pub fn parse_msglen(text: &str, file: &str) -> Result<Vec<usize>> {
         let bad = |msg: String| Error::line("-msglen", file, i + 1, msg);
         let body = line.strip_prefix('+').unwrap_or(line);
         if body.starts_with('-') {
-            return Err(bad(format!(
-                "\"{line}\" is negative; lengths are bytes >= 0"
-            )));
+            return Err(bad(format!("{line:?} is negative; lengths are bytes >= 0")));
         }
         let digits_end = body
             .find(|c: char| !c.is_ascii_digit())
             .unwrap_or(body.len());
         if digits_end == 0 {
             return Err(bad(format!(
-                "\"{line}\" is not a length (an integer, optionally followed by k or M)"
+                "{line:?} is not a length (an integer, optionally followed by k or M)"
             )));
         }
         let n: usize = body[..digits_end]
             .parse()
-            .map_err(|_| bad(format!("\"{line}\" overflows")))?;
+            .map_err(|_| bad(format!("{line:?} overflows")))?;
         let rest = body[digits_end..].trim();
         let mult = match rest.chars().next() {
             None => 1,
@@ -103,18 +101,18 @@ pub fn parse_msglen(text: &str, file: &str) -> Result<Vec<usize>> {
             Some('m' | 'M') if rest.chars().all(|c| c.is_ascii_alphabetic()) => 1 << 20,
             Some('#') => {
                 return Err(bad(format!(
-                    "\"{rest}\" after the length: comments must start a line with #"
+                    "{rest:?} after the length: comments must start a line with #"
                 )))
             }
             Some(_) => {
                 return Err(bad(format!(
-                    "\"{rest}\" after the length is not a k or M suffix"
+                    "{rest:?} after the length is not a k or M suffix"
                 )))
             }
         };
         let v = n
             .checked_mul(mult)
-            .ok_or_else(|| bad(format!("\"{line}\" overflows")))?;
+            .ok_or_else(|| bad(format!("{line:?} overflows")))?;
         out.push(v);
     }
     if out.is_empty() {
@@ -253,6 +251,20 @@ mod tests {
                 }
                 other => panic!("{text:?}: {other:?}"),
             }
+        }
+    }
+
+    #[test]
+    fn msglen_error_shows_control_characters_escaped() {
+        // A carriage return or an escape sequence inside a line must not break or recolour the
+        // one-line error on a terminal (fuzz/regressions/msglen).
+        for (text, shown) in [
+            ("0\n8K\r*16m\n", r#""K\r*16m""#),
+            ("\u{1b}[2J\n", r#""\u{1b}[2J""#),
+        ] {
+            let e = parse_msglen(text, "L").unwrap_err().to_string();
+            assert!(e.contains(shown), "{e}");
+            assert!(!e.contains(['\r', '\u{1b}']), "{e:?}");
         }
     }
 

@@ -143,11 +143,17 @@ fn count(opt: &str, v: &str, min: usize, max: usize) -> Result<usize, String> {
     table::whole(v, min, max).map_err(|e| format!("-{opt} {v}: {e}"))
 }
 
+/// The options of argv for a runtime of `max_threads` and `thread_limit`; an error is one line
+/// with the control characters of an argument shown escaped (`imb_core::error::plain`).
 pub(crate) fn parse(
     args: &[String],
     max_threads: i32,
     thread_limit: i32,
 ) -> Result<Action, String> {
+    parse_args(args, max_threads, thread_limit).map_err(|e| imb_core::error::plain(&e).into_owned())
+}
+
+fn parse_args(args: &[String], max_threads: i32, thread_limit: i32) -> Result<Action, String> {
     let m = table::dash_matches("imb-omp", args, OPTS)?;
     if m.get_flag("help") {
         return Ok(Action::Print(help()));

@@ -292,4 +292,6 @@ fn main() -> ExitCode {
 }
 
 #[cfg(test)]
+mod corpus;
+#[cfg(test)]
 mod tests;

@@ -5,6 +5,7 @@
 //! mpirun runs in its own session (`setsid`): Open MPI puts ranks in their own process groups,
 //! so on a timeout every process of the session is killed, not just mpirun's group.
 
+pub mod corpus;
 pub mod json;
 
 use std::io::Read;

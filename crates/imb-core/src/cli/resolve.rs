@@ -282,7 +282,7 @@ fn lookup(spec: &Spec, name: &str, origin: Option<&(String, usize)>) -> Result<u
         spec.names.join(", ")
     );
     Err(match origin {
-        Some((file, line)) => Error::line("-input", file, *line, format!("\"{name}\": {msg}")),
+        Some((file, line)) => Error::line("-input", file, *line, format!("{name:?}: {msg}")),
         None => Error::arg(name, msg),
     })
 }

@@ -255,9 +255,15 @@ pub fn whole(s: &str, min: usize, max: usize) -> std::result::Result<usize, Stri
     Ok(v)
 }
 
+/// Most numbers a list may hold: every thread count or CPU the suites take once (imb-omp's
+/// 4096 threads). A longer list only repeats them, and a range written over and over (a
+/// 128 KiB argument of `1-1024,` took 1.9 GB and 45 s to refuse) must not fill the memory.
+pub const MAX_LIST: usize = 4096;
+
 /// A list of numbers written `4`, `1,2,4` or `1-4` (the thread suites' `-threads`, imb-threads'
 /// `-cpus`), each number read by `num`, which says why one is wrong; a range that goes
-/// downwards is an error. The callers put the option in front of the message.
+/// downwards is an error, and so is a list of more than [`MAX_LIST`] numbers. The callers put
+/// the option in front of the message.
 pub fn number_list(
     s: &str,
     num: impl Fn(&str) -> std::result::Result<usize, String>,
@@ -271,6 +277,9 @@ pub fn number_list(
                 "range {} goes downwards (write it low-high)",
                 part.trim()
             ));
+        }
+        if v.len().saturating_add((b - a).saturating_add(1)) > MAX_LIST {
+            return Err(format!("more than {MAX_LIST} numbers"));
         }
         v.extend(a..=b);
     }

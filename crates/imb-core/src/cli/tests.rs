@@ -353,6 +353,12 @@ fn input_files_insert_names_in_place() {
         format!("-input {bad}, line 2: \"nope\": unknown benchmark; valid names: PingPong, PingPing, Sendrecv, Allreduce, Barrier")
     );
     assert!(err("-input /nonexistent/sel", 2).starts_with("-input /nonexistent/sel: cannot read"));
+    // A name with an escape sequence is shown escaped: the error stays one plain line
+    // (fuzz/regressions/input).
+    let esc = tmp("esc", "\u{1b}[31mPingPong\n");
+    assert!(err(&format!("-input {esc}"), 2).starts_with(&format!(
+        "-input {esc}, line 1: \"\\u{{1b}}[31mPingPong\": unknown"
+    )));
     // a file with only comments selects the default list
     let empty = tmp("empty", "# nothing\n");
     assert_eq!(run(&format!("-input {empty}"), 2).benchmarks.len(), 5);
@@ -462,4 +468,22 @@ fn summary_and_progress() {
         h.contains("[-summary] [-progress on|off|auto]\n")
             && h.contains("- -progress on|off|auto:")
     );
+}
+
+#[test]
+fn number_lists_are_bounded() {
+    let num = |x: &str| table::whole(x, 1, 1024);
+    let full = ["1-1024"; 4].join(",");
+    assert_eq!(
+        table::number_list(&full, num).unwrap().len(),
+        table::MAX_LIST
+    );
+    // One more number, or a range written over and over (fuzz/regressions/threads_cli), is
+    // refused before it is expanded.
+    for s in [format!("{full},1"), vec!["1-1024"; 20_000].join(",")] {
+        assert_eq!(
+            table::number_list(&s, num).unwrap_err(),
+            format!("more than {} numbers", table::MAX_LIST)
+        );
+    }
 }

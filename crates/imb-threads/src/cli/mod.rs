@@ -222,7 +222,13 @@ pub fn parse_list(s: &str, min: usize, max: usize) -> Result<Vec<usize>, String>
     })
 }
 
+/// The options of argv; an error is one line with the control characters of an argument or
+/// the settings file shown escaped (`imb_core::error::plain`).
 pub fn parse(args: &[String]) -> Result<Action, String> {
+    parse_args(args).map_err(|e| imb_core::error::plain(&e).into_owned())
+}
+
+fn parse_args(args: &[String]) -> Result<Action, String> {
     let m = table::dash_matches("imb-threads", args, OPTS)?;
     if m.get_flag("help") {
         return Ok(Action::Help);
@@ -390,8 +396,9 @@ pub fn check_run(
             let mut seen = std::collections::BTreeSet::new();
             if let Some(c) = list.iter().find(|&&c| !seen.insert(c)) {
                 return Err(format!(
-                    "-cpus {written}: CPU {c} is listed twice; -bind different needs distinct \
-                     CPUs (list each once, or use -bind same or none)"
+                    "-cpus {}: CPU {c} is listed twice; -bind different needs distinct CPUs \
+                     (list each once, or use -bind same or none)",
+                    imb_core::error::plain(written)
                 ));
             }
         }
@@ -488,6 +495,8 @@ pub fn list() -> String {
     s
 }
 
+#[cfg(test)]
+mod corpus;
 mod params;
 #[cfg(test)]
 mod tests;
