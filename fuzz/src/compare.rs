@@ -97,3 +97,17 @@ pub fn pipeline(data: &[u8]) {
         let _ = report::report(&[base.clone(), new[0].clone()], metric, false);
     }
 }
+
+/// imb-compare's command line (`cli::parse`, one argument a line, the program's name put
+/// first): a run or `--help`, else a usage error of one line. Nothing is run: the paths it
+/// names are never opened, let alone written.
+pub fn compare_cli(data: &[u8]) {
+    let Some(mut argv) = super::common::args(data) else {
+        return;
+    };
+    argv.insert(0, "imb-compare".to_string());
+    let argv = argv.into_iter().map(std::ffi::OsString::from).collect();
+    if let Err(imb_compare::cli::Usage::Error(msg)) = imb_compare::cli::parse(argv) {
+        one_line("compare_cli", &msg, "");
+    }
+}

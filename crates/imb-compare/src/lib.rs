@@ -15,6 +15,7 @@
 
 pub mod agree;
 pub mod check;
+pub mod cli;
 pub mod comparison;
 pub mod conditions;
 pub mod error;

@@ -13,146 +13,12 @@
 //! output could not be written, 4 no criterion failed but one was inconclusive (rerun with
 //! more launches).
 
-use clap::{Arg, ArgAction, ArgGroup, Command};
 use imb_compare::agree::Metric;
 use imb_compare::comparison;
 use imb_compare::conditions::Kind;
 use imb_compare::export::{self, Format};
-use imb_compare::{plot, refs, report, sides, Error};
+use imb_compare::{cli, plot, refs, report, sides, Error};
 use std::process::ExitCode;
-
-fn metric_arg() -> Arg {
-    Arg::new("metric")
-        .long("metric")
-        .value_name("M")
-        .default_value("t")
-        .value_parser(Metric::parse)
-        .help("t (t[usec], else t_avg, else t_ovrl), t_avg, t_min, t_max, mbytes, t_ovrl or t_pure")
-}
-
-fn confidence(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(x) if (0.5..=0.999).contains(&x) => Ok(x),
-        _ => Err(format!("{s:?}: a fraction from 0.5 to 0.999, e.g. 0.95")),
-    }
-}
-
-/// A path argument: an empty one would name the current directory (or nothing), never what the
-/// user meant, so it is a usage error naming the argument.
-fn path(s: &str) -> Result<String, String> {
-    if s.is_empty() {
-        Err("an empty path: name a file or directory".to_string())
-    } else {
-        Ok(s.to_string())
-    }
-}
-
-fn command() -> Command {
-    let flag = |name: &'static str, help: &'static str| {
-        Arg::new(name)
-            .long(name)
-            .action(ArgAction::SetTrue)
-            .help(help)
-    };
-    let value = |name: &'static str, v: &'static str, help: &'static str| {
-        Arg::new(name).long(name).value_name(v).help(help)
-    };
-    let file = |name: &'static str, v: &'static str, help: &'static str| {
-        value(name, v, help).value_parser(path)
-    };
-    Command::new("imb-compare")
-        .version(env!("CARGO_PKG_VERSION"))
-        .about(
-            "Compare IMB-format results (imb-rs text or -json, IMB 3.0, IMB 2021, OSU) with a \
-             baseline and acceptance criteria; needs no MPI (doc/ACCEPTANCE.md)",
-        )
-        .override_usage(
-            "imb-compare [OPTIONS] BASE NEW [NEW ...]\n       \
-             imb-compare --references FILE.toml [OPTIONS] [BASE] NEW [NEW ...]\n       \
-             imb-compare agreement [OPTIONS] A B [C ...]",
-        )
-        .args_conflicts_with_subcommands(true)
-        .subcommand_negates_reqs(true)
-        .arg(metric_arg())
-        .arg(
-            value(
-                "confidence",
-                "C",
-                "the confidence of every interval (beyond noise, criteria)",
-            )
-            .default_value("0.95")
-            .allow_negative_numbers(true)
-            .value_parser(confidence),
-        )
-        .arg(file(
-            "references",
-            "FILE.toml",
-            "acceptance criteria: each PASS, FAIL or INCONCLUSIVE; exit 1 if one fails, 4 if none \
-             fails and one is inconclusive",
-        ))
-        .arg(file("junit", "FILE", "the criteria as JUnit XML (needs --references)").requires("references"))
-        .arg(file("json", "FILE", "the whole comparison and the criteria as JSON"))
-        .arg(flag("markdown", "Markdown tables instead of text"))
-        .arg(flag("csv", "CSV instead of text (the criteria's when --references is given)"))
-        .group(ArgGroup::new("format").args(["markdown", "csv"]))
-        .arg(file(
-            "plot",
-            "DIR",
-            "SVG plots (the metric and Mbytes/sec vs size, each run's launch spread, the \
-             criteria's bounds) and DIR/index.html with the verdicts",
-        ))
-        .arg(flag(
-            "accept-flagged",
-            "let UNSETTLED and UNRELIABLE rows decide criteria (they fail them otherwise)",
-        ))
-        .arg(flag(
-            "accept-oversubscribed",
-            "let oversubscribed runs decide criteria (they fail them otherwise)",
-        ))
-        .arg(flag(
-            "accept-incomplete",
-            "let runs cut short decide criteria on what they have (inconclusive otherwise)",
-        ))
-        .arg(
-            value(
-                "accept-difference",
-                "KIND,...",
-                "judge criteria across these differences of conditions (they fail otherwise): \
-                 program, mpi, thread-level, parameters, placement, layout",
-            )
-            .value_delimiter(',')
-            .action(ArgAction::Append)
-            .value_parser(Kind::parse),
-        )
-        .arg(
-            Arg::new("runs")
-                .value_name("RUN")
-                .num_args(1..)
-                .required(true)
-                .value_parser(path)
-                .help("an output file (IMB text or -json) or a directory of one run's launches"),
-        )
-        .subcommand(
-            Command::new("agreement")
-                .about(
-                    "One program's launches against others': per benchmark and size the medians, \
-                     their ratio, each side's launch-to-launch CV and a verdict (doc/METHODOLOGY.md)",
-                )
-                .arg(metric_arg())
-                .arg(flag(
-                    "brief",
-                    "only the thread levels and the summary, no size-by-size tables",
-                ))
-                .arg(
-                    Arg::new("sides")
-                        .value_name("SIDE")
-                        .num_args(2..)
-                        .required(true)
-                        .value_parser(path)
-                        .help("a directory of one program's launch outputs, or one output file"),
-                ),
-        )
-}
 
 /// What ended the program early.
 enum Stop {
@@ -328,52 +194,14 @@ fn against_base(m: &clap::ArgMatches) -> Result<u8, Stop> {
     Ok(c.exit_status())
 }
 
-/// clap's error as one line, as every other error of ours: its first line, then the lines up
-/// to its usage block (a list of missing arguments, a tip) folded in.
-fn one_line(e: &clap::Error) -> String {
-    let text = e.render().to_string();
-    let mut line = String::new();
-    for l in text.lines().map(str::trim) {
-        if l.starts_with("Usage:") || l.starts_with("For more information") {
-            break;
-        }
-        if l.is_empty() {
-            continue;
-        }
-        if line.is_empty() {
-            line.push_str(l.strip_prefix("error: ").unwrap_or(l));
-        } else if let Some(tip) = l.strip_prefix("tip: ") {
-            line.push_str(&format!(" ({tip})"));
-        } else if line.ends_with(':') {
-            line.push_str(&format!(" {l}"));
-        } else {
-            line.push_str(&format!(", {l}"));
-        }
-    }
-    line
-}
-
 /// The parsed command line, or the exit status after help, the version or a usage error.
 fn matches() -> Result<clap::ArgMatches, ExitCode> {
-    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
-    // clap would say only that some argument is not UTF-8; name it.
-    if let Some((k, a)) = args
-        .iter()
-        .enumerate()
-        .skip(1)
-        .find(|(_, a)| a.to_str().is_none())
-    {
-        eprintln!(
-            "imb-compare: argument {k} \"{}\" is not UTF-8: name files by UTF-8 paths",
-            imb_core::safefile::shown(a)
-        );
-        return Err(ExitCode::from(2));
-    }
-    command().try_get_matches_from(args).map_err(|e| {
-        if e.use_stderr() {
-            eprintln!("imb-compare: {}", one_line(&e));
+    cli::parse(std::env::args_os().collect()).map_err(|u| match u {
+        cli::Usage::Error(msg) => {
+            eprintln!("imb-compare: {msg}");
             ExitCode::from(2)
-        } else {
+        }
+        cli::Usage::Shown(e) => {
             // --help and --version, as clap prints them.
             let _ = e.print();
             ExitCode::SUCCESS

@@ -30,6 +30,11 @@ fn json_documents() {
 }
 
 #[test]
+fn command_lines() {
+    replay("compare_cli", 8, through(compare::compare_cli));
+}
+
+#[test]
 fn references_files() {
     replay("refs", 2, through(compare::refs));
 }
