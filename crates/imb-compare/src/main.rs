@@ -5,6 +5,9 @@
 //!   with the changes beyond the noise marked; `--references FILE.toml` adds acceptance
 //!   criteria (exit 1 when one fails), `--junit`, `--markdown`, `--csv` and `--plot` other
 //!   outputs (doc/ACCEPTANCE.md).
+//! - `imb-compare store add|list|show|rm|accept`: the results store (SQLite); a run argument
+//!   that starts with `@` is a selector of stored runs (`@accepted`, `@latest`, `@LABEL`,
+//!   `@FROM..TO`), wherever a run is taken; `imb-compare trend` follows one figure over them.
 //! - `imb-compare agreement A B [C ...]`: each argument is one program's launches (a directory
 //!   of output files, one per launch, or a single file); A is set against each of the others
 //!   (doc/METHODOLOGY.md).
@@ -18,6 +21,7 @@ use imb_compare::agree::Metric;
 use imb_compare::comparison;
 use imb_compare::conditions::Kind;
 use imb_compare::export::{self, Format};
+use imb_compare::store::{self, select, select::Selector, Store};
 use imb_compare::{plot, refs, report, sides, Error};
 use std::process::ExitCode;
 
@@ -47,6 +51,123 @@ fn path(s: &str) -> Result<String, String> {
     }
 }
 
+/// A system, label or tag: a selector's terms are split at commas and `=`, and a name is shown
+/// on one line.
+fn name(s: &str) -> Result<String, String> {
+    if s.is_empty() {
+        Err("an empty name".to_string())
+    } else if s.chars().any(|c| c.is_control() || c == ',' || c == '=') || s.starts_with('@') {
+        Err(format!(
+            "{:?}: a name has no control characters, commas or '=', and does not start with @",
+            s
+        ))
+    } else {
+        Ok(s.to_string())
+    }
+}
+
+fn db_arg() -> Arg {
+    Arg::new("db")
+        .long("db")
+        .value_name("FILE")
+        .value_parser(path)
+        .help("the results store (else $IMB_RS_DB, else $XDG_DATA_HOME/imb-rs/results.sqlite)")
+}
+
+fn system_arg(help: &'static str) -> Arg {
+    Arg::new("system")
+        .long("system")
+        .value_name("NAME")
+        .value_parser(name)
+        .help(help)
+}
+
+const SELECTS: &str = "selectors (@...) choose runs of this system (else $IMB_RS_SYSTEM)";
+
+fn store_command() -> Command {
+    let run_arg = || {
+        Arg::new("run")
+            .value_name("RUN")
+            .required(true)
+            .help("a run number, or a selector that chooses one run (@latest, @accepted, ...)")
+    };
+    Command::new("store")
+        .about(
+            "The results store (SQLite): add runs, list, show and remove them, accept one as a \
+             system's baseline (doc/ACCEPTANCE.md, \"9. The results store\")",
+        )
+        .subcommand_required(true)
+        .subcommand(
+            Command::new("add")
+                .about("Add runs: each RUN (a directory of launch files, or one file) is one run")
+                .arg(db_arg())
+                .arg(system_arg(
+                    "the system the runs ran on (else $IMB_RS_SYSTEM): a cluster, a partition",
+                ))
+                .arg(
+                    Arg::new("label")
+                        .long("label")
+                        .value_name("LABEL")
+                        .value_parser(name)
+                        .help("a name for the runs (a selector @LABEL chooses them)"),
+                )
+                .arg(
+                    Arg::new("tag")
+                        .long("tag")
+                        .value_name("TAG")
+                        .value_parser(name)
+                        .action(ArgAction::Append)
+                        .help("a free tag (repeat for more; @tag=TAG chooses them)"),
+                )
+                .arg(
+                    Arg::new("runs")
+                        .value_name("RUN")
+                        .num_args(1..)
+                        .required(true)
+                        .value_parser(path)
+                        .help("a directory of one run's launch files, or one output file"),
+                ),
+        )
+        .subcommand(
+            Command::new("list")
+                .about("One line a stored run: date, system, label, launches, program, MPI, hosts, tables, tags")
+                .arg(db_arg())
+                .arg(system_arg("only this system's runs (else $IMB_RS_SYSTEM)"))
+                .arg(
+                    Arg::new("selector")
+                        .value_name("SELECTOR")
+                        .help("only the runs it chooses (@latest, @LABEL, @FROM..TO, ...)"),
+                ),
+        )
+        .subcommand(
+            Command::new("show")
+                .about("A stored run launch by launch, with its files")
+                .arg(db_arg())
+                .arg(system_arg(SELECTS))
+                .arg(run_arg()),
+        )
+        .subcommand(
+            Command::new("rm")
+                .about("Remove stored runs with their launches and files, all or none")
+                .arg(db_arg())
+                .arg(
+                    Arg::new("runs")
+                        .value_name("RUN")
+                        .num_args(1..)
+                        .required(true)
+                        .value_parser(clap::value_parser!(i64))
+                        .help("a run number (imb-compare store list shows them)"),
+                ),
+        )
+        .subcommand(
+            Command::new("accept")
+                .about("Make a stored run its system's accepted baseline (the selector @accepted)")
+                .arg(db_arg())
+                .arg(system_arg(SELECTS))
+                .arg(run_arg()),
+        )
+}
+
 fn command() -> Command {
     let flag = |name: &'static str, help: &'static str| {
         Arg::new(name)
@@ -69,7 +190,9 @@ fn command() -> Command {
         .override_usage(
             "imb-compare [OPTIONS] BASE NEW [NEW ...]\n       \
              imb-compare --references FILE.toml [OPTIONS] [BASE] NEW [NEW ...]\n       \
-             imb-compare agreement [OPTIONS] A B [C ...]",
+             imb-compare agreement [OPTIONS] A B [C ...]\n       \
+             imb-compare store add|list|show|rm|accept [OPTIONS] ...\n       \
+             imb-compare trend [OPTIONS] BENCHMARK --bytes N",
         )
         .args_conflicts_with_subcommands(true)
         .subcommand_negates_reqs(true)
@@ -130,8 +253,14 @@ fn command() -> Command {
                 .num_args(1..)
                 .required(true)
                 .value_parser(path)
-                .help("an output file (IMB text or -json) or a directory of one run's launches"),
+                .help(
+                    "an output file (IMB text or -json), a directory of one run's launches, or \
+                     stored runs (@accepted, @latest, @LABEL, @FROM..TO, ...)",
+                ),
         )
+        .arg(db_arg())
+        .arg(system_arg(SELECTS))
+        .subcommand(store_command())
         .subcommand(
             Command::new("agreement")
                 .about(
@@ -143,13 +272,18 @@ fn command() -> Command {
                     "brief",
                     "only the thread levels and the summary, no size-by-size tables",
                 ))
+                .arg(db_arg())
+                .arg(system_arg(SELECTS))
                 .arg(
                     Arg::new("sides")
                         .value_name("SIDE")
                         .num_args(2..)
                         .required(true)
                         .value_parser(path)
-                        .help("a directory of one program's launch outputs, or one output file"),
+                        .help(
+                            "a directory of one program's launch outputs, one output file, or \
+                             stored runs (@...)",
+                        ),
                 ),
         )
 }
@@ -162,15 +296,97 @@ enum Stop {
 
 impl From<Error> for Stop {
     fn from(e: Error) -> Stop {
-        Stop::Input(e.to_string())
+        match e {
+            Error::StoreWrite { .. } => Stop::Write(Some(e.to_string())),
+            _ => Stop::Input(e.to_string()),
+        }
     }
 }
 
-fn load_all<'a>(paths: impl Iterator<Item = &'a String>) -> Result<Vec<sides::Side>, Stop> {
+/// The results store a command names (`--db`), opened when first needed.
+struct Stored {
+    db: Option<String>,
+    system: Option<String>,
+    open: Option<Store>,
+}
+
+impl Stored {
+    fn of(m: &clap::ArgMatches) -> Stored {
+        // Not every store command takes --system.
+        let system = m
+            .try_get_one::<String>("system")
+            .ok()
+            .flatten()
+            .cloned()
+            .or_else(|| {
+                std::env::var("IMB_RS_SYSTEM")
+                    .ok()
+                    .filter(|s| !s.is_empty())
+            });
+        Stored {
+            db: m.get_one::<String>("db").cloned(),
+            system,
+            open: None,
+        }
+    }
+
+    fn get(&mut self) -> Result<&mut Store, Stop> {
+        if self.open.is_none() {
+            let db = store::db_path(self.db.as_deref())?;
+            self.open = Some(Store::open(&db)?);
+        }
+        Ok(self.open.as_mut().expect("just opened"))
+    }
+
+    fn create(&mut self) -> Result<&mut Store, Stop> {
+        if self.open.is_none() {
+            let db = store::db_path(self.db.as_deref())?;
+            self.open = Some(Store::open_or_create(&db)?);
+        }
+        Ok(self.open.as_mut().expect("just opened"))
+    }
+
+    /// A run named by number or by a selector that chooses exactly one.
+    fn one_run(&mut self, arg: &str) -> Result<i64, Stop> {
+        let system = self.system.clone();
+        let st = self.get()?;
+        if let Ok(id) = arg.parse::<i64>() {
+            return Ok(id);
+        }
+        if !select::is_selector(arg) {
+            return Err(Stop::Input(format!(
+                "{arg:?}: name a run by its number or a selector (@latest, @accepted, ...)"
+            )));
+        }
+        let runs = st.select(&Selector::parse(arg)?, system.as_deref())?;
+        match runs.as_slice() {
+            [one] => Ok(one.id),
+            many => Err(Stop::Input(format!(
+                "{arg}: chooses {} runs ({}): name one",
+                many.len(),
+                many.iter()
+                    .map(|r| r.id.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))),
+        }
+    }
+}
+
+fn load_all<'a>(
+    paths: impl Iterator<Item = &'a String>,
+    stored: &mut Stored,
+) -> Result<Vec<sides::Side>, Stop> {
     let paths: Vec<&String> = paths.collect();
     let mut loaded = Vec::new();
     for p in &paths {
-        loaded.push(sides::load(p)?);
+        if select::is_selector(p) {
+            let sel = Selector::parse(p)?;
+            let system = stored.system.clone();
+            loaded.push(stored.get()?.load(&sel, system.as_deref())?);
+        } else {
+            loaded.push(sides::load(p)?);
+        }
     }
     // Two runs with the same file name (a/run.json, b/run.json) are told apart by their path;
     // one file named twice by its place.
@@ -199,7 +415,10 @@ fn print(text: &str) -> Result<(), Stop> {
 
 fn agreement(m: &clap::ArgMatches) -> Result<u8, Stop> {
     let metric = *m.get_one::<Metric>("metric").expect("defaulted");
-    let loaded = load_all(m.get_many::<String>("sides").expect("required"))?;
+    let loaded = load_all(
+        m.get_many::<String>("sides").expect("required"),
+        &mut Stored::of(m),
+    )?;
     print(&report::report(&loaded, metric, m.get_flag("brief")))?;
     Ok(0)
 }
@@ -246,7 +465,10 @@ fn against_base(m: &clap::ArgMatches) -> Result<u8, Stop> {
         }
         None => None,
     };
-    let loaded = load_all(m.get_many::<String>("runs").expect("required"))?;
+    let loaded = load_all(
+        m.get_many::<String>("runs").expect("required"),
+        &mut Stored::of(m),
+    )?;
     if loaded.len() < 2 && criteria.is_none() {
         return Err(Stop::Input(
             "one run: give BASE and NEW, or --references FILE.toml to check one run".to_string(),
@@ -328,6 +550,79 @@ fn against_base(m: &clap::ArgMatches) -> Result<u8, Stop> {
     Ok(c.exit_status())
 }
 
+fn store_cmd(m: &clap::ArgMatches) -> Result<u8, Stop> {
+    let (cmd, sub) = m.subcommand().expect("a subcommand is required");
+    let mut stored = Stored::of(sub);
+    match cmd {
+        "add" => {
+            let system = stored.system.clone().ok_or_else(|| {
+                Stop::Input(
+                    "store add: name the system the runs ran on with --system NAME (or \
+                     $IMB_RS_SYSTEM)"
+                        .to_string(),
+                )
+            })?;
+            let filing = store::add::Filing {
+                system,
+                label: sub.get_one::<String>("label").cloned(),
+                tags: sub
+                    .get_many::<String>("tag")
+                    .into_iter()
+                    .flatten()
+                    .cloned()
+                    .collect(),
+            };
+            // Every run is read and checked before the store is touched.
+            let mut prepared = Vec::new();
+            for r in sub.get_many::<String>("runs").expect("required") {
+                prepared.push(store::add::prepare(r)?);
+            }
+            let st = stored.create()?;
+            let mut out = String::new();
+            for p in &prepared {
+                out.push_str(&imb_core::error::plain(&st.add(p, &filing)?.line()));
+                out.push('\n');
+            }
+            print(&out)?;
+        }
+        "list" => {
+            let system = stored.system.clone();
+            let st = stored.get()?;
+            let runs = match sub.get_one::<String>("selector") {
+                Some(sel) => st.select(&Selector::parse(sel)?, system.as_deref())?,
+                None => st
+                    .runs()?
+                    .into_iter()
+                    .filter(|r| system.as_ref().is_none_or(|s| &r.system == s))
+                    .collect(),
+            };
+            let db = st.db.clone();
+            print(&store::catalog::list_text(&db, &runs))?;
+        }
+        "show" => {
+            let id = stored.one_run(sub.get_one::<String>("run").expect("required"))?;
+            let text = stored.get()?.show_text(id)?;
+            print(&text)?;
+        }
+        "rm" => {
+            let ids: Vec<i64> = sub
+                .get_many::<i64>("runs")
+                .expect("required")
+                .copied()
+                .collect();
+            let lines = stored.get()?.remove(&ids)?;
+            print(&format!("{}\n", lines.join("\n")))?;
+        }
+        "accept" => {
+            let id = stored.one_run(sub.get_one::<String>("run").expect("required"))?;
+            let line = stored.get()?.accept(id)?;
+            print(&format!("{}\n", imb_core::error::plain(&line)))?;
+        }
+        _ => unreachable!("clap knows the subcommands"),
+    }
+    Ok(0)
+}
+
 /// clap's error as one line, as every other error of ours: its first line, then the lines up
 /// to its usage block (a list of missing arguments, a tip) folded in.
 fn one_line(e: &clap::Error) -> String {
@@ -388,6 +683,7 @@ fn main() -> ExitCode {
     };
     let done = match m.subcommand() {
         Some(("agreement", sub)) => agreement(sub),
+        Some(("store", sub)) => store_cmd(sub),
         _ => against_base(&m),
     };
     match done {

@@ -1,0 +1,1 @@
+//! `trend`: one figure per stored run over time, with change points.
