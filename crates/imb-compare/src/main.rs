@@ -262,6 +262,57 @@ fn command() -> Command {
         .arg(system_arg(SELECTS))
         .subcommand(store_command())
         .subcommand(
+            Command::new("trend")
+                .about(
+                    "One figure per stored run over time, with each run's spread and its change \
+                     points (doc/ACCEPTANCE.md, \"Trends\")",
+                )
+                .arg(
+                    Arg::new("benchmark")
+                        .value_name("BENCHMARK")
+                        .required(true)
+                        .help("as printed after # Benchmarking: PingPong, Allreduce, Multi-Bcast, ..."),
+                )
+                .arg(
+                    Arg::new("bytes")
+                        .long("bytes")
+                        .value_name("N")
+                        .required(true)
+                        .value_parser(clap::value_parser!(u64))
+                        .help("the message size"),
+                )
+                .arg(
+                    Arg::new("processes")
+                        .long("processes")
+                        .value_name("P")
+                        .value_parser(clap::value_parser!(usize))
+                        .help("the table's process count, when the runs have several"),
+                )
+                .arg(metric_arg())
+                .arg(
+                    value(
+                        "confidence",
+                        "C",
+                        "the confidence of each run's interval against the runs before it",
+                    )
+                    .default_value("0.95")
+                    .allow_negative_numbers(true)
+                    .value_parser(confidence),
+                )
+                .arg(file(
+                    "plot",
+                    "DIR",
+                    "an SVG of the trend (DIR/trend-BENCHMARK-BYTES.svg) and DIR/index.html",
+                ))
+                .arg(db_arg())
+                .arg(system_arg("the system whose runs are followed (else $IMB_RS_SYSTEM)"))
+                .arg(
+                    Arg::new("selector")
+                        .value_name("SELECTOR")
+                        .help("only the runs it chooses (@tag=nightly, @2026-05-01.., ...)"),
+                ),
+        )
+        .subcommand(
             Command::new("agreement")
                 .about(
                     "One program's launches against others': per benchmark and size the medians, \
@@ -623,6 +674,33 @@ fn store_cmd(m: &clap::ArgMatches) -> Result<u8, Stop> {
     Ok(0)
 }
 
+fn trend_cmd(m: &clap::ArgMatches) -> Result<u8, Stop> {
+    let q = store::trend::Query {
+        benchmark: m.get_one::<String>("benchmark").expect("required").clone(),
+        bytes: *m.get_one::<u64>("bytes").expect("required"),
+        processes: m.get_one::<usize>("processes").copied(),
+        metric: *m.get_one::<Metric>("metric").expect("defaulted"),
+        confidence: *m.get_one::<f64>("confidence").expect("defaulted"),
+    };
+    let sel = match m.get_one::<String>("selector") {
+        Some(s) => Some(Selector::parse(s)?),
+        None => None,
+    };
+    let mut stored = Stored::of(m);
+    let system = stored.system.clone();
+    let t = stored.get()?.trend(q, sel.as_ref(), system.as_deref())?;
+    let mut out = t.text();
+    if let Some(dir) = m.get_one::<String>("plot") {
+        // Dropped on an error: what it made goes again (plot::PlotDir).
+        let mut p = plot::prepare(dir).map_err(|e| Stop::Write(Some(e.to_string())))?;
+        let files = plot::trend::write(&mut p, &t).map_err(|e| Stop::Write(Some(e.to_string())))?;
+        out.push_str(&format!("# {} and index.html in {}\n", files[0], p.path()));
+        p.keep();
+    }
+    print(&out)?;
+    Ok(0)
+}
+
 /// clap's error as one line, as every other error of ours: its first line, then the lines up
 /// to its usage block (a list of missing arguments, a tip) folded in.
 fn one_line(e: &clap::Error) -> String {
@@ -684,6 +762,7 @@ fn main() -> ExitCode {
     let done = match m.subcommand() {
         Some(("agreement", sub)) => agreement(sub),
         Some(("store", sub)) => store_cmd(sub),
+        Some(("trend", sub)) => trend_cmd(sub),
         _ => against_base(&m),
     };
     match done {

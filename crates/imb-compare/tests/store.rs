@@ -473,3 +473,80 @@ fn a_file_that_is_not_our_store_is_refused_and_left_alone() {
     );
     assert_eq!(std::fs::read(db).unwrap(), before);
 }
+
+#[test]
+fn a_trend_marks_the_step_and_nothing_else() {
+    let d = scratch("trend");
+    let db = d.join("results.sqlite");
+    let db = s(&db);
+    let mut args: Vec<String> = ["store", "add", "--db", db, "--system", "vm"]
+        .iter()
+        .map(|x| x.to_string())
+        .collect();
+    // Four runs at 1.0 us, three at 1.5 us, then one run of a single launch far off.
+    for day in 1..=4 {
+        args.push(run_dir(&d, &format!("r{day}"), day, 1.0, 5, 3));
+    }
+    for day in 5..=7 {
+        args.push(run_dir(&d, &format!("r{day}"), day, 1.5, 5, 3));
+    }
+    args.push(run_dir(&d, "r8", 8, 3.0, 1, 3));
+    let (code, _, err) = run(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(code, Some(0), "{err}");
+    let (code, out, err) = run(&["trend", "--db", db, "PingPong", "--bytes", "0"]);
+    assert_eq!(code, Some(0), "{err}");
+    let lines: Vec<&str> = out.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(lines.len(), 9, "{out}");
+    assert!(lines[1].ends_with("first"), "{out}");
+    let changed: Vec<&str> = lines
+        .iter()
+        .filter(|l| l.contains("CHANGE"))
+        .copied()
+        .collect();
+    assert_eq!(changed.len(), 1, "{out}");
+    assert!(
+        changed[0].trim_start().starts_with("5  2026-05-05")
+            && changed[0].contains("CHANGE worse x1.5"),
+        "{out}"
+    );
+    assert!(lines[8].ends_with("undecided (too few launches)"), "{out}");
+    assert!(out.ends_with("# 8 run(s), 1 change point(s)\n"), "{out}");
+    // Mbytes/sec at 2 bytes falls as the time rises: worse too, a ratio below 1.
+    let (code, out, _) = run(&[
+        "trend", "--db", db, "PingPong", "--bytes", "2", "--metric", "mbytes",
+    ]);
+    assert_eq!(code, Some(0));
+    assert!(out.contains("CHANGE worse x0.665"), "{out}");
+    // The plot: an SVG with one red cross (the change point) and an index.html.
+    let plots = d.join("plots");
+    let (code, out, err) = run(&[
+        "trend",
+        "--db",
+        db,
+        "PingPong",
+        "--bytes",
+        "0",
+        "--plot",
+        s(&plots),
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.ends_with(&format!("and index.html in {}\n", s(&plots))),
+        "{out}"
+    );
+    let svg = std::fs::read_to_string(plots.join("trend-PingPong-np2-0.svg")).unwrap();
+    assert!(
+        svg.starts_with("<svg") && svg.contains("change point"),
+        "{svg}"
+    );
+    assert!(std::fs::read_to_string(plots.join("index.html"))
+        .unwrap()
+        .contains("CHANGE worse"));
+    // A size no run has: one line, status 2.
+    let (code, _, err) = run(&["trend", "--db", db, "PingPong", "--bytes", "7"]);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("no stored run has PingPong at 7 bytes"),
+        "{err}"
+    );
+}
