@@ -325,6 +325,14 @@ fn a_writer_killed_mid_add_leaves_every_run_whole() {
             std::thread::sleep(std::time::Duration::from_millis(2));
         };
         killed_mid_add |= status.signal() == Some(9);
+        println!(
+            "attempt {attempt}: {}",
+            if status.signal() == Some(9) {
+                "killed"
+            } else {
+                "finished"
+            }
+        );
         // The store opens, is whole, and the run is all there or not at all.
         assert_eq!(integrity(db), "ok", "attempt {attempt}");
         let (code, out, err) = run(&["store", "list", "--db", db]);
@@ -341,6 +349,10 @@ fn a_writer_killed_mid_add_leaves_every_run_whole() {
             "attempt {attempt}: {runs} runs, {big_launches} launches: {out}"
         );
         assert_eq!(count(db, "SELECT count(*) FROM launches WHERE run = 1"), 5);
+        println!(
+            "attempt {attempt}: the big run is {}",
+            if runs == 2 { "whole" } else { "absent" }
+        );
         if runs == 2 {
             break;
         }
