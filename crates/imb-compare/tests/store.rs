@@ -554,6 +554,16 @@ fn a_trend_marks_the_step_and_nothing_else() {
     assert!(std::fs::read_to_string(plots.join("index.html"))
         .unwrap()
         .contains("CHANGE worse"));
+    // A run without the benchmark is counted, not read.
+    let osu = format!("{CORPUS}/imbtext/osu-7.4-latency.txt");
+    let (code, _, err) = run(&["store", "add", "--db", db, "--system", "vm", &osu]);
+    assert_eq!(code, Some(0), "{err}");
+    let (code, out, _) = run(&["trend", "--db", db, "PingPong", "--bytes", "0"]);
+    assert_eq!(code, Some(0));
+    assert!(
+        out.ends_with("# 8 run(s), 1 change point(s); 1 run(s) without this figure (flagged or not measured): 9\n"),
+        "{out}"
+    );
     // A size no run has: one line, status 2.
     let (code, _, err) = run(&["trend", "--db", db, "PingPong", "--bytes", "7"]);
     assert_eq!(code, Some(2));

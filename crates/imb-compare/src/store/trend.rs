@@ -156,7 +156,18 @@ impl Store {
         let mut found: Vec<TableAt> = Vec::new();
         let mut per_run = Vec::new();
         let mut column = String::new();
+        let listed = |name: &str| {
+            name == q.benchmark
+                || name
+                    .strip_prefix(q.benchmark.as_str())
+                    .is_some_and(|rest| rest.starts_with(['/', ' ']))
+        };
         for r in runs {
+            // The listed tables spare reading the launches of runs without the benchmark.
+            if !r.tables.iter().any(|t| listed(t)) {
+                per_run.push((r, Vec::new()));
+                continue;
+            }
             let side = self.side(format!("run {}", r.id), std::slice::from_ref(&r))?;
             let mut cells: Vec<(TableAt, f64)> = Vec::new();
             for launch in &side.runs {
