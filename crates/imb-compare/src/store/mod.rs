@@ -43,10 +43,15 @@ pub struct Store {
 /// data directory (`$XDG_DATA_HOME`, else `~/.local/share`, as the XDG base directory
 /// specification has it).
 pub fn db_path(arg: Option<&str>) -> Result<String, Error> {
+    db_path_in(arg, |k| std::env::var(k).ok())
+}
+
+/// [`db_path`] with the environment given.
+fn db_path_in(arg: Option<&str>, env: impl Fn(&str) -> Option<String>) -> Result<String, Error> {
     if let Some(p) = arg {
         return Ok(p.to_string());
     }
-    let var = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
+    let var = |k: &str| env(k).filter(|v| !v.is_empty());
     if let Some(p) = var("IMB_RS_DB") {
         return Ok(p);
     }
@@ -196,8 +201,26 @@ mod tests {
 
     #[test]
     fn the_data_directory_is_found_by_xdg_rules() {
-        // Only --db is looked at when given: the environment of the test runner is not ours.
-        assert_eq!(db_path(Some("x.sqlite")).unwrap(), "x.sqlite");
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |k: &str| pairs.iter().find(|p| p.0 == k).map(|p| p.1.to_string())
+        };
+        let all = env(&[
+            ("IMB_RS_DB", "/e/db"),
+            ("XDG_DATA_HOME", "/x"),
+            ("HOME", "/h"),
+        ]);
+        assert_eq!(db_path_in(Some("x.sqlite"), all).unwrap(), "x.sqlite");
+        assert_eq!(db_path_in(None, all).unwrap(), "/e/db");
+        let xdg = env(&[("IMB_RS_DB", ""), ("XDG_DATA_HOME", "/x"), ("HOME", "/h")]);
+        assert_eq!(db_path_in(None, xdg).unwrap(), "/x/imb-rs/results.sqlite");
+        // A relative $XDG_DATA_HOME is ignored, as the specification says.
+        let rel = env(&[("XDG_DATA_HOME", "rel"), ("HOME", "/h")]);
+        assert_eq!(
+            db_path_in(None, rel).unwrap(),
+            "/h/.local/share/imb-rs/results.sqlite"
+        );
+        let e = db_path_in(None, env(&[])).err().unwrap().to_string();
+        assert!(e.starts_with("--db: no $HOME"), "{e}");
     }
 
     #[test]
