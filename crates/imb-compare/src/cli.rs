@@ -66,6 +66,123 @@ fn path(s: &str) -> Result<String, String> {
     }
 }
 
+/// A system, label or tag: a selector's terms are split at commas and `=`, and a name is shown
+/// on one line.
+fn name(s: &str) -> Result<String, String> {
+    if s.is_empty() {
+        Err("an empty name".to_string())
+    } else if s.chars().any(|c| c.is_control() || c == ',' || c == '=') || s.starts_with('@') {
+        Err(format!(
+            "{:?}: a name has no control characters, commas or '=', and does not start with @",
+            s
+        ))
+    } else {
+        Ok(s.to_string())
+    }
+}
+
+fn db_arg() -> Arg {
+    Arg::new("db")
+        .long("db")
+        .value_name("FILE")
+        .value_parser(path)
+        .help("the results store (else $IMB_RS_DB, else $XDG_DATA_HOME/imb-rs/results.sqlite)")
+}
+
+fn system_arg(help: &'static str) -> Arg {
+    Arg::new("system")
+        .long("system")
+        .value_name("NAME")
+        .value_parser(name)
+        .help(help)
+}
+
+const SELECTS: &str = "selectors (@...) choose runs of this system (else $IMB_RS_SYSTEM)";
+
+fn store_command() -> Command {
+    let run_arg = || {
+        Arg::new("run")
+            .value_name("RUN")
+            .required(true)
+            .help("a run number, or a selector that chooses one run (@latest, @accepted, ...)")
+    };
+    Command::new("store")
+        .about(
+            "The results store (SQLite): add runs, list, show and remove them, accept one as a \
+             system's baseline (doc/ACCEPTANCE.md, \"9. The results store\")",
+        )
+        .subcommand_required(true)
+        .subcommand(
+            Command::new("add")
+                .about("Add runs: each RUN (a directory of launch files, or one file) is one run")
+                .arg(db_arg())
+                .arg(system_arg(
+                    "the system the runs ran on (else $IMB_RS_SYSTEM): a cluster, a partition",
+                ))
+                .arg(
+                    Arg::new("label")
+                        .long("label")
+                        .value_name("LABEL")
+                        .value_parser(name)
+                        .help("a name for the runs (a selector @LABEL chooses them)"),
+                )
+                .arg(
+                    Arg::new("tag")
+                        .long("tag")
+                        .value_name("TAG")
+                        .value_parser(name)
+                        .action(ArgAction::Append)
+                        .help("a free tag (repeat for more; @tag=TAG chooses them)"),
+                )
+                .arg(
+                    Arg::new("runs")
+                        .value_name("RUN")
+                        .num_args(1..)
+                        .required(true)
+                        .value_parser(path)
+                        .help("a directory of one run's launch files, or one output file"),
+                ),
+        )
+        .subcommand(
+            Command::new("list")
+                .about("One line a stored run: date, system, label, launches, program, MPI, hosts, tables, tags")
+                .arg(db_arg())
+                .arg(system_arg("only this system's runs (else $IMB_RS_SYSTEM)"))
+                .arg(
+                    Arg::new("selector")
+                        .value_name("SELECTOR")
+                        .help("only the runs it chooses (@latest, @LABEL, @FROM..TO, ...)"),
+                ),
+        )
+        .subcommand(
+            Command::new("show")
+                .about("A stored run launch by launch, with its files")
+                .arg(db_arg())
+                .arg(system_arg(SELECTS))
+                .arg(run_arg()),
+        )
+        .subcommand(
+            Command::new("rm")
+                .about("Remove stored runs with their launches and files, all or none")
+                .arg(db_arg())
+                .arg(
+                    Arg::new("runs")
+                        .value_name("RUN")
+                        .num_args(1..)
+                        .required(true)
+                        .value_parser(clap::value_parser!(i64))
+                        .help("a run number (imb-compare store list shows them)"),
+                ),
+        )
+        .subcommand(
+            Command::new("accept")
+                .about("Make a stored run its system's accepted baseline (the selector @accepted)")
+                .arg(db_arg())
+                .arg(system_arg(SELECTS))
+                .arg(run_arg()),
+        )
+}
+
 pub fn command() -> Command {
     let flag = |name: &'static str, help: &'static str| {
         Arg::new(name)
@@ -88,7 +205,9 @@ pub fn command() -> Command {
         .override_usage(
             "imb-compare [OPTIONS] BASE NEW [NEW ...]\n       \
              imb-compare --references FILE.toml [OPTIONS] [BASE] NEW [NEW ...]\n       \
-             imb-compare agreement [OPTIONS] A B [C ...]",
+             imb-compare agreement [OPTIONS] A B [C ...]\n       \
+             imb-compare store add|list|show|rm|accept [OPTIONS] ...\n       \
+             imb-compare trend [OPTIONS] BENCHMARK --bytes N",
         )
         .args_conflicts_with_subcommands(true)
         .subcommand_negates_reqs(true)
@@ -149,7 +268,64 @@ pub fn command() -> Command {
                 .num_args(1..)
                 .required(true)
                 .value_parser(path)
-                .help("an output file (IMB text or -json) or a directory of one run's launches"),
+                .help(
+                    "an output file (IMB text or -json), a directory of one run's launches, or \
+                     stored runs (@accepted, @latest, @LABEL, @FROM..TO, ...)",
+                ),
+        )
+        .arg(db_arg())
+        .arg(system_arg(SELECTS))
+        .subcommand(store_command())
+        .subcommand(
+            Command::new("trend")
+                .about(
+                    "One figure per stored run over time, with each run's spread and its change \
+                     points (doc/ACCEPTANCE.md, \"Trends\")",
+                )
+                .arg(
+                    Arg::new("benchmark")
+                        .value_name("BENCHMARK")
+                        .required(true)
+                        .help("as printed after # Benchmarking: PingPong, Allreduce, Multi-Bcast, ..."),
+                )
+                .arg(
+                    Arg::new("bytes")
+                        .long("bytes")
+                        .value_name("N")
+                        .required(true)
+                        .value_parser(clap::value_parser!(u64))
+                        .help("the message size"),
+                )
+                .arg(
+                    Arg::new("processes")
+                        .long("processes")
+                        .value_name("P")
+                        .value_parser(clap::value_parser!(usize))
+                        .help("the table's process count, when the runs have several"),
+                )
+                .arg(metric_arg())
+                .arg(
+                    value(
+                        "confidence",
+                        "C",
+                        "the confidence of each run's interval against the runs before it",
+                    )
+                    .default_value("0.95")
+                    .allow_negative_numbers(true)
+                    .value_parser(confidence),
+                )
+                .arg(file(
+                    "plot",
+                    "DIR",
+                    "an SVG of the trend (DIR/trend-BENCHMARK-BYTES.svg) and DIR/index.html",
+                ))
+                .arg(db_arg())
+                .arg(system_arg("the system whose runs are followed (else $IMB_RS_SYSTEM)"))
+                .arg(
+                    Arg::new("selector")
+                        .value_name("SELECTOR")
+                        .help("only the runs it chooses (@tag=nightly, @2026-05-01.., ...)"),
+                ),
         )
         .subcommand(
             Command::new("agreement")
@@ -162,13 +338,18 @@ pub fn command() -> Command {
                     "brief",
                     "only the thread levels and the summary, no size-by-size tables",
                 ))
+                .arg(db_arg())
+                .arg(system_arg(SELECTS))
                 .arg(
                     Arg::new("sides")
                         .value_name("SIDE")
                         .num_args(2..)
                         .required(true)
                         .value_parser(path)
-                        .help("a directory of one program's launch outputs, or one output file"),
+                        .help(
+                            "a directory of one program's launch outputs, one output file, or \
+                             stored runs (@...)",
+                        ),
                 ),
         )
 }
@@ -216,6 +397,8 @@ mod tests {
             &["imb-compare", "--junit", "j.xml", "a", "b"],
             &["imb-compare", "--markdown", "--csv", "a", "b"],
             &["imb-compare", "agreement", "a"],
+            &["imb-compare", "store", "frobnicate"],
+            &["imb-compare", "trend", "--bytes", "8"],
             &["imb-compare", "--no-such-option\u{1b}[2J", "a", "b"],
         ] {
             let args = argv.iter().map(OsString::from).collect();

@@ -27,6 +27,14 @@ pub enum Error {
     /// A command-line value is wrong.
     #[error("{}: {}", plain(.arg), plain(.msg))]
     Arg { arg: String, msg: String },
+    /// The results store at `db` cannot be used as it is (not ours, corrupt, from a newer
+    /// imb-compare, no such run): left untouched.
+    #[error("results store {}: {}", plain(.db), plain(.msg))]
+    Store { db: String, msg: String },
+    /// The results store at `db` cannot be written (disk full, read-only, held by another
+    /// writer too long): nothing of the command's was kept.
+    #[error("results store {}: {}", plain(.db), plain(.msg))]
+    StoreWrite { db: String, msg: String },
 }
 
 #[cfg(test)]

@@ -8,6 +8,10 @@
 //! ([`comparison`]) and writes it as text, Markdown, CSV, JSON or JUnit XML ([`export`]) and
 //! as SVG plots ([`plot`]) (doc/ACCEPTANCE.md).
 //!
+//! `store` keeps runs in an SQLite results store ([`store`]): `store add`, `list`, `show`, `rm`
+//! and `accept`; a selector (`@accepted`, `@latest`, a label, a date range) names stored runs
+//! wherever a run is taken, and `trend` follows one figure over the stored runs.
+//!
 //! `agreement` sets several launches of one program against several launches of others (the
 //! side-by-side check of doc/METHODOLOGY.md, "Agreement with IMB 3.0"): per benchmark and size
 //! the median of each side, their ratio, each side's launch-to-launch spread and whether the
@@ -29,6 +33,7 @@ pub mod report;
 pub mod run;
 pub mod sides;
 pub mod stats;
+pub mod store;
 pub mod versus;
 
 pub use error::Error;

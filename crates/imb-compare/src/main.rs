@@ -5,6 +5,9 @@
 //!   with the changes beyond the noise marked; `--references FILE.toml` adds acceptance
 //!   criteria (exit 1 when one fails), `--junit`, `--markdown`, `--csv` and `--plot` other
 //!   outputs (doc/ACCEPTANCE.md).
+//! - `imb-compare store add|list|show|rm|accept`: the results store (SQLite); a run argument
+//!   that starts with `@` is a selector of stored runs (`@accepted`, `@latest`, `@LABEL`,
+//!   `@FROM..TO`), wherever a run is taken; `imb-compare trend` follows one figure over them.
 //! - `imb-compare agreement A B [C ...]`: each argument is one program's launches (a directory
 //!   of output files, one per launch, or a single file); A is set against each of the others
 //!   (doc/METHODOLOGY.md).
@@ -17,6 +20,7 @@ use imb_compare::agree::Metric;
 use imb_compare::comparison;
 use imb_compare::conditions::Kind;
 use imb_compare::export::{self, Format};
+use imb_compare::store::{self, select, select::Selector, Store};
 use imb_compare::{cli, plot, refs, report, sides, Error};
 use std::process::ExitCode;
 
@@ -28,15 +32,97 @@ enum Stop {
 
 impl From<Error> for Stop {
     fn from(e: Error) -> Stop {
-        Stop::Input(e.to_string())
+        match e {
+            Error::StoreWrite { .. } => Stop::Write(Some(e.to_string())),
+            _ => Stop::Input(e.to_string()),
+        }
     }
 }
 
-fn load_all<'a>(paths: impl Iterator<Item = &'a String>) -> Result<Vec<sides::Side>, Stop> {
+/// The results store a command names (`--db`), opened when first needed.
+struct Stored {
+    db: Option<String>,
+    system: Option<String>,
+    open: Option<Store>,
+}
+
+impl Stored {
+    fn of(m: &clap::ArgMatches) -> Stored {
+        // Not every store command takes --system.
+        let system = m
+            .try_get_one::<String>("system")
+            .ok()
+            .flatten()
+            .cloned()
+            .or_else(|| {
+                std::env::var("IMB_RS_SYSTEM")
+                    .ok()
+                    .filter(|s| !s.is_empty())
+            });
+        Stored {
+            db: m.get_one::<String>("db").cloned(),
+            system,
+            open: None,
+        }
+    }
+
+    fn get(&mut self) -> Result<&mut Store, Stop> {
+        if self.open.is_none() {
+            let db = store::db_path(self.db.as_deref())?;
+            self.open = Some(Store::open(&db)?);
+        }
+        Ok(self.open.as_mut().expect("just opened"))
+    }
+
+    fn create(&mut self) -> Result<&mut Store, Stop> {
+        if self.open.is_none() {
+            let db = store::db_path(self.db.as_deref())?;
+            self.open = Some(Store::open_or_create(&db)?);
+        }
+        Ok(self.open.as_mut().expect("just opened"))
+    }
+
+    /// A run named by number or by a selector that chooses exactly one.
+    fn one_run(&mut self, arg: &str) -> Result<i64, Stop> {
+        let system = self.system.clone();
+        let st = self.get()?;
+        if let Ok(id) = arg.parse::<i64>() {
+            return Ok(id);
+        }
+        if !select::is_selector(arg) {
+            return Err(Stop::Input(format!(
+                "{arg:?}: name a run by its number or a selector (@latest, @accepted, ...)"
+            )));
+        }
+        let runs = st.select(&Selector::parse(arg)?, system.as_deref())?;
+        match runs.as_slice() {
+            [one] => Ok(one.id),
+            many => Err(Stop::Input(format!(
+                "{arg}: chooses {} runs ({}): name one",
+                many.len(),
+                many.iter()
+                    .map(|r| r.id.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))),
+        }
+    }
+}
+
+fn load_all<'a>(
+    paths: impl Iterator<Item = &'a String>,
+    stored: &mut Stored,
+) -> Result<Vec<sides::Side>, Stop> {
     let paths: Vec<&String> = paths.collect();
     let mut loaded = Vec::new();
     for p in &paths {
-        loaded.push(sides::load(p)?);
+        if select::is_selector(p) {
+            let sel = Selector::parse(p)?;
+            let system = stored.system.clone();
+            loaded.push(stored.get()?.load(&sel, system.as_deref())?);
+        } else {
+            loaded.push(sides::load(p)?);
+        }
     }
     // Two runs with the same file name (a/run.json, b/run.json) are told apart by their path;
     // one file named twice by its place.
@@ -65,7 +151,10 @@ fn print(text: &str) -> Result<(), Stop> {
 
 fn agreement(m: &clap::ArgMatches) -> Result<u8, Stop> {
     let metric = *m.get_one::<Metric>("metric").expect("defaulted");
-    let loaded = load_all(m.get_many::<String>("sides").expect("required"))?;
+    let loaded = load_all(
+        m.get_many::<String>("sides").expect("required"),
+        &mut Stored::of(m),
+    )?;
     print(&report::report(&loaded, metric, m.get_flag("brief")))?;
     Ok(0)
 }
@@ -112,7 +201,10 @@ fn against_base(m: &clap::ArgMatches) -> Result<u8, Stop> {
         }
         None => None,
     };
-    let loaded = load_all(m.get_many::<String>("runs").expect("required"))?;
+    let loaded = load_all(
+        m.get_many::<String>("runs").expect("required"),
+        &mut Stored::of(m),
+    )?;
     if loaded.len() < 2 && criteria.is_none() {
         return Err(Stop::Input(
             "one run: give BASE and NEW, or --references FILE.toml to check one run".to_string(),
@@ -194,6 +286,106 @@ fn against_base(m: &clap::ArgMatches) -> Result<u8, Stop> {
     Ok(c.exit_status())
 }
 
+fn store_cmd(m: &clap::ArgMatches) -> Result<u8, Stop> {
+    let (cmd, sub) = m.subcommand().expect("a subcommand is required");
+    let mut stored = Stored::of(sub);
+    match cmd {
+        "add" => {
+            let system = stored.system.clone().ok_or_else(|| {
+                Stop::Input(
+                    "store add: name the system the runs ran on with --system NAME (or \
+                     $IMB_RS_SYSTEM)"
+                        .to_string(),
+                )
+            })?;
+            let filing = store::add::Filing {
+                system,
+                label: sub.get_one::<String>("label").cloned(),
+                tags: sub
+                    .get_many::<String>("tag")
+                    .into_iter()
+                    .flatten()
+                    .cloned()
+                    .collect(),
+            };
+            // Every run is read and checked before the store is touched.
+            let mut prepared = Vec::new();
+            for r in sub.get_many::<String>("runs").expect("required") {
+                prepared.push(store::add::prepare(r)?);
+            }
+            let st = stored.create()?;
+            let mut out = String::new();
+            for p in &prepared {
+                out.push_str(&imb_core::error::plain(&st.add(p, &filing)?.line()));
+                out.push('\n');
+            }
+            print(&out)?;
+        }
+        "list" => {
+            let system = stored.system.clone();
+            let st = stored.get()?;
+            let runs = match sub.get_one::<String>("selector") {
+                Some(sel) => st.select(&Selector::parse(sel)?, system.as_deref())?,
+                None => st
+                    .runs()?
+                    .into_iter()
+                    .filter(|r| system.as_ref().is_none_or(|s| &r.system == s))
+                    .collect(),
+            };
+            let db = st.db.clone();
+            print(&store::catalog::list_text(&db, &runs))?;
+        }
+        "show" => {
+            let id = stored.one_run(sub.get_one::<String>("run").expect("required"))?;
+            let text = stored.get()?.show_text(id)?;
+            print(&text)?;
+        }
+        "rm" => {
+            let ids: Vec<i64> = sub
+                .get_many::<i64>("runs")
+                .expect("required")
+                .copied()
+                .collect();
+            let lines = stored.get()?.remove(&ids)?;
+            print(&format!("{}\n", lines.join("\n")))?;
+        }
+        "accept" => {
+            let id = stored.one_run(sub.get_one::<String>("run").expect("required"))?;
+            let line = stored.get()?.accept(id)?;
+            print(&format!("{}\n", imb_core::error::plain(&line)))?;
+        }
+        _ => unreachable!("clap knows the subcommands"),
+    }
+    Ok(0)
+}
+
+fn trend_cmd(m: &clap::ArgMatches) -> Result<u8, Stop> {
+    let q = store::trend::Query {
+        benchmark: m.get_one::<String>("benchmark").expect("required").clone(),
+        bytes: *m.get_one::<u64>("bytes").expect("required"),
+        processes: m.get_one::<usize>("processes").copied(),
+        metric: *m.get_one::<Metric>("metric").expect("defaulted"),
+        confidence: *m.get_one::<f64>("confidence").expect("defaulted"),
+    };
+    let sel = match m.get_one::<String>("selector") {
+        Some(s) => Some(Selector::parse(s)?),
+        None => None,
+    };
+    let mut stored = Stored::of(m);
+    let system = stored.system.clone();
+    let t = stored.get()?.trend(q, sel.as_ref(), system.as_deref())?;
+    let mut out = t.text();
+    if let Some(dir) = m.get_one::<String>("plot") {
+        // Dropped on an error: what it made goes again (plot::PlotDir).
+        let mut p = plot::prepare(dir).map_err(|e| Stop::Write(Some(e.to_string())))?;
+        let files = plot::trend::write(&mut p, &t).map_err(|e| Stop::Write(Some(e.to_string())))?;
+        out.push_str(&format!("# {} and index.html in {}\n", files[0], p.path()));
+        p.keep();
+    }
+    print(&out)?;
+    Ok(0)
+}
+
 /// The parsed command line, or the exit status after help, the version or a usage error.
 fn matches() -> Result<clap::ArgMatches, ExitCode> {
     cli::parse(std::env::args_os().collect()).map_err(|u| match u {
@@ -216,6 +408,8 @@ fn main() -> ExitCode {
     };
     let done = match m.subcommand() {
         Some(("agreement", sub)) => agreement(sub),
+        Some(("store", sub)) => store_cmd(sub),
+        Some(("trend", sub)) => trend_cmd(sub),
         _ => against_base(&m),
     };
     match done {

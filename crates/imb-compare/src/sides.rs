@@ -46,15 +46,25 @@ fn launch_order(name: &str) -> (u64, String) {
 
 /// Read a side from `path`: a directory's regular files in launch order, or one file.
 pub fn load(path: &str) -> Result<Side, Error> {
+    let label = Path::new(path)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| path.to_string());
+    let mut texts = Vec::new();
+    for f in launch_files(path)? {
+        let text = read_file(&f)?;
+        texts.push((f, text));
+    }
+    from_texts(label, texts)
+}
+
+/// The launch files `path` names: a directory's regular files in launch order, or the file.
+pub fn launch_files(path: &str) -> Result<Vec<String>, Error> {
     let p = Path::new(path);
     let meta = std::fs::metadata(p).map_err(|e| Error::File {
         file: path.to_string(),
         msg: e.to_string(),
     })?;
-    let label = p
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| path.to_string());
     let files: Vec<String> = if meta.is_dir() {
         let entries = std::fs::read_dir(p).map_err(|e| Error::File {
             file: path.to_string(),
@@ -89,16 +99,31 @@ pub fn load(path: &str) -> Result<Side, Error> {
             msg: "no launch files in this directory".to_string(),
         });
     }
-    let mut runs: Vec<Run> = Vec::with_capacity(files.len());
-    let mut kept: Vec<String> = Vec::with_capacity(files.len());
+    Ok(files)
+}
+
+/// One launch file's text, as every reader takes it (capped, UTF-8, a byte-order mark dropped).
+pub fn read_file(f: &str) -> Result<String, Error> {
+    imb_core::safefile::read_text("", f).map_err(|e| from_core(f, e))
+}
+
+/// One launch from its file's text: a `-json` document or IMB/OSU text.
+pub fn parse_launch(f: &str, text: &str) -> Result<Run, Error> {
+    if text.trim_start().starts_with('{') {
+        crate::jsondoc::parse(f, text)
+    } else {
+        imbtext::parse(f, text)
+    }
+}
+
+/// A side from its launch files' names and texts, in launch order (files read from a
+/// directory, or kept in the results store, [`crate::store`]).
+pub fn from_texts(label: String, texts: Vec<(String, String)>) -> Result<Side, Error> {
+    let mut runs: Vec<Run> = Vec::with_capacity(texts.len());
+    let mut kept: Vec<String> = Vec::with_capacity(texts.len());
     let mut repeats = Vec::new();
-    for f in &files {
-        let text = imb_core::safefile::read_text("", f).map_err(|e| from_core(f, e))?;
-        let run = if text.trim_start().starts_with('{') {
-            crate::jsondoc::parse(f, &text)?
-        } else {
-            imbtext::parse(f, &text)?
-        };
+    for (f, text) in texts {
+        let run = parse_launch(&f, &text)?;
         match runs.iter().position(|r| same_launch(r, &run)) {
             // Keep the -json reading of the launch: full precision and provenance.
             Some(k) if run.identity.json && !runs[k].identity.json => {

@@ -19,6 +19,7 @@ mod draw;
 #[cfg(test)]
 mod fixtures;
 mod legend;
+pub mod trend;
 
 pub use axes::file_name;
 

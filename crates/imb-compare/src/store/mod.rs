@@ -1,0 +1,236 @@
+//! The results store: launches kept in one SQLite file, so that a run measured last month can be
+//! the baseline of today's (doc/ACCEPTANCE.md, "9. The results store").
+//!
+//! What is kept is each launch file's text as it was read, byte for byte after the byte-order
+//! mark readers drop, with the metadata a listing and a selector need (date, system, label,
+//! tags, hosts, MPI library, program, tables, status) copied out of it. A stored run is read
+//! back through the same readers as the files were ([`crate::sides::from_texts`]), so it is
+//! judged exactly as they would be. A file is known by the SHA-256 of that text, so adding it
+//! again stores nothing; a file that is another record of a launch already kept (its text and
+//! its `-json`) joins that launch, by the rule [`crate::sides`] uses to count them once.
+//!
+//! A run is what one argument of one `store add` brings: one system, a label and tags. Each
+//! such run is written in one transaction, so a writer that is killed, or a disk that fills,
+//! leaves every run whole or absent. Writers take the file in turn (write-ahead log, and a
+//! wait of up to [`BUSY_WAIT`] for another writer). A file at the path that is not a store of
+//! ours, or one of a newer schema, is refused and left as it is ([`schema`]).
+
+pub mod add;
+pub mod catalog;
+pub mod schema;
+pub mod select;
+pub mod trend;
+
+use crate::error::Error;
+use rusqlite::{Connection, ErrorCode, OpenFlags};
+use std::path::Path;
+use std::time::Duration;
+
+/// How long a command waits for another writer to finish before it gives up.
+pub const BUSY_WAIT: Duration = Duration::from_secs(60);
+
+/// The database's file name in the data directory.
+const FILE_NAME: &str = "results.sqlite";
+
+/// An open results store.
+pub struct Store {
+    pub(crate) conn: Connection,
+    /// The path, as the user named it (for messages).
+    pub db: String,
+}
+
+/// Where the store is: `--db`, else `$IMB_RS_DB`, else `imb-rs/results.sqlite` in the user's
+/// data directory (`$XDG_DATA_HOME`, else `~/.local/share`, as the XDG base directory
+/// specification has it).
+pub fn db_path(arg: Option<&str>) -> Result<String, Error> {
+    db_path_in(arg, |k| std::env::var(k).ok())
+}
+
+/// [`db_path`] with the environment given.
+fn db_path_in(arg: Option<&str>, env: impl Fn(&str) -> Option<String>) -> Result<String, Error> {
+    if let Some(p) = arg {
+        return Ok(p.to_string());
+    }
+    let var = |k: &str| env(k).filter(|v| !v.is_empty());
+    if let Some(p) = var("IMB_RS_DB") {
+        return Ok(p);
+    }
+    // The specification says a relative $XDG_DATA_HOME is to be ignored.
+    let data = match var("XDG_DATA_HOME").filter(|d| Path::new(d).is_absolute()) {
+        Some(d) => d,
+        None => match var("HOME") {
+            Some(h) => format!("{h}/.local/share"),
+            None => {
+                return Err(Error::Arg {
+                    arg: "--db".into(),
+                    msg: "no $HOME, $XDG_DATA_HOME or $IMB_RS_DB to find the results store by: \
+                          name it with --db FILE"
+                        .into(),
+                })
+            }
+        },
+    };
+    Ok(format!("{data}/imb-rs/{FILE_NAME}"))
+}
+
+/// The error of a database call, by what the user can do about it: a file that is not a
+/// usable store is bad input, a store that cannot take the write is an output failure.
+pub(crate) fn sql_error(db: &str, e: rusqlite::Error) -> Error {
+    let write = |msg: String| Error::StoreWrite {
+        db: db.to_string(),
+        msg,
+    };
+    let refused = |msg: String| Error::Store {
+        db: db.to_string(),
+        msg,
+    };
+    let detail = e.to_string().replace('\n', " ");
+    match e.sqlite_error_code() {
+        Some(ErrorCode::DiskFull) => write(format!(
+            "the disk is full ({detail}): nothing of this command was kept; free space and \
+             run it again"
+        )),
+        Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => write(format!(
+            "another process kept it busy for more than {} s ({detail}): nothing of this \
+             command was kept; run it again",
+            BUSY_WAIT.as_secs()
+        )),
+        Some(
+            ErrorCode::ReadOnly
+            | ErrorCode::PermissionDenied
+            | ErrorCode::CannotOpen
+            | ErrorCode::SystemIoFailure,
+        ) => write(format!("cannot be written: {detail}")),
+        Some(ErrorCode::NotADatabase) => refused(format!(
+            "not an SQLite database, or a damaged one ({detail}): left as it is; name \
+             another file with --db"
+        )),
+        Some(ErrorCode::DatabaseCorrupt) => refused(format!(
+            "damaged ({detail}): left as it is; restore it from a copy, or name another file \
+             with --db"
+        )),
+        _ => refused(detail),
+    }
+}
+
+impl Store {
+    /// The store at `db`, which must exist: reading commands never create one.
+    pub fn open(db: &str) -> Result<Store, Error> {
+        if !Path::new(db).exists() {
+            return Err(Error::Store {
+                db: db.to_string(),
+                msg: "no results store here: imb-compare store add creates one".to_string(),
+            });
+        }
+        Store::open_existing(db)
+    }
+
+    /// The store at `db`, made (with its directory) when nothing is there yet.
+    pub fn open_or_create(db: &str) -> Result<Store, Error> {
+        if !Path::new(db).exists() {
+            schema::create(db)?;
+        }
+        Store::open_existing(db)
+    }
+
+    fn open_existing(db: &str) -> Result<Store, Error> {
+        schema::check_file(db)?;
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = Connection::open_with_flags(db, flags).map_err(|e| sql_error(db, e))?;
+        conn.busy_timeout(BUSY_WAIT).map_err(|e| sql_error(db, e))?;
+        let store = Store {
+            conn,
+            db: db.to_string(),
+        };
+        schema::upgrade(&store)?;
+        Ok(store)
+    }
+
+    pub(crate) fn err(&self, e: rusqlite::Error) -> Error {
+        sql_error(&self.db, e)
+    }
+
+    /// A store error naming this database.
+    pub(crate) fn refuse(&self, msg: impl Into<String>) -> Error {
+        Error::Store {
+            db: self.db.clone(),
+            msg: msg.into(),
+        }
+    }
+}
+
+/// Now, in UTC, as the store keeps times of its own (ISO 8601 to the second).
+pub(crate) fn now() -> String {
+    chrono::Utc::now().format("%Y-%m-%dT%H:%M:%SZ").to_string()
+}
+
+#[cfg(test)]
+pub(crate) mod testdb {
+    //! A scratch directory for a test's database, removed however the test ends.
+
+    pub struct Scratch(pub std::path::PathBuf);
+
+    impl Scratch {
+        pub fn new(name: &str) -> Scratch {
+            let d = std::env::temp_dir()
+                .join(format!("imb-compare-store-{}-{name}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&d);
+            std::fs::create_dir_all(&d).unwrap();
+            Scratch(d)
+        }
+
+        pub fn db(&self) -> String {
+            self.0.join("results.sqlite").to_string_lossy().into_owned()
+        }
+
+        pub fn path(&self, name: &str) -> String {
+            self.0.join(name).to_string_lossy().into_owned()
+        }
+    }
+
+    impl Drop for Scratch {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_data_directory_is_found_by_xdg_rules() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |k: &str| pairs.iter().find(|p| p.0 == k).map(|p| p.1.to_string())
+        };
+        let all = env(&[
+            ("IMB_RS_DB", "/e/db"),
+            ("XDG_DATA_HOME", "/x"),
+            ("HOME", "/h"),
+        ]);
+        assert_eq!(db_path_in(Some("x.sqlite"), all).unwrap(), "x.sqlite");
+        assert_eq!(db_path_in(None, all).unwrap(), "/e/db");
+        let xdg = env(&[("IMB_RS_DB", ""), ("XDG_DATA_HOME", "/x"), ("HOME", "/h")]);
+        assert_eq!(db_path_in(None, xdg).unwrap(), "/x/imb-rs/results.sqlite");
+        // A relative $XDG_DATA_HOME is ignored, as the specification says.
+        let rel = env(&[("XDG_DATA_HOME", "rel"), ("HOME", "/h")]);
+        assert_eq!(
+            db_path_in(None, rel).unwrap(),
+            "/h/.local/share/imb-rs/results.sqlite"
+        );
+        let e = db_path_in(None, env(&[])).err().unwrap().to_string();
+        assert!(e.starts_with("--db: no $HOME"), "{e}");
+    }
+
+    #[test]
+    fn reading_never_creates_a_store() {
+        let s = testdb::Scratch::new("absent");
+        let e = Store::open(&s.db()).err().unwrap().to_string();
+        assert!(
+            e.ends_with("no results store here: imb-compare store add creates one"),
+            "{e}"
+        );
+        assert!(!Path::new(&s.db()).exists());
+    }
+}

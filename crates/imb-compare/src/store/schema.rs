@@ -1,0 +1,326 @@
+//! The store's tables, how a file is recognised as a store of ours, and the migrations from
+//! one schema version to the next.
+//!
+//! A store is an SQLite file whose `application_id` is [`APPLICATION_ID`] and whose
+//! `user_version` is its schema version. Anything else at the path (no SQLite header, an empty
+//! file, another program's database, a damaged one) is refused and never written to; a store
+//! of a newer schema than [`VERSION`] is refused too, since this program cannot know what the
+//! newer one keeps. An older one is brought up to [`VERSION`] by [`MIGRATIONS`], all of them
+//! in one transaction.
+//!
+//! A new store is made under a temporary name beside the path and linked to the path only
+//! when complete, so a process killed while making it leaves no half-made store behind, and
+//! two processes making one at once end with one store.
+
+use super::{sql_error, Store};
+use crate::error::Error;
+use rusqlite::Connection;
+use std::io::Read;
+use std::path::Path;
+
+/// `PRAGMA application_id` of our stores: "IMBs".
+pub const APPLICATION_ID: i32 = 0x494d_4273;
+
+/// The schema version this program writes.
+pub const VERSION: i32 = 1;
+
+/// The statements that take a store from version `k` to `k + 1`, at index `k`.
+pub const MIGRATIONS: &[&str] = &[
+    // 1: runs (one `store add` argument each), their tags, their launches, each launch's files
+    // (the original text and its hash), and the accepted baselines (one row per acceptance,
+    // the newest of a system counting, so that removing it falls back to the one before).
+    "CREATE TABLE runs (
+        id INTEGER PRIMARY KEY,
+        added TEXT NOT NULL,
+        started TEXT,
+        system TEXT NOT NULL,
+        label TEXT,
+        source TEXT NOT NULL
+    );
+    CREATE INDEX runs_system ON runs(system, id);
+    CREATE INDEX runs_label ON runs(label);
+    CREATE TABLE tags (
+        run INTEGER NOT NULL REFERENCES runs(id),
+        tag TEXT NOT NULL,
+        PRIMARY KEY (run, tag)
+    );
+    CREATE INDEX tags_tag ON tags(tag);
+    CREATE TABLE launches (
+        id INTEGER PRIMARY KEY,
+        run INTEGER NOT NULL REFERENCES runs(id),
+        started TEXT,
+        ident TEXT,
+        title TEXT NOT NULL,
+        program TEXT,
+        mpi TEXT,
+        hosts TEXT,
+        status TEXT NOT NULL,
+        tables TEXT NOT NULL
+    );
+    CREATE INDEX launches_run ON launches(run);
+    CREATE INDEX launches_ident ON launches(ident);
+    CREATE TABLE files (
+        id INTEGER PRIMARY KEY,
+        launch INTEGER NOT NULL REFERENCES launches(id),
+        sha256 TEXT NOT NULL UNIQUE,
+        name TEXT NOT NULL,
+        json INTEGER NOT NULL,
+        text TEXT NOT NULL
+    );
+    CREATE INDEX files_launch ON files(launch);
+    CREATE TABLE accepted (
+        id INTEGER PRIMARY KEY,
+        system TEXT NOT NULL,
+        run INTEGER NOT NULL REFERENCES runs(id),
+        at TEXT NOT NULL
+    );
+    CREATE INDEX accepted_system ON accepted(system, id);",
+];
+
+const SQLITE_MAGIC: &[u8; 16] = b"SQLite format 3\0";
+
+fn refuse(db: &str, msg: impl Into<String>) -> Error {
+    Error::Store {
+        db: db.to_string(),
+        msg: msg.into(),
+    }
+}
+
+/// Whether the file at `db` can be a store before SQLite is let near it: a regular file with
+/// SQLite's header. SQLite itself would take an empty file for a new database and write one.
+pub fn check_file(db: &str) -> Result<(), Error> {
+    let md = std::fs::metadata(db).map_err(|e| refuse(db, format!("cannot read it: {e}")))?;
+    if !md.is_file() {
+        return Err(refuse(
+            db,
+            "not a regular file: name a results store file with --db",
+        ));
+    }
+    let mut head = [0u8; 16];
+    let mut f = std::fs::File::open(db).map_err(|e| Error::StoreWrite {
+        db: db.to_string(),
+        msg: format!("cannot open it: {e}"),
+    })?;
+    let n = f
+        .read(&mut head)
+        .map_err(|e| refuse(db, format!("cannot read it: {e}")))?;
+    if n == 0 {
+        return Err(refuse(
+            db,
+            "an empty file, not a results store: left as it is; name another file with --db",
+        ));
+    }
+    if n < head.len() || &head != SQLITE_MAGIC {
+        return Err(refuse(
+            db,
+            "not a results store (not an SQLite database): left as it is; name another file \
+             with --db",
+        ));
+    }
+    Ok(())
+}
+
+/// Checks an open file is our store of a schema we know, and migrates an older one.
+pub fn upgrade(store: &Store) -> Result<(), Error> {
+    let (db, conn) = (&store.db, &store.conn);
+    let app: i32 = conn
+        .query_row("PRAGMA application_id", [], |r| r.get(0))
+        .map_err(|e| sql_error(db, e))?;
+    if app != APPLICATION_ID {
+        return Err(refuse(
+            db,
+            format!(
+                "an SQLite database of another program (application_id {app:#x}, ours is \
+                 {APPLICATION_ID:#x}): left as it is; name another file with --db"
+            ),
+        ));
+    }
+    let version = user_version(conn).map_err(|e| sql_error(db, e))?;
+    if version > VERSION {
+        return Err(newer(db, version));
+    }
+    if version < VERSION {
+        // Another process may be migrating too: the version is read again under the lock.
+        let tx =
+            rusqlite::Transaction::new_unchecked(conn, rusqlite::TransactionBehavior::Immediate)
+                .map_err(|e| sql_error(db, e))?;
+        let now = user_version(&tx).map_err(|e| sql_error(db, e))?;
+        if now > VERSION {
+            return Err(newer(db, now));
+        }
+        migrate(&tx, now).map_err(|e| sql_error(db, e))?;
+        tx.commit().map_err(|e| sql_error(db, e))?;
+    }
+    Ok(())
+}
+
+fn newer(db: &str, version: i32) -> Error {
+    refuse(
+        db,
+        format!(
+            "schema version {version}, written by a newer imb-compare (this one knows up to \
+             {VERSION}): left as it is; use that imb-compare or a newer one"
+        ),
+    )
+}
+
+fn user_version(conn: &Connection) -> rusqlite::Result<i32> {
+    conn.query_row("PRAGMA user_version", [], |r| r.get(0))
+}
+
+/// Runs the migrations from `from` to [`VERSION`] on `conn` (inside the caller's transaction).
+pub(crate) fn migrate(conn: &Connection, from: i32) -> rusqlite::Result<()> {
+    for (k, step) in MIGRATIONS.iter().enumerate().skip(from.max(0) as usize) {
+        conn.execute_batch(step)?;
+        conn.pragma_update(None, "user_version", (k + 1) as i32)?;
+    }
+    Ok(())
+}
+
+/// Makes a new, empty store at `db` (and its directory): under a temporary name, linked to
+/// `db` only once complete. Another process that made one first wins; ours is dropped.
+pub fn create(db: &str) -> Result<(), Error> {
+    let path = Path::new(db);
+    let write = |msg: String| Error::StoreWrite {
+        db: db.to_string(),
+        msg,
+    };
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)
+        .map_err(|e| write(format!("cannot make its directory {}: {e}", dir.display())))?;
+    let name = path
+        .file_name()
+        .ok_or_else(|| refuse(db, "names no file: name a file with --db"))?;
+    let tmp = dir.join(format!(
+        ".{}.new-{}",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    // Whatever happens below, the temporary file and its journal go.
+    struct Cleanup(std::path::PathBuf);
+    impl Drop for Cleanup {
+        fn drop(&mut self) {
+            for ext in ["", "-wal", "-shm", "-journal"] {
+                let mut p = self.0.clone().into_os_string();
+                p.push(ext);
+                let _ = std::fs::remove_file(p);
+            }
+        }
+    }
+    let _cleanup = Cleanup(tmp.clone());
+    let made = (|| -> rusqlite::Result<()> {
+        let conn = Connection::open(&tmp)?;
+        conn.pragma_update(None, "application_id", APPLICATION_ID)?;
+        // Persistent in the file: readers then never block the writer, nor it them.
+        let _: String = conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))?;
+        let tx =
+            rusqlite::Transaction::new_unchecked(&conn, rusqlite::TransactionBehavior::Immediate)?;
+        migrate(&tx, 0)?;
+        tx.commit()?;
+        conn.close().map_err(|(_, e)| e)
+    })();
+    made.map_err(|e| sql_error(db, e))?;
+    match std::fs::hard_link(&tmp, path) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) => Err(write(format!("cannot make it: {e}"))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testdb::Scratch;
+    use super::*;
+
+    #[test]
+    fn a_new_store_has_our_marks_and_no_leftovers() {
+        let s = Scratch::new("schema-new");
+        let db = s.db();
+        let st = Store::open_or_create(&db).unwrap();
+        let v: i32 = st
+            .conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(v, VERSION);
+        let mode: String = st
+            .conn
+            .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(mode, "wal");
+        let names: Vec<String> = std::fs::read_dir(&s.0)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with('.'))
+            .collect();
+        assert!(names.is_empty(), "{names:?}");
+    }
+
+    #[test]
+    fn foreign_files_are_refused_and_left_alone() {
+        let s = Scratch::new("schema-foreign");
+        let db = s.db();
+        for (content, says) in [
+            (&b""[..], "an empty file, not a results store"),
+            (
+                b"#bytes t[usec]\n",
+                "not a results store (not an SQLite database)",
+            ),
+        ] {
+            std::fs::write(&db, content).unwrap();
+            let e = Store::open_or_create(&db).err().unwrap().to_string();
+            assert!(e.contains(says), "{e}");
+            assert!(matches!(Store::open(&db), Err(Error::Store { .. })));
+            assert_eq!(std::fs::read(&db).unwrap(), content);
+        }
+        // Another program's SQLite database.
+        std::fs::remove_file(&db).unwrap();
+        let c = Connection::open(&db).unwrap();
+        c.execute_batch("CREATE TABLE t(x); INSERT INTO t VALUES (1);")
+            .unwrap();
+        drop(c);
+        let before = std::fs::read(&db).unwrap();
+        let e = Store::open_or_create(&db).err().unwrap().to_string();
+        assert!(e.contains("an SQLite database of another program"), "{e}");
+        assert_eq!(std::fs::read(&db).unwrap(), before);
+    }
+
+    #[test]
+    fn a_newer_schema_is_refused_an_older_migrated() {
+        let s = Scratch::new("schema-versions");
+        let db = s.db();
+        drop(Store::open_or_create(&db).unwrap());
+        let c = Connection::open(&db).unwrap();
+        c.pragma_update(None, "user_version", VERSION + 1).unwrap();
+        drop(c);
+        let e = Store::open(&db).err().unwrap().to_string();
+        assert!(
+            e.contains(&format!(
+                "schema version {}, written by a newer imb-compare",
+                VERSION + 1
+            )),
+            "{e}"
+        );
+        let c = Connection::open(&db).unwrap();
+        let v: i32 = c
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(v, VERSION + 1);
+        drop(c);
+
+        // A store left at version 0 (ours, no tables yet) is brought up to date on opening.
+        let db0 = s.path("v0.sqlite");
+        let c = Connection::open(&db0).unwrap();
+        c.pragma_update(None, "application_id", APPLICATION_ID)
+            .unwrap();
+        drop(c);
+        let st = Store::open(&db0).unwrap();
+        let n: i64 = st
+            .conn
+            .query_row("SELECT count(*) FROM runs", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(n, 0);
+    }
+}

@@ -1,0 +1,467 @@
+//! `trend`: one figure (a benchmark at one size, one metric) per stored run over time, with each
+//! run's launch-to-launch spread and its change points (doc/ACCEPTANCE.md, "Trends").
+//!
+//! The change-point rule is the comparison's noise rule carried along a series. The runs are
+//! taken in date order, in segments: a segment is the runs since the last change point. A run
+//! is a change point when the interval of the ratio of its launches to the segment's launches
+//! (the rank-based interval of [`crate::stats::ratio_interval`], the one a comparison marks
+//! changes by) lies entirely beyond the segment's own run-to-run range (each earlier run's
+//! median over the segment's, and 1), and the medians differ by more than a text table
+//! resolves. So a change must be beyond the noise between launches *and* beyond the noise
+//! between runs seen so far; on a segment of one run the rule is the comparison's. A run then
+//! starts a new segment. A run of fewer than two launches decides nothing (one launch shows no
+//! noise of its own) and joins the segment; so does a run with too few launches for an
+//! interval at the confidence asked.
+
+use super::catalog::RunInfo;
+use super::select::Selector;
+use super::Store;
+use crate::agree::Metric;
+use crate::error::Error;
+use crate::stats::{median, ratio_interval};
+use crate::versus::RESOLUTION;
+
+/// What the rule says of one run.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Mark {
+    /// The first run with launches: nothing before it to hold it against.
+    First,
+    /// Within the noise of the runs before it.
+    Same,
+    /// A change point: its figure moved up (`true`) or down, by `ratio` to the segment before
+    /// it, with the interval of that ratio.
+    Change {
+        up: bool,
+        ratio: f64,
+        interval: (f64, f64),
+    },
+    /// Too few launches (in the run, or before it) for an interval: no decision.
+    Undecided,
+}
+
+/// The rule of the module over `runs`, each the figures of one run's launches, in date order.
+pub fn change_points(runs: &[Vec<f64>], confidence: f64) -> Vec<Mark> {
+    let mut marks = Vec::with_capacity(runs.len());
+    let mut segment: Vec<usize> = Vec::new();
+    for (i, x) in runs.iter().enumerate() {
+        let pooled: Vec<f64> = segment
+            .iter()
+            .flat_map(|&j| runs[j].iter().copied())
+            .collect();
+        if pooled.is_empty() {
+            marks.push(if x.is_empty() {
+                Mark::Undecided
+            } else {
+                Mark::First
+            });
+            if !x.is_empty() {
+                segment.push(i);
+            }
+            continue;
+        }
+        let interval = if x.len() >= 2 && pooled.len() >= 2 {
+            ratio_interval(x, &pooled, confidence)
+        } else {
+            None
+        };
+        let Some((lo, hi)) = interval else {
+            marks.push(Mark::Undecided);
+            if !x.is_empty() {
+                segment.push(i);
+            }
+            continue;
+        };
+        let pm = median(&pooled);
+        // The run-to-run range of the segment, as ratios to its pooled median.
+        let (mut r_lo, mut r_hi) = (1.0f64, 1.0f64);
+        for &j in &segment {
+            let r = median(&runs[j]) / pm;
+            if r.is_finite() {
+                r_lo = r_lo.min(r);
+                r_hi = r_hi.max(r);
+            }
+        }
+        let m = median(x);
+        let beyond_print = (m - pm).abs() > RESOLUTION;
+        let mark = if beyond_print && lo > r_hi {
+            Some(true)
+        } else if beyond_print && hi < r_lo {
+            Some(false)
+        } else {
+            None
+        };
+        match mark {
+            Some(up) => {
+                marks.push(Mark::Change {
+                    up,
+                    ratio: m / pm,
+                    interval: (lo, hi),
+                });
+                segment = vec![i];
+            }
+            None => {
+                marks.push(Mark::Same);
+                segment.push(i);
+            }
+        }
+    }
+    marks
+}
+
+/// Which table of the benchmark: processes, groups, mode.
+type TableAt = (Option<usize>, usize, Option<String>);
+
+/// What the trend follows.
+#[derive(Debug, Clone)]
+pub struct Query {
+    pub benchmark: String,
+    pub bytes: u64,
+    pub processes: Option<usize>,
+    pub metric: Metric,
+    pub confidence: f64,
+}
+
+/// One run's point of the trend.
+#[derive(Debug, Clone)]
+pub struct Point {
+    pub run: RunInfo,
+    /// The figure of each launch that printed it unflagged (the median over groups).
+    pub values: Vec<f64>,
+    pub mark: Mark,
+}
+
+/// A trend: the points, the table they come from, and the runs that had no figure.
+#[derive(Debug, Clone)]
+pub struct Trend {
+    pub query: Query,
+    /// "PingPong, 2 processes"; the column read.
+    pub table: String,
+    pub column: String,
+    pub points: Vec<Point>,
+    pub without: Vec<i64>,
+}
+
+impl Store {
+    /// The trend of `q` over the runs `sel` chooses (every run of `system` when `None`).
+    pub fn trend(
+        &self,
+        q: Query,
+        sel: Option<&Selector>,
+        system: Option<&str>,
+    ) -> Result<Trend, Error> {
+        let all = Selector::parse("@date=0001-01-01..").expect("a valid selector");
+        let mut runs = self.select(sel.unwrap_or(&all), system)?;
+        runs.sort_by(|a, b| a.date().cmp(b.date()).then(a.id.cmp(&b.id)));
+        // Which tables of the benchmark the runs hold: one must be chosen.
+        let mut found: Vec<TableAt> = Vec::new();
+        let mut per_run = Vec::new();
+        let mut column = String::new();
+        let listed = |name: &str| {
+            name == q.benchmark
+                || name
+                    .strip_prefix(q.benchmark.as_str())
+                    .is_some_and(|rest| rest.starts_with(['/', ' ']))
+        };
+        for r in runs {
+            // The listed tables spare reading the launches of runs without the benchmark.
+            if !r.tables.iter().any(|t| listed(t)) {
+                per_run.push((r, Vec::new()));
+                continue;
+            }
+            let side = self.side(format!("run {}", r.id), std::slice::from_ref(&r))?;
+            let mut cells: Vec<(TableAt, f64)> = Vec::new();
+            for launch in &side.runs {
+                for t in &launch.tables {
+                    if t.benchmark != q.benchmark
+                        || q.processes.is_some_and(|p| t.processes != Some(p))
+                    {
+                        continue;
+                    }
+                    let (Some(col), Some(b)) = (q.metric.column(t), t.column("bytes")) else {
+                        continue;
+                    };
+                    if t.flags_at(Some(q.bytes)).next().is_some() {
+                        continue;
+                    }
+                    let xs: Vec<f64> = t
+                        .rows
+                        .iter()
+                        .filter(|row| row[b] as u64 == q.bytes)
+                        .map(|row| row[col])
+                        .collect();
+                    if xs.is_empty() {
+                        continue;
+                    }
+                    let key = (t.processes, t.groups, t.mode.clone());
+                    if !found.contains(&key) {
+                        found.push(key.clone());
+                    }
+                    column = match t.columns[col].as_str() {
+                        "mbytes" => "Mbytes/sec".to_string(),
+                        c => format!("{c}[usec]"),
+                    };
+                    cells.push((key, median(&xs)));
+                }
+            }
+            per_run.push((r, cells));
+        }
+        let name = |k: &TableAt| {
+            crate::report::table_title(&crate::agree::TableKey {
+                benchmark: q.benchmark.clone(),
+                processes: k.0,
+                groups: k.1,
+                mode: k.2.clone().unwrap_or_default(),
+            })
+        };
+        let key = match found.as_slice() {
+            [] => {
+                return Err(self.refuse(format!(
+                    "no stored run has {} at {} bytes{}",
+                    q.benchmark,
+                    q.bytes,
+                    q.processes
+                        .map(|p| format!(" on {p} processes"))
+                        .unwrap_or_default()
+                )))
+            }
+            [one] => one.clone(),
+            many => {
+                return Err(self.refuse(format!(
+                    "{} at {} bytes is in tables of {}: choose one with --processes",
+                    q.benchmark,
+                    q.bytes,
+                    many.iter().map(name).collect::<Vec<_>>().join("; ")
+                )))
+            }
+        };
+        let mut points = Vec::new();
+        let mut without = Vec::new();
+        for (r, cells) in per_run {
+            let values: Vec<f64> = cells
+                .into_iter()
+                .filter(|(k, _)| *k == key)
+                .map(|(_, v)| v)
+                .collect();
+            if values.is_empty() {
+                without.push(r.id);
+            } else {
+                points.push(Point {
+                    run: r,
+                    values,
+                    mark: Mark::Undecided,
+                });
+            }
+        }
+        let series: Vec<Vec<f64>> = points.iter().map(|p| p.values.clone()).collect();
+        for (p, m) in points.iter_mut().zip(change_points(&series, q.confidence)) {
+            p.mark = m;
+        }
+        Ok(Trend {
+            table: name(&key),
+            column,
+            query: q,
+            points,
+            without,
+        })
+    }
+}
+
+impl Trend {
+    /// Whether a higher figure is worse (a time) rather than better (a bandwidth).
+    pub fn higher_is_worse(&self) -> bool {
+        self.query.metric != Metric::Mbytes
+    }
+
+    /// The trend as a text table.
+    pub fn text(&self) -> String {
+        let q = &self.query;
+        let pct = 100.0 * q.confidence;
+        let system = self
+            .points
+            .first()
+            .map(|p| p.run.system.as_str())
+            .unwrap_or("-");
+        let mut out = format!(
+            "# trend of {}, {} bytes, {} on system {system}: the median over each run's \
+             launches, the lowest and highest launch, the CV between launches\n",
+            self.table, q.bytes, self.column
+        );
+        out.push_str(&format!(
+            "# change point: a run whose {pct:.0} % interval of the ratio to the runs since the \
+             last change point lies beyond their run-to-run range (doc/ACCEPTANCE.md, \"Trends\")\n"
+        ));
+        let mut rows: Vec<Vec<String>> = vec![[
+            "run", "date", "label", "launches", "median", "lowest", "highest", "CV", "change",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect()];
+        for p in &self.points {
+            let v = &p.values;
+            let lo = v.iter().copied().fold(f64::INFINITY, f64::min);
+            let hi = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let cv = crate::stats::cv(v);
+            let change = match p.mark {
+                Mark::First => "first".to_string(),
+                Mark::Same => String::new(),
+                Mark::Undecided => "undecided (too few launches)".to_string(),
+                Mark::Change {
+                    up,
+                    ratio,
+                    interval,
+                } => format!(
+                    "CHANGE {} x{ratio:.3} [{:.3}, {:.3}]",
+                    if up == self.higher_is_worse() {
+                        "worse"
+                    } else {
+                        "better"
+                    },
+                    interval.0,
+                    interval.1
+                ),
+            };
+            rows.push(vec![
+                p.run.id.to_string(),
+                p.run.date().get(..10).unwrap_or(p.run.date()).to_string(),
+                p.run.label.clone().unwrap_or_else(|| "-".into()),
+                v.len().to_string(),
+                format!("{:.2}", median(v)),
+                format!("{lo:.2}"),
+                format!("{hi:.2}"),
+                if cv.is_finite() {
+                    format!("{:.1}%", 100.0 * cv)
+                } else {
+                    "-".into()
+                },
+                change,
+            ]);
+        }
+        let widths: Vec<usize> = (0..rows[0].len())
+            .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
+            .collect();
+        for r in rows {
+            let mut line = String::new();
+            for (c, cell) in r.iter().enumerate() {
+                let pad = " ".repeat(widths[c] - cell.chars().count());
+                // Numbers right-aligned, words left.
+                if c == 0 || (3..8).contains(&c) {
+                    line.push_str(&format!("{pad}{cell}  "));
+                } else {
+                    line.push_str(&format!("{cell}{pad}  "));
+                }
+            }
+            out.push_str(&imb_core::error::plain(line.trim_end()));
+            out.push('\n');
+        }
+        let changes = self
+            .points
+            .iter()
+            .filter(|p| matches!(p.mark, Mark::Change { .. }))
+            .count();
+        out.push_str(&format!(
+            "# {} run(s), {changes} change point(s)",
+            self.points.len()
+        ));
+        if !self.without.is_empty() {
+            out.push_str(&format!(
+                "; {} run(s) without this figure (flagged or not measured): {}",
+                self.without.len(),
+                self.without
+                    .iter()
+                    .map(|x| x.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        out.push('\n');
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Five launches around `level` with the same launch-to-launch pattern (about 2 %).
+    fn run(level: f64, shift: usize) -> Vec<f64> {
+        let pattern = [0.0, 0.02, -0.015, 0.01, -0.02, 0.025, -0.005];
+        (0..5)
+            .map(|k| level * (1.0 + pattern[(k + shift) % pattern.len()]))
+            .collect()
+    }
+
+    #[test]
+    fn a_step_is_one_change_point() {
+        let mut runs: Vec<Vec<f64>> = (0..4).map(|k| run(10.0, k)).collect();
+        runs.extend((4..8).map(|k| run(12.0, k)));
+        let m = change_points(&runs, 0.95);
+        assert_eq!(m[0], Mark::First);
+        let changes: Vec<usize> = m
+            .iter()
+            .enumerate()
+            .filter(|(_, x)| matches!(x, Mark::Change { .. }))
+            .map(|(i, _)| i)
+            .collect();
+        assert_eq!(changes, [4], "{m:?}");
+        let Mark::Change {
+            up,
+            ratio,
+            interval,
+        } = m[4]
+        else {
+            unreachable!()
+        };
+        assert!(up && (ratio - 1.2).abs() < 0.03, "{ratio}");
+        assert!(interval.0 > 1.1 && interval.1 < 1.3, "{interval:?}");
+        // A step down is found the same way.
+        let down: Vec<Vec<f64>> = runs.iter().rev().cloned().collect();
+        let m = change_points(&down, 0.95);
+        assert!(matches!(m[4], Mark::Change { up: false, .. }), "{m:?}");
+    }
+
+    #[test]
+    fn noise_between_runs_finds_none() {
+        // Each run's level wanders by up to 3 %, beyond any one run's launch noise: the first
+        // runs against one run alone could not tell, but none moves beyond the range of the
+        // runs before it once it has one.
+        let levels = [10.0, 10.0, 10.2, 9.9, 10.1, 9.95, 10.15, 10.05, 9.92, 10.18];
+        let runs: Vec<Vec<f64>> = levels.iter().enumerate().map(|(k, l)| run(*l, k)).collect();
+        let m = change_points(&runs, 0.95);
+        assert!(m.iter().skip(1).all(|x| *x == Mark::Same), "{m:?}");
+        // The same runs with a 6 % step from the sixth are found, though: the rule sees steps
+        // beyond what the runs before did.
+        let stepped: Vec<Vec<f64>> = runs
+            .iter()
+            .enumerate()
+            .map(|(k, r)| {
+                r.iter()
+                    .map(|x| if k >= 5 { x * 1.06 } else { *x })
+                    .collect()
+            })
+            .collect();
+        let m = change_points(&stepped, 0.95);
+        assert!(matches!(m[5], Mark::Change { up: true, .. }), "{m:?}");
+        // Pure launch noise around one level: none either.
+        let flat: Vec<Vec<f64>> = (0..12).map(|k| run(10.0, k)).collect();
+        let m = change_points(&flat, 0.95);
+        assert!(m.iter().skip(1).all(|x| *x == Mark::Same), "{m:?}");
+    }
+
+    #[test]
+    fn one_launch_runs_decide_nothing() {
+        let runs: Vec<Vec<f64>> = [10.0, 10.1, 9.9, 30.0, 30.0, 31.0]
+            .iter()
+            .map(|x| vec![*x])
+            .collect();
+        let m = change_points(&runs, 0.95);
+        assert_eq!(m[0], Mark::First);
+        assert!(m[1..].iter().all(|x| *x == Mark::Undecided), "{m:?}");
+        // A run with launches after one-launch runs is held against all of them.
+        let mut runs = runs;
+        runs.push(run(30.0, 0));
+        let m = change_points(&runs, 0.95);
+        assert!(!matches!(m[6], Mark::Change { .. }), "{m:?}");
+        // Empty runs neither start nor join a segment.
+        assert_eq!(change_points(&[vec![], run(1.0, 0)], 0.95)[1], Mark::First);
+    }
+}

@@ -1,0 +1,574 @@
+//! The results store as a user meets it, on real SQLite files: store add, list, show, accept
+//! and rm, stored runs chosen by selectors in a comparison, and the faults a store must
+//! survive (two writers at once, a writer killed mid-add, a full disk, a file at the path that
+//! is not a store, a store from a newer imb-compare). Nothing here judges a timing.
+
+use rusqlite::Connection;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fuzz/corpus");
+
+/// A scratch directory, removed however the test ends.
+struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn scratch(name: &str) -> Scratch {
+    let d = std::env::temp_dir().join(format!("imb-compare-store-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    Scratch(d)
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn cmd(args: &[&str]) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_imb-compare"));
+    c.args(args)
+        .env_remove("IMB_RS_DB")
+        .env_remove("IMB_RS_SYSTEM")
+        .stdin(Stdio::null());
+    c
+}
+
+fn run(args: &[&str]) -> (Option<i32>, String, String) {
+    let o = cmd(args).output().unwrap();
+    (
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// An imb-rs text launch started at `second` past 10:00 on day `day` of May 2026: PingPong at
+/// `rows` sizes (0, 1, 2, ...), each time `t` plus a little per size.
+fn launch(day: u32, second: u32, t: f64, rows: usize) -> String {
+    let mut s = format!(
+        "#------------------------------------------------------------\n\
+         #    imb-rs 0.1.0, MPI-1 part\n\
+         #------------------------------------------------------------\n\
+         # Date                  : Fri May {day:2} 10:{:02}:{:02} 2026\n\
+         # MPI Thread Environment: MPI_THREAD_SINGLE\n\
+         \n\
+         # Benchmarking PingPong \n\
+         # #processes = 2 \n\
+         #------------------------------------------------------------\n\
+         \x20      #bytes #repetitions      t[usec]   Mbytes/sec\n",
+        second / 60,
+        second % 60
+    );
+    for b in 0..rows {
+        let tb = t + 0.001 * b as f64;
+        s.push_str(&format!(
+            "{b:13} {:12} {tb:12.2} {:12.2}\n",
+            1000,
+            b as f64 / tb
+        ));
+    }
+    s.push_str("\n\n# All processes entering MPI_Finalize\n");
+    s
+}
+
+/// A run directory of `n` launches with PingPong times around `t`.
+fn run_dir(parent: &Path, name: &str, day: u32, t: f64, n: usize, rows: usize) -> String {
+    let d = parent.join(name);
+    std::fs::create_dir_all(&d).unwrap();
+    for k in 0..n {
+        // A little launch-to-launch noise, the same pattern in every run.
+        let noise = [0.0, 0.02, -0.01, 0.01, -0.02, 0.03, -0.03][k % 7];
+        std::fs::write(
+            d.join(format!("{}.txt", k + 1)),
+            launch(day, k as u32, t + noise, rows),
+        )
+        .unwrap();
+    }
+    s(&d).to_string()
+}
+
+fn integrity(db: &str) -> String {
+    let c = Connection::open(db).unwrap();
+    c.query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .unwrap()
+}
+
+fn count(db: &str, sql: &str) -> i64 {
+    let c = Connection::open(db).unwrap();
+    c.query_row(sql, [], |r| r.get(0)).unwrap()
+}
+
+#[test]
+fn add_list_show_accept_select_and_remove() {
+    let d = scratch("flow");
+    let db = d.join("results.sqlite");
+    let db = s(&db);
+    let base = run_dir(&d, "base", 1, 1.0, 5, 3);
+    let new = run_dir(&d, "new", 2, 1.5, 5, 3);
+    let (code, out, err) = run(&[
+        "store", "add", "--db", db, "--system", "vm", "--label", "may", "--tag", "ompi", &base,
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(
+        out,
+        format!("{base}: run 1 added, 5 launch(es) from 5 file(s)\n")
+    );
+    // The same launches again: stored once.
+    let (code, out, _) = run(&["store", "add", "--db", db, "--system", "vm", &base]);
+    assert_eq!(code, Some(0));
+    assert_eq!(
+        out,
+        format!("{base}: nothing new, no run added; 5 file(s) already stored (run 1)\n")
+    );
+    assert_eq!(count(db, "SELECT count(*) FROM files"), 5);
+    // Text from IMB 3.0 and OSU: no provenance, stored as unknown.
+    let osu = format!("{CORPUS}/imbtext/osu-7.4-latency.txt");
+    let (code, _, err) = run(&["store", "add", "--db", db, "--system", "other", &osu]);
+    assert_eq!(code, Some(0), "{err}");
+    let (code, out, _) = run(&["store", "list", "--db", db]);
+    assert_eq!(code, Some(0));
+    assert!(out.contains("2 run(s) of 2 system(s)"), "{out}");
+    let vm = out.lines().find(|l| l.contains(" vm ")).unwrap();
+    assert!(
+        vm.contains("2026-05-01 10:00:00") && vm.contains("may") && vm.contains("ompi"),
+        "{out}"
+    );
+    let other = out.lines().find(|l| l.contains(" other ")).unwrap();
+    assert!(
+        other.contains("OSU 7.4") && other.contains("unknown"),
+        "{out}"
+    );
+    let (code, out, _) = run(&["store", "show", "--db", db, "1"]);
+    assert_eq!(code, Some(0));
+    assert_eq!(out.matches("\nlaunch ").count(), 5, "{out}");
+
+    // No baseline accepted yet: a clear error, status 2.
+    let (code, out, err) = run(&["--db", db, "--system", "vm", "@accepted", &new]);
+    assert_eq!((code, out.as_str()), (Some(2), ""));
+    assert!(
+        err.contains("@accepted: no accepted baseline of system vm"),
+        "{err}"
+    );
+    let (code, out, _) = run(&["store", "accept", "--db", db, "--system", "vm", "@latest"]);
+    assert_eq!(code, Some(0));
+    assert_eq!(
+        out,
+        "run 1 (vm, may, 2026-05-01) is now the accepted baseline of vm\n"
+    );
+
+    // A stored baseline is judged exactly as its files: the same report, the label aside.
+    let (code, stored, err) = run(&["--db", db, "@accepted", &new]);
+    assert_eq!(code, Some(0), "{err}");
+    let (_, disk, _) = run(&[&base, &new]);
+    assert_eq!(stored.replace("@accepted (run 1)", "base"), disk);
+    assert!(
+        stored.contains("6 worse") || stored.contains("worse"),
+        "{stored}"
+    );
+    // With criteria: the baseline named by selector.
+    let refs = d.join("acceptance.toml");
+    std::fs::write(
+        &refs,
+        "[[criterion]]\nbenchmark = \"PingPong\"\nmetric = \"t\"\nreference = \"baseline\"\nupper = 0.10\n",
+    )
+    .unwrap();
+    let (code, out, err) = run(&["--db", db, "--references", s(&refs), "@accepted", &new]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(out.contains("FAIL"), "{out}");
+    let (code, _, err) = run(&["--db", db, "--references", s(&refs), "@accepted", &base]);
+    assert_eq!(code, Some(0), "{err}");
+    // Selectors in agreement, and by label and date.
+    let (code, _, err) = run(&["agreement", "--db", db, "@may", &new]);
+    assert_eq!(code, Some(0), "{err}");
+    let (code, out, _) = run(&["store", "list", "--db", db, "@2026-05-01..2026-05-01"]);
+    assert_eq!(code, Some(0));
+    assert!(out.contains("1 run(s) of 1 system(s)"), "{out}");
+    // Ambiguous: runs of two systems.
+    let (code, _, err) = run(&["--db", db, "@latest", &new]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("runs of 2 systems (other, vm)"), "{err}");
+
+    let (code, out, _) = run(&["store", "rm", "--db", db, "1"]);
+    assert_eq!(code, Some(0));
+    assert!(
+        out.contains("removed run 1") && out.contains("it has none now"),
+        "{out}"
+    );
+    let (code, _, err) = run(&["store", "rm", "--db", db, "1"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("no run 1: nothing removed"), "{err}");
+    assert_eq!(count(db, "SELECT count(*) FROM files"), 1);
+    assert_eq!(integrity(db), "ok");
+}
+
+#[test]
+fn usage_errors_of_the_store_are_one_line_status_2() {
+    let d = scratch("usage");
+    let db = d.join("results.sqlite");
+    let db = s(&db);
+    let base = run_dir(&d, "base", 1, 1.0, 1, 3);
+    for (args, says) in [
+        (vec!["store", "add", "--db", db, &base], "name the system"),
+        (
+            vec!["store", "add", "--db", db, "--system", "a,b", &base],
+            "a name has no",
+        ),
+        (vec!["store", "list", "--db", db], "no results store here"),
+        (vec!["--db", db, "@", &base], "an empty selector"),
+        (
+            vec!["store", "show", "--db", db, "x"],
+            "no results store here",
+        ),
+    ] {
+        let (code, out, err) = run(&args);
+        assert_eq!((code, out.as_str()), (Some(2), ""), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+    // Reading commands made no store.
+    assert!(!Path::new(db).exists());
+}
+
+#[test]
+fn two_writers_at_once_both_land() {
+    let d = scratch("writers");
+    let db = d.join("results.sqlite");
+    let db = s(&db);
+    let mut a = vec!["store", "add", "--db", db, "--system", "vm"]
+        .into_iter()
+        .map(String::from)
+        .collect::<Vec<_>>();
+    let mut b = a.clone();
+    for k in 0..12 {
+        a.push(run_dir(&d, &format!("a{k}"), 1 + k as u32, 1.0, 3, 40));
+        b.push(run_dir(&d, &format!("b{k}"), 15 + k as u32, 2.0, 3, 40));
+    }
+    let spawn = |args: &Vec<String>| {
+        cmd(&args.iter().map(String::as_str).collect::<Vec<_>>())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    // Both start before either has made the store: they also race to create it.
+    let (pa, pb) = (spawn(&a), spawn(&b));
+    let (oa, ob) = (
+        pa.wait_with_output().unwrap(),
+        pb.wait_with_output().unwrap(),
+    );
+    for o in [&oa, &ob] {
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert_eq!(String::from_utf8_lossy(&o.stdout).lines().count(), 12);
+    }
+    assert_eq!(count(db, "SELECT count(*) FROM runs"), 24);
+    assert_eq!(count(db, "SELECT count(*) FROM launches"), 72);
+    assert_eq!(integrity(db), "ok");
+    // Nothing was left beside the store.
+    let left: Vec<String> = std::fs::read_dir(&*d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.'))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+#[test]
+fn a_writer_killed_mid_add_leaves_every_run_whole() {
+    use std::os::unix::process::ExitStatusExt;
+    let d = scratch("killed");
+    let db = d.join("results.sqlite");
+    let db = s(&db);
+    let first = run_dir(&d, "first", 1, 1.0, 5, 10);
+    let (code, _, err) = run(&["store", "add", "--db", db, "--system", "vm", &first]);
+    assert_eq!(code, Some(0), "{err}");
+    let before: Vec<String> = {
+        let c = Connection::open(db).unwrap();
+        let mut q = c.prepare("SELECT sha256 FROM files ORDER BY id").unwrap();
+        q.query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap()
+    };
+    // A big run: 100 launches of 10,000 sizes (about 0.5 MB each), one transaction.
+    let launches = 100;
+    let big = run_dir(&d, "big", 2, 1.0, launches, 10_000);
+    let wal = format!("{db}-wal");
+    let mut killed_mid_add = false;
+    for attempt in 0..3 {
+        let mut child = cmd(&["store", "add", "--db", db, "--system", "vm", &big])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        // Wait until the transaction has written a good part of the run into the log, then
+        // kill it; a writer that finishes first is fine too (the run is then whole).
+        let status = loop {
+            if let Some(st) = child.try_wait().unwrap() {
+                break st;
+            }
+            if std::fs::metadata(&wal).is_ok_and(|m| m.len() > 10 << 20) {
+                child.kill().unwrap();
+                break child.wait().unwrap();
+            }
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        };
+        killed_mid_add |= status.signal() == Some(9);
+        println!(
+            "attempt {attempt}: {}",
+            if status.signal() == Some(9) {
+                "killed"
+            } else {
+                "finished"
+            }
+        );
+        // The store opens, is whole, and the run is all there or not at all.
+        assert_eq!(integrity(db), "ok", "attempt {attempt}");
+        let (code, out, err) = run(&["store", "list", "--db", db]);
+        assert_eq!(code, Some(0), "{err}");
+        let runs = count(db, "SELECT count(*) FROM runs");
+        let big_launches = count(db, "SELECT count(*) FROM launches WHERE run <> 1");
+        let big_files = count(
+            db,
+            "SELECT count(*) FROM files f JOIN launches l ON l.id = f.launch WHERE l.run <> 1",
+        );
+        assert!(
+            (runs, big_launches, big_files) == (1, 0, 0)
+                || (runs, big_launches, big_files) == (2, launches as i64, launches as i64),
+            "attempt {attempt}: {runs} runs, {big_launches} launches: {out}"
+        );
+        assert_eq!(count(db, "SELECT count(*) FROM launches WHERE run = 1"), 5);
+        println!(
+            "attempt {attempt}: the big run is {}",
+            if runs == 2 { "whole" } else { "absent" }
+        );
+        if runs == 2 {
+            break;
+        }
+    }
+    let after: Vec<String> = {
+        let c = Connection::open(db).unwrap();
+        let mut q = c
+            .prepare("SELECT f.sha256 FROM files f JOIN launches l ON l.id = f.launch WHERE l.run = 1 ORDER BY f.id")
+            .unwrap();
+        q.query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap()
+    };
+    assert_eq!(before, after);
+    if !killed_mid_add {
+        println!(
+            "note: every writer finished before it could be killed; consistency still checked"
+        );
+    }
+}
+
+#[test]
+fn a_full_disk_keeps_what_was_stored() {
+    let Some(disk) = imb_testkit::SmallDisk::new("imb-compare-store-full", "1m") else {
+        println!("skipped: cannot mount a small tmpfs here (not root?)");
+        return;
+    };
+    let d = scratch("full");
+    let db = disk.0.join("results.sqlite");
+    let db = s(&db);
+    let small = run_dir(&d, "small", 1, 1.0, 3, 10);
+    let (code, _, err) = run(&["store", "add", "--db", db, "--system", "vm", &small]);
+    assert_eq!(code, Some(0), "{err}");
+    // 30 launches of about 50 KB: more than the disk holds.
+    let big = run_dir(&d, "big", 2, 1.0, 30, 1000);
+    let (code, out, err) = run(&["store", "add", "--db", db, "--system", "vm", &big]);
+    assert_eq!((code, out.as_str()), (Some(3), ""), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("the disk is full") && err.contains("nothing of this command was kept"),
+        "{err}"
+    );
+    let (code, out, err) = run(&["store", "list", "--db", db]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("1 run(s)"), "{out}");
+    assert_eq!(integrity(db), "ok");
+    assert_eq!(count(db, "SELECT count(*) FROM launches"), 3);
+
+    // A store that cannot even be made leaves nothing behind.
+    let filler = disk.0.join("filler");
+    let free = {
+        let v = nix::sys::statvfs::statvfs(&disk.0).unwrap();
+        v.blocks_available() as u64 * v.fragment_size() as u64
+    };
+    std::fs::write(&filler, vec![b'x'; free as usize]).unwrap();
+    let other = disk.0.join("other.sqlite");
+    let (code, _, err) = run(&["store", "add", "--db", s(&other), "--system", "vm", &small]);
+    assert_eq!(code, Some(3), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let mut names: Vec<String> = std::fs::read_dir(&disk.0)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["filler", "results.sqlite"], "{err}");
+}
+
+#[test]
+fn a_file_that_is_not_our_store_is_refused_and_left_alone() {
+    let d = scratch("foreign");
+    let run1 = run_dir(&d, "r", 1, 1.0, 2, 5);
+    let db = d.join("results.sqlite");
+    let db = s(&db);
+    // A launch file named as the store by mistake.
+    std::fs::copy(format!("{run1}/1.txt"), db).unwrap();
+    let before = std::fs::read(db).unwrap();
+    for args in [
+        vec!["store", "add", "--db", db, "--system", "vm", &run1],
+        vec!["store", "list", "--db", db],
+        vec!["--db", db, "@latest", &run1],
+    ] {
+        let (code, out, err) = run(&args);
+        assert_eq!((code, out.as_str()), (Some(2), ""), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.contains("not a results store (not an SQLite database): left as it is"),
+            "{err}"
+        );
+    }
+    assert_eq!(std::fs::read(db).unwrap(), before);
+
+    // A store damaged on disk: its first table pages overwritten.
+    std::fs::remove_file(db).unwrap();
+    let (code, _, err) = run(&["store", "add", "--db", db, "--system", "vm", &run1]);
+    assert_eq!(code, Some(0), "{err}");
+    let mut bytes = std::fs::read(db).unwrap();
+    let page = 4096;
+    assert!(bytes.len() >= 4 * page);
+    for b in &mut bytes[page..3 * page] {
+        *b = 0x5a;
+    }
+    std::fs::write(db, &bytes).unwrap();
+    let other = run_dir(&d, "o", 3, 1.0, 2, 5);
+    for args in [
+        vec!["store", "list", "--db", db],
+        vec!["store", "add", "--db", db, "--system", "vm", &other],
+    ] {
+        let (code, out, err) = run(&args);
+        assert_eq!((code, out.as_str()), (Some(2), ""), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains("left as it is"), "{err}");
+    }
+    assert_eq!(std::fs::read(db).unwrap(), bytes);
+
+    // A store of a newer schema.
+    std::fs::remove_file(db).unwrap();
+    let (code, _, err) = run(&["store", "add", "--db", db, "--system", "vm", &run1]);
+    assert_eq!(code, Some(0), "{err}");
+    Connection::open(db)
+        .unwrap()
+        .pragma_update(None, "user_version", 99)
+        .unwrap();
+    let before = std::fs::read(db).unwrap();
+    let (code, _, err) = run(&["store", "add", "--db", db, "--system", "vm", &other]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("schema version 99, written by a newer imb-compare"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(db).unwrap(), before);
+}
+
+#[test]
+fn a_trend_marks_the_step_and_nothing_else() {
+    let d = scratch("trend");
+    let db = d.join("results.sqlite");
+    let db = s(&db);
+    let mut args: Vec<String> = ["store", "add", "--db", db, "--system", "vm"]
+        .iter()
+        .map(|x| x.to_string())
+        .collect();
+    // Four runs at 1.0 us, three at 1.5 us, then one run of a single launch far off.
+    for day in 1..=4 {
+        args.push(run_dir(&d, &format!("r{day}"), day, 1.0, 5, 3));
+    }
+    for day in 5..=7 {
+        args.push(run_dir(&d, &format!("r{day}"), day, 1.5, 5, 3));
+    }
+    args.push(run_dir(&d, "r8", 8, 3.0, 1, 3));
+    let (code, _, err) = run(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(code, Some(0), "{err}");
+    let (code, out, err) = run(&["trend", "--db", db, "PingPong", "--bytes", "0"]);
+    assert_eq!(code, Some(0), "{err}");
+    let lines: Vec<&str> = out.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(lines.len(), 9, "{out}");
+    assert!(lines[1].ends_with("first"), "{out}");
+    let changed: Vec<&str> = lines
+        .iter()
+        .filter(|l| l.contains("CHANGE"))
+        .copied()
+        .collect();
+    assert_eq!(changed.len(), 1, "{out}");
+    assert!(
+        changed[0].trim_start().starts_with("5  2026-05-05")
+            && changed[0].contains("CHANGE worse x1.5"),
+        "{out}"
+    );
+    assert!(lines[8].ends_with("undecided (too few launches)"), "{out}");
+    assert!(out.ends_with("# 8 run(s), 1 change point(s)\n"), "{out}");
+    // Mbytes/sec at 2 bytes falls as the time rises: worse too, a ratio below 1.
+    let (code, out, _) = run(&[
+        "trend", "--db", db, "PingPong", "--bytes", "2", "--metric", "mbytes",
+    ]);
+    assert_eq!(code, Some(0));
+    assert!(out.contains("CHANGE worse x0.665"), "{out}");
+    // The plot: an SVG with one red cross (the change point) and an index.html.
+    let plots = d.join("plots");
+    let (code, out, err) = run(&[
+        "trend",
+        "--db",
+        db,
+        "PingPong",
+        "--bytes",
+        "0",
+        "--plot",
+        s(&plots),
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.ends_with(&format!("and index.html in {}\n", s(&plots))),
+        "{out}"
+    );
+    let svg = std::fs::read_to_string(plots.join("trend-PingPong-np2-0.svg")).unwrap();
+    assert!(
+        svg.starts_with("<svg") && svg.contains("change point"),
+        "{svg}"
+    );
+    assert!(std::fs::read_to_string(plots.join("index.html"))
+        .unwrap()
+        .contains("CHANGE worse"));
+    // A run without the benchmark is counted, not read.
+    let osu = format!("{CORPUS}/imbtext/osu-7.4-latency.txt");
+    let (code, _, err) = run(&["store", "add", "--db", db, "--system", "vm", &osu]);
+    assert_eq!(code, Some(0), "{err}");
+    let (code, out, _) = run(&["trend", "--db", db, "PingPong", "--bytes", "0"]);
+    assert_eq!(code, Some(0));
+    assert!(
+        out.ends_with("# 8 run(s), 1 change point(s); 1 run(s) without this figure (flagged or not measured): 9\n"),
+        "{out}"
+    );
+    // A size no run has: one line, status 2.
+    let (code, _, err) = run(&["trend", "--db", db, "PingPong", "--bytes", "7"]);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("no stored run has PingPong at 7 bytes"),
+        "{err}"
+    );
+}
