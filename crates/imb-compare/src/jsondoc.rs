@@ -219,15 +219,42 @@ fn cells(name: &str, at: &str, row: &Map<String, Value>, by: &[String]) -> Resul
         .collect()
 }
 
+/// Where a rank ran: its machine (schema 4's identity of its host, else the host's name) and
+/// its shared-memory node as MPI saw it (schema 4), for placement and layout.
+type Seat = (String, Option<u64>);
+
+/// "2 ranks on 1 host" for `ranks`, with ", 2 MPI nodes" when MPI saw more nodes than there
+/// were machines (two host names on one machine that talk over a network, not shared memory).
+fn seated<'a>(ranks: impl Iterator<Item = &'a Seat>) -> String {
+    let mut per: BTreeMap<&String, usize> = BTreeMap::new();
+    let mut nodes = std::collections::BTreeSet::new();
+    let mut all_nodes = true;
+    for (m, n) in ranks {
+        *per.entry(m).or_default() += 1;
+        match n {
+            Some(n) => {
+                nodes.insert(*n);
+            }
+            None => all_nodes = false,
+        }
+    }
+    let machines = per.len();
+    let mut s = conditions::spread(per.into_values().collect());
+    if all_nodes && nodes.len() > machines {
+        s.push_str(&format!(" ({} MPI nodes)", nodes.len()));
+    }
+    s
+}
+
 /// Where a table's ranks ran: per group the ranks on each host; the groups alike, or listed.
-fn placement(groups: &[Vec<usize>], host_of: &BTreeMap<u64, String>) -> Option<String> {
+fn placement(groups: &[Vec<usize>], seat_of: &BTreeMap<u64, Seat>) -> Option<String> {
     let mut each = Vec::new();
     for g in groups {
-        let mut per: BTreeMap<&String, usize> = BTreeMap::new();
-        for r in g {
-            *per.entry(host_of.get(&(*r as u64))?).or_default() += 1;
-        }
-        each.push(conditions::spread(per.into_values().collect()));
+        let seats: Vec<&Seat> = g
+            .iter()
+            .map(|r| seat_of.get(&(*r as u64)))
+            .collect::<Option<_>>()?;
+        each.push(seated(seats.into_iter()));
     }
     let first = each.first()?.clone();
     Some(if each.iter().all(|e| *e == first) {
@@ -361,9 +388,10 @@ fn control_variables(p: &Value) -> Option<BTreeMap<String, String>> {
 }
 
 /// What the provenance says of the MPI library, the thread level, the hosts and the machines
-/// behind them, and the facts that describe the run. Returns each rank's machine: schema 4's
-/// identity of its host, else (schema 3, an identity not read) its host's name.
-fn provenance_conditions(p: &Value, c: &mut Conditions) -> BTreeMap<u64, String> {
+/// behind them, and the facts that describe the run. Returns each rank's seat: schema 4's
+/// identity of its host, else (schema 3, an identity not read) its host's name, and its MPI
+/// node where the file says.
+fn provenance_conditions(p: &Value, c: &mut Conditions) -> BTreeMap<u64, Seat> {
     let mpi = p.get("mpi");
     let s = |v: Option<&Value>| v.and_then(Value::as_str).map(str::to_string);
     if let Some(lib) = s(mpi.and_then(|m| m.get("library_version"))) {
@@ -388,7 +416,7 @@ fn provenance_conditions(p: &Value, c: &mut Conditions) -> BTreeMap<u64, String>
             machine_of.insert(name.clone(), id.unwrap_or(format!("host {name}")));
         }
     }
-    let mut host_of = BTreeMap::new();
+    let mut seat_of: BTreeMap<u64, Seat> = BTreeMap::new();
     for r in p
         .get("ranks")
         .and_then(Value::as_array)
@@ -401,7 +429,7 @@ fn provenance_conditions(p: &Value, c: &mut Conditions) -> BTreeMap<u64, String>
                 .get(&host)
                 .cloned()
                 .unwrap_or(format!("host {host}"));
-            host_of.insert(rank, m);
+            seat_of.insert(rank, (m, r.get("mpi_node").and_then(Value::as_u64)));
         }
     }
     let hosts: Vec<(String, usize)> = host_list
@@ -423,14 +451,20 @@ fn provenance_conditions(p: &Value, c: &mut Conditions) -> BTreeMap<u64, String>
                 None => per_machine.push((m, *n)),
             }
         }
-        c.layout = Some(conditions::spread(
-            per_machine.into_iter().map(|e| e.1).collect(),
-        ));
+        let machines = per_machine.len();
+        let mut layout = conditions::spread(per_machine.into_iter().map(|e| e.1).collect());
+        // MPI's nodes, when every rank says.
+        let nodes: Option<std::collections::BTreeSet<u64>> =
+            seat_of.values().map(|(_, n)| *n).collect();
+        if let Some(n) = nodes.filter(|n| !seat_of.is_empty() && n.len() > machines) {
+            layout.push_str(&format!(" ({} MPI nodes)", n.len()));
+        }
+        c.layout = Some(layout);
         c.hosts = Some(hosts.into_iter().map(|h| h.0).collect());
     }
     c.facts = host_facts(&host_list, p);
     c.control_variables = control_variables(p);
-    host_of
+    seat_of
 }
 
 /// Parse one `-json` document. `name` is the file's name, for messages.
@@ -452,7 +486,7 @@ pub fn parse(name: &str, text: &str) -> Result<Run, Error> {
     }
     let status = status(name, &doc)?;
     let mut conditions = Conditions::default();
-    let host_of = doc
+    let seat_of = doc
         .provenance
         .as_ref()
         .map(|p| provenance_conditions(p, &mut conditions))
@@ -489,7 +523,7 @@ pub fn parse(name: &str, text: &str) -> Result<Run, Error> {
             columns: t.columns.iter().map(|c| column_key(c)).collect(),
             line: 0,
             flags: t.notes.iter().filter_map(json_flag).collect(),
-            placement: placement(&t.groups, &host_of),
+            placement: placement(&t.groups, &seat_of),
         };
         check::table(name, &table, &at, by)?;
         check::flag_defects(&mut table);
@@ -805,6 +839,24 @@ mod tests {
                 ("mpi_oversubscribe", "(not read)")
             ]
         );
+        // MPI saw two nodes on the one machine (a network between the names, as on a test
+        // cluster of namespaces): the placement says so, and differs from shared memory.
+        let nodes = schema4(["aa", "aa"], "").replace(
+            r#"[{"rank": 0, "host": "node1"}, {"rank": 1, "host": "node2"}]"#,
+            r#"[{"rank": 0, "host": "node1", "mpi_node": 0}, {"rank": 1, "host": "node2", "mpi_node": 1}]"#,
+        );
+        let r = parse("n.json", &nodes).unwrap();
+        assert_eq!(
+            r.conditions.layout.as_deref(),
+            Some("2 ranks on 1 host (2 MPI nodes)")
+        );
+        assert_eq!(
+            r.tables[0].placement.as_deref(),
+            Some("2 ranks on 1 host (2 MPI nodes)")
+        );
+        let one_node = nodes.replace(r#""mpi_node": 1"#, r#""mpi_node": 0"#);
+        let r = parse("o.json", &one_node).unwrap();
+        assert_eq!(r.conditions.layout.as_deref(), Some("2 ranks on 1 host"));
         // Two identities: two hosts, as before schema 4.
         let r = parse("n.json", &schema4(["aa", "bb"], "")).unwrap();
         assert_eq!(r.conditions.layout.as_deref(), Some("1+1 ranks on 2 hosts"));

@@ -176,6 +176,10 @@ fn host_build_and_launch_facts() {
     assert_eq!(hosts.len(), 1);
     let h = &hosts[0];
     assert_eq!(h["ranks"], json!([0, 1, 2]));
+    // One shared-memory node to MPI: every rank's node is rank 0's.
+    for r in p["ranks"].as_array().unwrap() {
+        assert_eq!(r["mpi_node"], 0, "{r}");
+    }
     // The machine: an identity, one machine with this one host.
     let id = h["machine"]["id"].as_str().unwrap_or_else(|| panic!("{h}"));
     assert_eq!(id.len(), 16);

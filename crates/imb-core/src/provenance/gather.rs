@@ -114,7 +114,12 @@ pub fn gather(
 ) -> Option<Provenance> {
     let t0 = std::time::Instant::now();
     let wtick = mpi::time_resolution();
-    let mine = Local::here(Some(wtick), wtime_is_global());
+    let mut mine = Local::here(Some(wtick), wtime_is_global());
+    // The node as MPI sees it: its rank 0 is its lowest world rank (the split keeps world order).
+    let node = world.split_shared(world.rank());
+    let mut lowest = world.rank();
+    node.process_at_rank(0).broadcast_into(&mut lowest);
+    mine.mpi_node = usize::try_from(lowest).ok();
     let bytes = serde_json::to_vec(&mine).expect("JSON of plain data");
     let mut locals: Option<Vec<Local>> = gather_bytes(world, &bytes).map(|all| {
         all.iter()

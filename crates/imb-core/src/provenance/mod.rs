@@ -135,6 +135,10 @@ pub struct Local {
     pub wtick: Option<f64>,
     /// `MPI_WTIME_IS_GLOBAL` (None without MPI or when the library does not set it).
     pub wtime_is_global: Option<bool>,
+    /// The lowest world rank of its shared-memory node as MPI sees it (`MPI_COMM_TYPE_SHARED`):
+    /// ranks with one value can share memory; None without MPI.
+    #[serde(default)]
+    pub mpi_node: Option<usize>,
     /// Its host's facts, from the one process that reads them for the host.
     #[serde(default)]
     pub detail: Option<Box<HostDetail>>,
@@ -154,6 +158,7 @@ impl Local {
                 .and_then(|t| cpu_model(&t)),
             wtick,
             wtime_is_global,
+            mpi_node: None,
             detail: None,
         }
     }
@@ -187,6 +192,10 @@ pub struct RankFacts {
     pub cpus: Vec<usize>,
     pub wtick: Option<f64>,
     pub wtime_is_global: Option<bool>,
+    /// The lowest world rank of its shared-memory node as MPI sees it (schema 4; None without
+    /// MPI): two host names on one machine may be one node to MPI (shared memory between
+    /// them) or two (a network between them).
+    pub mpi_node: Option<usize>,
 }
 
 /// One host: its CPU model and the ranks it runs, and its facts as one of its ranks read them.
@@ -260,6 +269,7 @@ pub fn assemble(locals: Vec<Local>) -> (Vec<RankFacts>, Vec<HostFacts>) {
             cpus: l.cpus,
             wtick: l.wtick,
             wtime_is_global: l.wtime_is_global,
+            mpi_node: l.mpi_node,
         });
     }
     (ranks, hosts)

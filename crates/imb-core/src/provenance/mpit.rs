@@ -9,8 +9,9 @@
 //! parameter file (the files of the library's own `mca_base_param_files`), each with the
 //! value the library holds, read through MPI_T, and where it was named. A name the library
 //! has no variable for is listed apart (a misspelling, or a component that is not loaded).
-//! Open MPI's launcher names some per job (`orte_*`, `ess*`, `pmix`, …): those are marked
-//! `launcher`. Whatever fails is recorded as the reason; it never stops the run.
+//! Open MPI's launcher names some per job (the variables of its runtime frameworks, `orte_*`,
+//! `ess_*`, `plm`, `oob_*`, …): those are marked `launcher`. Whatever fails is recorded as the
+//! reason; it never stops the run.
 
 use super::host::Fact;
 use mpi::ffi;
@@ -63,16 +64,22 @@ pub const RULE: &str = "variables named by the environment (OMPI_MCA_*, MPIR_CVA
                         MPIR_PARAM_*) or an Open MPI parameter file, with the value read \
                         through MPI_T; MPI_T gives no defaults";
 
-/// Open MPI's launcher sets these for every job (seen with mpirun 4.1): their values name the
-/// job, its daemons and directories, not a choice of the user.
+/// Open MPI's runtime frameworks (ORTE and PMIx: launch, mapping, out-of-band messages,
+/// daemons), whose variables mpirun sets for every job or reads itself; their values name the
+/// job, its daemons and directories, not how the MPI library moves data.
+const RUNTIME_FRAMEWORKS: &[&str] = &[
+    "orte", "ess", "pmix", "plm", "ras", "rmaps", "routed", "odls", "oob", "iof", "errmgr",
+    "filem", "grpcomm", "rml", "rtc", "schizo", "state",
+];
+
+/// Set by Open MPI's launcher (a runtime framework's variable, or one mpirun hands every rank).
 fn launcher_set(name: &str) -> bool {
-    ["orte_", "ess", "pmix", "plm_", "ras_", "rmaps_", "routed"]
-        .iter()
-        .any(|p| name.starts_with(p))
-        || matches!(
-            name,
-            "initial_wdir" | "shmem_RUNTIME_QUERY_hint" | "mca_base_env_list"
-        )
+    RUNTIME_FRAMEWORKS.iter().any(|f| {
+        name == *f
+            || name
+                .strip_prefix(f)
+                .is_some_and(|rest| rest.starts_with('_'))
+    }) || matches!(name, "initial_wdir" | "shmem_RUNTIME_QUERY_hint")
 }
 
 /// The control variable names `vars` set, environment order kept by name.
@@ -382,6 +389,9 @@ mod tests {
             ("OMPI_MCA_orte_hnp_uri", "1.0;tcp://x"),
             ("MPIR_CVAR_ASYNC_PROGRESS", "1"),
             ("MPICH_NEMESIS_NETMOD", "tcp"),
+            ("OMPI_MCA_plm", "rsh"),
+            ("OMPI_MCA_oob_tcp_if_include", "10.0.0.0/24"),
+            ("OMPI_MCA_essential", "x"),
             ("OMPI_MCA_", "x"),
             ("HOME", "/root"),
         ]
@@ -395,7 +405,10 @@ mod tests {
                 ("MPIR_CVAR_ASYNC_PROGRESS", false),
                 ("MPIR_CVAR_NEMESIS_NETMOD", false),
                 ("btl", false),
-                ("orte_hnp_uri", true)
+                ("essential", false),
+                ("oob_tcp_if_include", true),
+                ("orte_hnp_uri", true),
+                ("plm", true)
             ]
         );
         assert_eq!(e[2].source, "environment OMPI_MCA_btl");
@@ -408,7 +421,7 @@ mod tests {
         let m = merge(vec![e, f]);
         let btl = m.iter().find(|n| n.name == "btl").unwrap();
         assert_eq!(btl.source, "environment OMPI_MCA_btl");
-        assert_eq!(m.len(), 6);
+        assert_eq!(m.len(), 9);
     }
 
     #[test]

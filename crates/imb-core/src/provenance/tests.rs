@@ -10,6 +10,7 @@ fn local(host: &str, cpus: &[usize], model: &str) -> Local {
         cpu_model: Some(model.into()),
         wtick: Some(1e-9),
         wtime_is_global: Some(false),
+        mpi_node: None,
         detail: None,
     }
 }
