@@ -325,3 +325,54 @@ fn two_names_on_one_machine() {
     assert_eq!(m[0]["ranks"], json!([0, 1]));
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+/// A hostile host under mpirun: each rank runs in a mount namespace of its own (`unshare
+/// --mount`, root only) whose /sys/class/net holds a device with a name that is not UTF-8 and
+/// a type that is no number, whose boot id and load average read empty. The run completes; the
+/// identity falls back to /etc/machine-id, the load is absent with its reason, the device is
+/// listed with U+FFFD in its name. Where `unshare --mount` is not allowed, the test says so.
+#[test]
+fn a_hostile_host_is_recorded_not_fatal() {
+    let can = std::process::Command::new("unshare")
+        .args(["--mount", "true"])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !can || !std::path::Path::new("/etc/machine-id").exists() {
+        eprintln!(
+            "`unshare --mount` is not allowed here (not root?) or no /etc/machine-id: skipped"
+        );
+        return;
+    }
+    let d = scratch("prov-hostile");
+    write(
+        &d,
+        "h.sh",
+        "dev=\"/sys/class/net/$(printf 'e\\377th')\" && mount -t tmpfs none /sys/class/net && \
+         mkdir \"$dev\" && printf '\\377\\n' > \"$dev/type\" && \
+         mount --bind /dev/null /proc/sys/kernel/random/boot_id && \
+         mount --bind /dev/null /proc/loadavg && exec \"$@\"\n",
+    );
+    let bin = env!("CARGO_BIN_EXE_imb-mpi1");
+    let args = [
+        "--mount", "sh", "h.sh", bin, "PingPong", "-msglog", "0:1", "-iter", "10", "-json",
+        "r.json",
+    ];
+    let o = imb_testkit::mpirun_in("unshare", &d, 2, &args, 60);
+    ok(&o);
+    let doc: Value = read_json(d.join("r.json"));
+    let p = &doc["provenance"];
+    assert_eq!(p["status"], json!({"state": "complete"}));
+    let h = &p["hosts"][0];
+    assert_eq!(h["machine"]["from"], "machine-id", "{h}");
+    assert_eq!(h["load_average"], json!({"absent": "/proc/loadavg: \"\""}));
+    assert_eq!(
+        p["load_average_end"],
+        json!({"absent": "/proc/loadavg: \"\""})
+    );
+    assert_eq!(
+        h["network"],
+        json!([{"name": "e\u{fffd}th", "kind": "unknown", "virtual": false, "wireless": false,
+                "operstate": null, "speed_mbps": null, "mtu": null, "driver": null}])
+    );
+    std::fs::remove_dir_all(&d).unwrap();
+}

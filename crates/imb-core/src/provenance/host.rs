@@ -72,12 +72,13 @@ impl Root {
             .map(|t| t.lines().next().unwrap_or("").trim().to_string())
     }
 
-    /// The names in a directory, sorted; why not when it cannot be listed.
-    pub fn names(&self, rel: &str) -> Result<Vec<String>, String> {
-        let mut v: Vec<String> = std::fs::read_dir(self.path(rel))
+    /// The entries of a directory, sorted: each name (bytes that are not UTF-8 replaced) and
+    /// path (exact, so that such a name is still read); why not when it cannot be listed.
+    pub fn entries(&self, rel: &str) -> Result<Vec<(String, PathBuf)>, String> {
+        let mut v: Vec<(String, PathBuf)> = std::fs::read_dir(self.path(rel))
             .map_err(|e| format!("{rel}: {}", reason(&e)))?
             .filter_map(|e| e.ok())
-            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .map(|e| (e.file_name().to_string_lossy().into_owned(), e.path()))
             .collect();
         v.sort();
         Ok(v)
@@ -391,9 +392,11 @@ impl HostDetail {
     }
 }
 
-/// `rel` under `root` as a path, for the readers of other modules.
-pub fn join(root: &Root, rel: &str) -> PathBuf {
-    root.path(rel)
+/// The first line of the file at `p`, trimmed (bytes that are not UTF-8 replaced).
+pub fn first_line(p: &Path) -> Option<String> {
+    let b = std::fs::read(p).ok()?;
+    let t = String::from_utf8_lossy(&b);
+    Some(t.lines().next().unwrap_or("").trim().to_string())
 }
 
 /// Whether `p` resolves into the virtual device tree (`/sys/devices/virtual/…`).

@@ -2,7 +2,7 @@
 //! (/sys/class/infiniband), as the rank that reads them sees them: a network namespace shows
 //! its own devices.
 
-use super::host::{is_virtual, Root};
+use super::host::{first_line, is_virtual, Root};
 use serde::{Deserialize, Serialize};
 
 /// One network interface.
@@ -46,30 +46,28 @@ pub fn speed(text: &str) -> Option<u64> {
 }
 
 pub fn devices(root: &Root) -> Result<Vec<NetDevice>, String> {
-    let names = root.names("/sys/class/net")?;
-    Ok(names
+    Ok(root
+        .entries("/sys/class/net")?
         .into_iter()
         // bonding_masters is a file, not a device.
-        .filter(|n| root.exists(&format!("/sys/class/net/{n}/type")))
-        .map(|n| {
-            let dir = format!("/sys/class/net/{n}");
-            let line = |f: &str| root.line(&format!("{dir}/{f}")).ok();
+        .filter(|(_, dir)| dir.join("type").exists())
+        .map(|(name, dir)| {
+            let line = |f: &str| first_line(&dir.join(f));
             let kind = line("type")
                 .and_then(|t| t.parse().ok())
                 .map_or_else(|| "unknown".to_string(), arphrd_kind);
-            let driver = std::fs::read_link(root.path(&format!("{dir}/device/driver")))
+            let driver = std::fs::read_link(dir.join("device/driver"))
                 .ok()
                 .and_then(|p| p.file_name().map(|f| f.to_string_lossy().into_owned()));
             NetDevice {
                 kind,
-                is_virtual: is_virtual(&root.path(&dir)),
-                wireless: root.exists(&format!("{dir}/wireless"))
-                    || root.exists(&format!("{dir}/phy80211")),
+                is_virtual: is_virtual(&dir),
+                wireless: dir.join("wireless").exists() || dir.join("phy80211").exists(),
                 operstate: line("operstate"),
                 speed_mbps: line("speed").as_deref().and_then(speed),
                 mtu: line("mtu").and_then(|t| t.parse().ok()),
                 driver,
-                name: n,
+                name,
             }
         })
         .collect())
@@ -101,23 +99,29 @@ pub fn infiniband(root: &Root) -> Result<Vec<IbDevice>, String> {
     if !root.exists("/sys/class/infiniband") {
         return Ok(Vec::new());
     }
-    let names = root.names("/sys/class/infiniband")?;
-    Ok(names
+    Ok(root
+        .entries("/sys/class/infiniband")?
         .into_iter()
-        .map(|n| {
-            let dir = format!("/sys/class/infiniband/{n}");
-            let line = |f: &str| root.line(&format!("{dir}/{f}")).ok();
-            let ports = root
-                .names(&format!("{dir}/ports"))
+        .map(|(name, dir)| {
+            let line = |f: &str| first_line(&dir.join(f));
+            let ports = std::fs::read_dir(dir.join("ports"))
+                .map(|rd| {
+                    let mut v: Vec<(String, std::path::PathBuf)> = rd
+                        .filter_map(|e| e.ok())
+                        .map(|e| (e.file_name().to_string_lossy().into_owned(), e.path()))
+                        .collect();
+                    v.sort();
+                    v
+                })
                 .unwrap_or_default()
                 .into_iter()
-                .map(|p| {
-                    let pl = |f: &str| root.line(&format!("{dir}/ports/{p}/{f}")).ok();
+                .map(|(port, p)| {
+                    let pl = |f: &str| first_line(&p.join(f));
                     IbPort {
                         state: pl("state"),
                         rate: pl("rate"),
                         link_layer: pl("link_layer"),
-                        port: p,
+                        port,
                     }
                 })
                 .collect();
@@ -125,7 +129,7 @@ pub fn infiniband(root: &Root) -> Result<Vec<IbDevice>, String> {
                 fw_ver: line("fw_ver"),
                 node_type: line("node_type"),
                 ports,
-                name: n,
+                name,
             }
         })
         .collect())

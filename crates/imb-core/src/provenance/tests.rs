@@ -388,6 +388,15 @@ mod host_facts {
             .put("/sys/class/net/e\u{e9}th/type", b"\xff".as_slice())
             .put("/sys/devices/system/node/online", "1-0")
             .put("/proc/meminfo", "MemTotal: lots kB\n");
+        // A device whose name is not UTF-8 is still read, its name with U+FFFD.
+        {
+            use std::os::unix::ffi::OsStrExt;
+            let dev =
+                t.0.join("sys/class/net")
+                    .join(std::ffi::OsStr::from_bytes(b"x\xffy"));
+            std::fs::create_dir_all(&dev).unwrap();
+            std::fs::write(dev.join("type"), "1\n").unwrap();
+        }
         let d = HostDetail::read(&t.root(), None);
         for (what, absent) in [
             ("machine", d.machine.known().is_none()),
@@ -402,7 +411,14 @@ mod host_facts {
         }
         assert_eq!(d.infiniband, Fact::Known(Vec::new()));
         let net = d.network.known().unwrap();
-        assert_eq!(net[0].kind, "unknown");
+        let kinds: Vec<(&str, &str)> = net
+            .iter()
+            .map(|n| (n.name.as_str(), n.kind.as_str()))
+            .collect();
+        assert_eq!(
+            kinds,
+            [("e\u{e9}th", "unknown"), ("x\u{fffd}y", "ethernet")]
+        );
         let v = serde_json::to_value(&d).unwrap();
         assert!(v["load_average"]["absent"]
             .as_str()
