@@ -417,9 +417,14 @@ pub fn unrecorded(sides: &[(&Side, &str)]) -> Vec<String> {
     out
 }
 
-/// The hosts each side ran on, when they differ (informational: the same fabric on other
-/// nodes is comparable).
-pub fn host_note(a: (&Side, &str), b: (&Side, &str)) -> Option<String> {
+/// What differs between sides `a` and `b` without defining their figures, one line each: the
+/// hosts they ran on (the same fabric on other nodes is comparable), and the facts of schema 4
+/// that describe a run (OS, kernel, CPU model and topology, frequency governor, fabric
+/// libraries, build, binary) and the MPI control variables it set. doc/ACCEPTANCE.md,
+/// "Comparable runs", says why these describe rather than define a result. (Named for its
+/// first line, the hosts; `comparison` calls it.)
+pub fn host_note(a: (&Side, &str), b: (&Side, &str)) -> Vec<String> {
+    let mut out = Vec::new();
     let hosts = |s: &Side| {
         let mut h: Vec<String> = s
             .runs
@@ -432,15 +437,96 @@ pub fn host_note(a: (&Side, &str), b: (&Side, &str)) -> Option<String> {
         h
     };
     let (ha, hb) = (hosts(a.0), hosts(b.0));
-    (!ha.is_empty() && !hb.is_empty() && ha != hb).then(|| {
-        format!(
+    if !ha.is_empty() && !hb.is_empty() && ha != hb {
+        out.push(format!(
             "hosts: {} ({}) vs {} ({})",
             ha.join(", "),
             a.1,
             hb.join(", "),
             b.1
+        ));
+    }
+    let facts = |s: &Side| {
+        let mut m: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for r in &s.runs {
+            for (k, v) in &r.conditions.facts {
+                let e = m.entry(k.clone()).or_default();
+                if !e.contains(v) {
+                    e.push(v.clone());
+                }
+            }
+        }
+        m
+    };
+    let (fa, fb) = (facts(a.0), facts(b.0));
+    for (k, va) in &fa {
+        if let Some(vb) = fb.get(k) {
+            if va != vb {
+                out.push(format!(
+                    "{k}: {} ({}) vs {} ({})",
+                    va.join(" / "),
+                    a.1,
+                    vb.join(" / "),
+                    b.1
+                ));
+            }
+        }
+    }
+    out.extend(control_variable_notes(a, b));
+    out
+}
+
+/// The MPI control variables that the runs of `a` and `b` set to different values, or that
+/// one side set and the other did not, when both sides record them.
+fn control_variable_notes(a: (&Side, &str), b: (&Side, &str)) -> Vec<String> {
+    // Per name, each side's values over its launches that record control variables ("not
+    // set" for a launch that did not set it).
+    let values = |s: &Side| -> Option<BTreeMap<String, Vec<String>>> {
+        let recorded: Vec<&BTreeMap<String, String>> = s
+            .runs
+            .iter()
+            .filter_map(|r| r.conditions.control_variables.as_ref())
+            .collect();
+        if recorded.is_empty() {
+            return None;
+        }
+        let names: std::collections::BTreeSet<&String> =
+            recorded.iter().flat_map(|m| m.keys()).collect();
+        Some(
+            names
+                .into_iter()
+                .map(|n| {
+                    let mut v: Vec<String> = recorded
+                        .iter()
+                        .map(|m| m.get(n).cloned().unwrap_or("not set".to_string()))
+                        .collect();
+                    v.sort();
+                    v.dedup();
+                    (n.clone(), v)
+                })
+                .collect(),
         )
-    })
+    };
+    let (Some(va), Some(vb)) = (values(a.0), values(b.0)) else {
+        return Vec::new();
+    };
+    let names: std::collections::BTreeSet<&String> = va.keys().chain(vb.keys()).collect();
+    let unset = vec!["not set".to_string()];
+    names
+        .into_iter()
+        .filter_map(|n| {
+            let (x, y) = (va.get(n).unwrap_or(&unset), vb.get(n).unwrap_or(&unset));
+            (x != y).then(|| {
+                format!(
+                    "MPI control variable {n}: {} ({}) vs {} ({})",
+                    x.join(" / "),
+                    a.1,
+                    y.join(" / "),
+                    b.1
+                )
+            })
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -1,10 +1,12 @@
 //! Reading an imb-rs `-json` results file (doc/OUTPUT.md, "JSON") into the same tables as its
-//! text output, so launches kept either way can be compared. Schemas 1 to 3 read alike; a
+//! text output, so launches kept either way can be compared. Schemas 1 to 4 read alike; a
 //! newer schema is refused rather than half understood. Every cell a comparison may use must
 //! be a number: a `null`, a string or a missing key is an input error naming its JSON path
 //! (`tables[0].rows[3].t_us`), and the figures pass [`crate::check`]. Schema 3's provenance
 //! gives the launch's status, its conditions ([`crate::conditions`]) and where each table's
-//! ranks ran.
+//! ranks ran; schema 4's adds each host's machine (two host names on one machine count as one
+//! host) and the facts that describe the run without defining it (kernel, CPU, governor, MPI
+//! control variables, build).
 
 use crate::check::{self, At};
 use crate::conditions;
@@ -16,7 +18,7 @@ use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
 /// The newest schema this reader knows (doc/OUTPUT.md, "JSON").
-pub const NEWEST_SCHEMA: u64 = 3;
+pub const NEWEST_SCHEMA: u64 = 4;
 
 #[derive(Deserialize)]
 struct Doc {
@@ -217,15 +219,42 @@ fn cells(name: &str, at: &str, row: &Map<String, Value>, by: &[String]) -> Resul
         .collect()
 }
 
+/// Where a rank ran: its machine (schema 4's identity of its host, else the host's name) and
+/// its shared-memory node as MPI saw it (schema 4), for placement and layout.
+type Seat = (String, Option<u64>);
+
+/// "2 ranks on 1 host" for `ranks`, with ", 2 MPI nodes" when MPI saw more nodes than there
+/// were machines (two host names on one machine that talk over a network, not shared memory).
+fn seated<'a>(ranks: impl Iterator<Item = &'a Seat>) -> String {
+    let mut per: BTreeMap<&String, usize> = BTreeMap::new();
+    let mut nodes = std::collections::BTreeSet::new();
+    let mut all_nodes = true;
+    for (m, n) in ranks {
+        *per.entry(m).or_default() += 1;
+        match n {
+            Some(n) => {
+                nodes.insert(*n);
+            }
+            None => all_nodes = false,
+        }
+    }
+    let machines = per.len();
+    let mut s = conditions::spread(per.into_values().collect());
+    if all_nodes && nodes.len() > machines {
+        s.push_str(&format!(" ({} MPI nodes)", nodes.len()));
+    }
+    s
+}
+
 /// Where a table's ranks ran: per group the ranks on each host; the groups alike, or listed.
-fn placement(groups: &[Vec<usize>], host_of: &BTreeMap<u64, String>) -> Option<String> {
+fn placement(groups: &[Vec<usize>], seat_of: &BTreeMap<u64, Seat>) -> Option<String> {
     let mut each = Vec::new();
     for g in groups {
-        let mut per: BTreeMap<&String, usize> = BTreeMap::new();
-        for r in g {
-            *per.entry(host_of.get(&(*r as u64))?).or_default() += 1;
-        }
-        each.push(conditions::spread(per.into_values().collect()));
+        let seats: Vec<&Seat> = g
+            .iter()
+            .map(|r| seat_of.get(&(*r as u64)))
+            .collect::<Option<_>>()?;
+        each.push(seated(seats.into_iter()));
     }
     let first = each.first()?.clone();
     Some(if each.iter().all(|e| *e == first) {
@@ -239,8 +268,130 @@ fn placement(groups: &[Vec<usize>], host_of: &BTreeMap<u64, String>) -> Option<S
     })
 }
 
-/// What the provenance says of the MPI library, the thread level, the hosts.
-fn provenance_conditions(p: &Value, c: &mut Conditions) -> BTreeMap<u64, String> {
+/// A value of schema 4's provenance that may be `{"absent": why}`: None then.
+fn known(v: Option<&Value>) -> Option<&Value> {
+    v.filter(|v| !v.is_null() && v.get("absent").is_none())
+}
+
+/// A value in words: a string as it is, anything else as JSON.
+fn words(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// Schema 4's facts of the hosts that describe, not define, a run, each host's values
+/// distinct and joined; the CPU model of schema 3 too.
+fn host_facts(hosts: &[Value], p: &Value) -> BTreeMap<String, String> {
+    let mut each: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    let mut add = |k: &'static str, v: Option<String>| {
+        if let Some(v) = v.filter(|v| !v.is_empty()) {
+            let e = each.entry(k).or_default();
+            if !e.contains(&v) {
+                e.push(v);
+            }
+        }
+    };
+    for h in hosts {
+        let s = |v: Option<&Value>| known(v).map(words);
+        add("CPU model", s(h.get("cpu_model")));
+        add("OS", s(h.get("os_release")));
+        add(
+            "kernel",
+            s(known(h.get("kernel")).and_then(|k| k.get("release"))),
+        );
+        if let Some(c) = known(h.get("cpu")) {
+            let n = |k: &str| c.get(k).and_then(Value::as_u64).unwrap_or(0);
+            add(
+                "CPU topology",
+                Some(format!(
+                    "{} socket(s), {} cores, {} thread(s) per core",
+                    n("sockets"),
+                    n("cores"),
+                    n("threads_per_core")
+                )),
+            );
+        }
+        if let Some(n) = known(h.get("numa")).and_then(Value::as_array) {
+            add("NUMA nodes", Some(n.len().to_string()));
+        }
+        match h.get("governor") {
+            Some(g) if known(Some(g)).is_some() => {
+                let names: Vec<&str> = g
+                    .as_object()
+                    .map(|m| m.keys().map(String::as_str).collect())
+                    .unwrap_or_default();
+                add("frequency governor", Some(names.join(",")));
+            }
+            Some(_) => add("frequency governor", Some("not available".to_string())),
+            None => {}
+        }
+        if let Some(libs) = h.get("fabric_libraries").and_then(Value::as_object) {
+            let v: Vec<String> = libs
+                .iter()
+                .map(|(name, l)| match known(l.get("version")) {
+                    Some(v) => format!("{name} {}", words(v)),
+                    None => name.clone(),
+                })
+                .collect();
+            add(
+                "fabric libraries",
+                Some(if v.is_empty() {
+                    "none".to_string()
+                } else {
+                    v.join(", ")
+                }),
+            );
+        }
+    }
+    if let Some(b) = p.get("build") {
+        let s = |k: &str| b.get(k).and_then(Value::as_str).unwrap_or("?").to_string();
+        if b.get("rustc").is_some() {
+            add(
+                "build",
+                Some(format!(
+                    "{}, {} (opt-level {})",
+                    s("rustc"),
+                    s("profile"),
+                    s("opt_level")
+                )),
+            );
+        }
+        if let Some(sha) = known(b.get("binary"))
+            .and_then(|x| x.get("sha256"))
+            .and_then(Value::as_str)
+        {
+            let short: String = sha.chars().take(12).collect();
+            add("binary", Some(format!("SHA-256 {short}…")));
+        }
+    }
+    each.into_iter()
+        .map(|(k, v)| (k.to_string(), v.join(" / ")))
+        .collect()
+}
+
+/// Schema 4's MPI control variables that the run set, but its launcher's, by name.
+fn control_variables(p: &Value) -> Option<BTreeMap<String, String>> {
+    let cv = known(p.get("mpi").and_then(|m| m.get("control_variables")))?;
+    let set = cv.get("set")?.as_array()?;
+    Some(
+        set.iter()
+            .filter(|c| c.get("launcher").and_then(Value::as_bool) != Some(true))
+            .filter_map(|c| {
+                let name = c.get("name")?.as_str()?.to_string();
+                let value = known(c.get("value")).map_or("(not read)".to_string(), words);
+                Some((name, value))
+            })
+            .collect(),
+    )
+}
+
+/// What the provenance says of the MPI library, the thread level, the hosts and the machines
+/// behind them, and the facts that describe the run. Returns each rank's seat: schema 4's
+/// identity of its host, else (schema 3, an identity not read) its host's name, and its MPI
+/// node where the file says.
+fn provenance_conditions(p: &Value, c: &mut Conditions) -> BTreeMap<u64, Seat> {
     let mpi = p.get("mpi");
     let s = |v: Option<&Value>| v.and_then(Value::as_str).map(str::to_string);
     if let Some(lib) = s(mpi.and_then(|m| m.get("library_version"))) {
@@ -249,7 +400,23 @@ fn provenance_conditions(p: &Value, c: &mut Conditions) -> BTreeMap<u64, String>
     if let Some(level) = s(mpi.and_then(|m| m.get("thread_level"))) {
         c.thread_level = Some(level);
     }
-    let mut host_of = BTreeMap::new();
+    let host_list: Vec<Value> = p
+        .get("hosts")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    // Host name → machine: two names with one identity are one machine.
+    let mut machine_of: BTreeMap<String, String> = BTreeMap::new();
+    for h in &host_list {
+        if let Some(name) = s(h.get("host")) {
+            let id = known(h.get("machine"))
+                .and_then(|m| m.get("id"))
+                .and_then(Value::as_str)
+                .map(|id| format!("machine {id}"));
+            machine_of.insert(name.clone(), id.unwrap_or(format!("host {name}")));
+        }
+    }
+    let mut seat_of: BTreeMap<u64, Seat> = BTreeMap::new();
     for r in p
         .get("ranks")
         .and_then(Value::as_array)
@@ -258,24 +425,46 @@ fn provenance_conditions(p: &Value, c: &mut Conditions) -> BTreeMap<u64, String>
     {
         if let (Some(rank), Some(host)) = (r.get("rank").and_then(Value::as_u64), s(r.get("host")))
         {
-            host_of.insert(rank, host);
+            let m = machine_of
+                .get(&host)
+                .cloned()
+                .unwrap_or(format!("host {host}"));
+            seat_of.insert(rank, (m, r.get("mpi_node").and_then(Value::as_u64)));
         }
     }
-    let hosts: Vec<(String, usize)> = p
-        .get("hosts")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
+    let hosts: Vec<(String, usize)> = host_list
+        .iter()
         .filter_map(|h| {
             let ranks = h.get("ranks").and_then(Value::as_array)?.len();
             Some((s(h.get("host"))?, ranks))
         })
         .collect();
     if !hosts.is_empty() {
-        c.layout = Some(conditions::spread(hosts.iter().map(|h| h.1).collect()));
+        let mut per_machine: Vec<(String, usize)> = Vec::new();
+        for (name, n) in &hosts {
+            let m = machine_of
+                .get(name)
+                .cloned()
+                .unwrap_or(format!("host {name}"));
+            match per_machine.iter_mut().find(|(k, _)| *k == m) {
+                Some(e) => e.1 += n,
+                None => per_machine.push((m, *n)),
+            }
+        }
+        let machines = per_machine.len();
+        let mut layout = conditions::spread(per_machine.into_iter().map(|e| e.1).collect());
+        // MPI's nodes, when every rank says.
+        let nodes: Option<std::collections::BTreeSet<u64>> =
+            seat_of.values().map(|(_, n)| *n).collect();
+        if let Some(n) = nodes.filter(|n| !seat_of.is_empty() && n.len() > machines) {
+            layout.push_str(&format!(" ({} MPI nodes)", n.len()));
+        }
+        c.layout = Some(layout);
         c.hosts = Some(hosts.into_iter().map(|h| h.0).collect());
     }
-    host_of
+    c.facts = host_facts(&host_list, p);
+    c.control_variables = control_variables(p);
+    seat_of
 }
 
 /// Parse one `-json` document. `name` is the file's name, for messages.
@@ -297,7 +486,7 @@ pub fn parse(name: &str, text: &str) -> Result<Run, Error> {
     }
     let status = status(name, &doc)?;
     let mut conditions = Conditions::default();
-    let host_of = doc
+    let seat_of = doc
         .provenance
         .as_ref()
         .map(|p| provenance_conditions(p, &mut conditions))
@@ -334,7 +523,7 @@ pub fn parse(name: &str, text: &str) -> Result<Run, Error> {
             columns: t.columns.iter().map(|c| column_key(c)).collect(),
             line: 0,
             flags: t.notes.iter().filter_map(json_flag).collect(),
-            placement: placement(&t.groups, &host_of),
+            placement: placement(&t.groups, &seat_of),
         };
         check::table(name, &table, &at, by)?;
         check::flag_defects(&mut table);
@@ -581,6 +770,116 @@ mod tests {
         assert_eq!(a.tables.len(), b.tables.len());
         assert_eq!(a.tables[0].rows, b.tables[0].rows);
         assert_eq!(a.title, b.title);
+    }
+
+    /// A schema 4 document as imb-mpi1 writes it on two names of one machine (the two
+    /// nodes of a test cluster on one computer): `p` is spliced into its provenance.
+    pub(crate) fn schema4(ids: [&str; 2], p: &str) -> String {
+        DOC.replace(
+            "\"suite\": \"imb-mpi1\",",
+            &format!(
+                r##""schema_version": 4, "suite": "imb-mpi1",
+  "provenance": {{"mpi": {{"library_version": "Open MPI v4.1.4", "thread_level": "MPI_THREAD_SINGLE",
+      "control_variables": {{"count": 1116, "set": [
+        {{"name": "btl", "source": "environment OMPI_MCA_btl", "launcher": false, "value": "self,vader,tcp"}},
+        {{"name": "orte_hnp_uri", "source": "environment OMPI_MCA_orte_hnp_uri", "launcher": true, "value": "1.0;tcp://x"}},
+        {{"name": "mpi_oversubscribe", "source": "environment OMPI_MCA_mpi_oversubscribe", "launcher": false, "value": {{"absent": "not read"}}}}],
+        "unknown": [], "truncated": false}}}},
+    "ranks": [{{"rank": 0, "host": "node1"}}, {{"rank": 1, "host": "node2"}}],
+    "hosts": [{{"host": "node1", "cpu_model": "AMD EPYC", "ranks": [0],
+                "machine": {{"id": "{}", "from": "boot_id"}}, "os_release": "Debian 12",
+                "kernel": {{"sysname": "Linux", "release": "6.1.0", "version": "#1", "machine": "x86_64"}},
+                "cpu": {{"model": "AMD EPYC", "logical": 2, "sockets": 1, "cores": 2, "threads_per_core": 1}},
+                "numa": [{{"node": 0, "cpus": [0, 1], "mem_total_kib": 1}}],
+                "governor": {{"absent": "not available"}}, "fabric_libraries": {{}}}},
+              {{"host": "node2", "cpu_model": "AMD EPYC", "ranks": [1],
+                "machine": {{"id": "{}", "from": "boot_id"}}, "os_release": "Debian 12",
+                "kernel": {{"sysname": "Linux", "release": "6.1.0", "version": "#1", "machine": "x86_64"}},
+                "governor": {{"performance": [0, 1]}},
+                "fabric_libraries": {{"ucx": {{"path": "/x/libucp.so.0", "version": "1.13.1"}}}}}}],
+    "build": {{"rustc": "rustc 1.95.0", "profile": "release", "opt_level": "3",
+               "binary": {{"path": "/x", "bytes": 1, "sha256": "ab\u00e9cdef0123456789"}}}},
+    {p}
+    "status": {{"state": "complete"}}}},"##,
+                ids[0], ids[1]
+            ),
+        )
+    }
+
+    /// Two host names with one identity are one host to placement and layout; the names
+    /// stay, the facts are read, the launcher's control variables are left out.
+    #[test]
+    fn schema_4_names_on_one_machine() {
+        let r = parse("m.json", &schema4(["aa", "aa"], "")).unwrap();
+        let c = &r.conditions;
+        assert_eq!(c.layout.as_deref(), Some("2 ranks on 1 host"));
+        assert_eq!(r.tables[0].placement.as_deref(), Some("2 ranks on 1 host"));
+        assert_eq!(
+            c.hosts.as_deref(),
+            Some(&["node1".to_string(), "node2".to_string()][..])
+        );
+        let f = |k: &str| c.facts.get(k).map(String::as_str);
+        assert_eq!(f("kernel"), Some("6.1.0"));
+        assert_eq!(f("OS"), Some("Debian 12"));
+        assert_eq!(f("CPU model"), Some("AMD EPYC"));
+        assert_eq!(
+            f("CPU topology"),
+            Some("1 socket(s), 2 cores, 1 thread(s) per core")
+        );
+        assert_eq!(f("frequency governor"), Some("not available / performance"));
+        assert_eq!(f("fabric libraries"), Some("none / ucx 1.13.1"));
+        assert_eq!(f("build"), Some("rustc 1.95.0, release (opt-level 3)"));
+        assert_eq!(f("binary"), Some("SHA-256 ab\u{e9}cdef01234…"));
+        let cv = c.control_variables.as_ref().unwrap();
+        let got: Vec<(&str, &str)> = cv.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        assert_eq!(
+            got,
+            [
+                ("btl", "self,vader,tcp"),
+                ("mpi_oversubscribe", "(not read)")
+            ]
+        );
+        // MPI saw two nodes on the one machine (a network between the names, as on a test
+        // cluster of namespaces): the placement says so, and differs from shared memory.
+        let nodes = schema4(["aa", "aa"], "").replace(
+            r#"[{"rank": 0, "host": "node1"}, {"rank": 1, "host": "node2"}]"#,
+            r#"[{"rank": 0, "host": "node1", "mpi_node": 0}, {"rank": 1, "host": "node2", "mpi_node": 1}]"#,
+        );
+        let r = parse("n.json", &nodes).unwrap();
+        assert_eq!(
+            r.conditions.layout.as_deref(),
+            Some("2 ranks on 1 host (2 MPI nodes)")
+        );
+        assert_eq!(
+            r.tables[0].placement.as_deref(),
+            Some("2 ranks on 1 host (2 MPI nodes)")
+        );
+        let one_node = nodes.replace(r#""mpi_node": 1"#, r#""mpi_node": 0"#);
+        let r = parse("o.json", &one_node).unwrap();
+        assert_eq!(r.conditions.layout.as_deref(), Some("2 ranks on 1 host"));
+        // Two identities: two hosts, as before schema 4.
+        let r = parse("n.json", &schema4(["aa", "bb"], "")).unwrap();
+        assert_eq!(r.conditions.layout.as_deref(), Some("1+1 ranks on 2 hosts"));
+        assert_eq!(
+            r.tables[0].placement.as_deref(),
+            Some("1+1 ranks on 2 hosts")
+        );
+        // An identity that is absent: the name decides.
+        let doc = schema4(["aa", "aa"], "").replacen(
+            r#""machine": {"id": "aa", "from": "boot_id"}"#,
+            r#""machine": {"absent": "no boot_id"}"#,
+            1,
+        );
+        let r = parse("a.json", &doc).unwrap();
+        assert_eq!(r.conditions.layout.as_deref(), Some("1+1 ranks on 2 hosts"));
+        // Schema 5 is refused.
+        let e = parse(
+            "5.json",
+            &DOC.replace("\"suite\"", "\"schema_version\": 5, \"suite\""),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("reads schemas 1 to 4"), "{e}");
     }
 
     #[test]

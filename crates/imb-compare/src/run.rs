@@ -145,10 +145,18 @@ pub struct Conditions {
     /// The parameters that differ from standard mode and change a size's figure (not the
     /// ones that only choose sizes or benchmarks), by name; `None` when the file cannot say.
     pub parameters: Option<BTreeMap<String, String>>,
-    /// How the job's ranks sat on its hosts: "2 ranks on 1 host", "1+1 ranks on 2 hosts".
+    /// How the job's ranks sat on its hosts: "2 ranks on 1 host", "1+1 ranks on 2 hosts". A
+    /// host is a machine: host names that a schema 4 file gives one identity count once.
     pub layout: Option<String>,
     /// The hosts' names, in order of their lowest rank.
     pub hosts: Option<Vec<String>>,
+    /// What describes where the run ran without defining its figures (doc/ACCEPTANCE.md,
+    /// "Comparable runs"), by what it is ("kernel", "CPU model", "frequency governor", …): each
+    /// host's values, distinct, joined by " / ".
+    pub facts: BTreeMap<String, String>,
+    /// The MPI control variables the run set, but its launcher's, by name with their values;
+    /// `None` where the file does not record them (before schema 4, MPI_T not available).
+    pub control_variables: Option<BTreeMap<String, String>>,
 }
 
 /// What tells one launch from another.

@@ -560,7 +560,7 @@ fn invalid_figures_are_input_errors() {
         (
             "schema.json",
             with(&|d| d["schema_version"] = Value::from(99)),
-            "schema_version: 99: this imb-compare reads schemas 1 to 3",
+            "schema_version: 99: this imb-compare reads schemas 1 to 4",
         ),
         (
             "negative.json",

@@ -1,12 +1,13 @@
 //! The conditions that define a result, read from real imb-mpi1 runs under mpirun: a run under
 //! MPI_THREAD_MULTIPLE against one under MPI_THREAD_SINGLE, and a PingPong whose two ranks sat
 //! on one host against one whose ranks sat on two. Both differences are printed above every
-//! table and fail a baseline criterion unless accepted by name.
+//! table and fail a baseline criterion unless accepted by name; what only describes a run
+//! (kernel, governor, MPI control variables) is a note.
 //!
-//! Two hosts on one machine: rank 1 runs in its own UTS namespace (`unshare --uts`, root
-//! only) with another host name, which is all the provenance sees of a host; shared memory
-//! still works between the two. Where `unshare --uts` is not allowed that half is skipped and
-//! says so.
+//! Two host names on one machine: rank 1 runs in its own UTS namespace (`unshare --uts`,
+//! root only) with another host name; shared memory still works between the two. The
+//! provenance's machine identity makes them one host; given another identity, the second name
+//! is another machine. Where `unshare --uts` is not allowed that half is skipped and says so.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -143,7 +144,7 @@ fn placement_difference() {
     let out = imb_testkit::mpirun_in("sh", &dir, 2, &["-c", &script], 120);
     assert_eq!(out.code, Some(0), "{}{}", out.stdout, out.stderr);
     let two = dir.join("twohosts.json").to_string_lossy().into_owned();
-    let v = imb_testkit::json::read_json(&two);
+    let mut v = imb_testkit::json::read_json(&two);
     let hosts: Vec<&str> = v["provenance"]["hosts"]
         .as_array()
         .unwrap()
@@ -151,6 +152,22 @@ fn placement_difference() {
         .map(|h| h["host"].as_str().unwrap())
         .collect();
     assert_eq!(hosts.len(), 2, "{hosts:?}");
+
+    // Two names on one machine (one identity) are one host: no difference, the names a note.
+    let (code, out, err) = compare(&[
+        "--references",
+        &refs,
+        "--accept-oversubscribed",
+        &one_host,
+        &two,
+    ]);
+    assert!(!out.contains("# !! conditions differ"), "{out}{err}");
+    assert!(out.contains("# note: hosts: "), "{out}");
+    assert_ne!(code, Some(1), "{out}{err}");
+
+    // Give node2 another machine's identity: now the ranks sat on two hosts.
+    v["provenance"]["hosts"][1]["machine"]["id"] = "0123456789abcdef".into();
+    let two = imb_testkit::write(&dir, "twomachines.json", &v.to_string());
     let (code, out, err) = compare(&[
         "--references",
         &refs,
@@ -160,7 +177,7 @@ fn placement_difference() {
     ]);
     assert_eq!(code, Some(1), "{out}{err}");
     assert!(
-        out.contains("# !! conditions differ (twohosts.json): ranks per host: 2 ranks on 1 host (base) vs 1+1 ranks on 2 hosts (new)"),
+        out.contains("# !! conditions differ (twomachines.json): ranks per host: 2 ranks on 1 host (base) vs 1+1 ranks on 2 hosts (new)"),
         "{out}"
     );
     // Above PingPong's table and Barrier's, each with its own ranks.
@@ -172,7 +189,7 @@ fn placement_difference() {
     );
     assert!(out.contains("# note: hosts: "), "{out}");
     assert!(
-        out.contains("FAIL PingPong latency [twohosts.json]: conditions differ: "),
+        out.contains("FAIL PingPong latency [twomachines.json]: conditions differ: "),
         "{out}"
     );
     let (code, out, _) = compare(&[
@@ -185,5 +202,51 @@ fn placement_difference() {
         &two,
     ]);
     assert_eq!(code, Some(4), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// What describes a run without defining its figures (schema 4's kernel, governor, MPI control
+/// variables, …) is shown as `# note:` lines when it differs, and fails no criterion.
+#[test]
+fn described_not_defined() {
+    let dir = imb_testkit::scratch("compare-described");
+    let refs = imb_testkit::write(&dir, "acc.toml", REFS);
+    let base = launch(&dir, "base", &[]);
+    let mut v = imb_testkit::json::read_json(&base);
+    assert_eq!(v["schema_version"], 4);
+    let p = &mut v["provenance"];
+    p["hosts"][0]["kernel"] = serde_json::json!({"sysname": "Linux", "release": "9.9.9-test",
+        "version": "#1", "machine": "x86_64"});
+    p["hosts"][0]["governor"] = serde_json::json!({"powersave": [0]});
+    // MPI_T may be unavailable (the library's reason is then recorded): no variables to compare.
+    let cvars = p["mpi"]["control_variables"]["set"].as_array_mut();
+    let has_cvars = cvars.is_some();
+    if let Some(set) = cvars {
+        set.push(serde_json::json!({"name": "btl_test_knob",
+            "source": "environment OMPI_MCA_btl_test_knob", "launcher": false, "value": 7}));
+        // A launcher's variable that differs is not worth a line.
+        set.push(serde_json::json!({"name": "orte_hnp_uri",
+            "source": "environment OMPI_MCA_orte_hnp_uri", "launcher": true, "value": "elsewhere"}));
+    }
+    let new = imb_testkit::write(&dir, "new.json", &v.to_string());
+    let (code, out, err) = compare(&[
+        "--references",
+        &refs,
+        "--accept-oversubscribed",
+        &base,
+        &new,
+    ]);
+    assert!(!out.contains("# !! conditions differ"), "{out}{err}");
+    assert!(out.contains("# note: kernel: "), "{out}");
+    assert!(out.contains(" (base) vs 9.9.9-test (new)"), "{out}");
+    assert!(out.contains("# note: frequency governor: "), "{out}");
+    assert!(
+        !has_cvars
+            || out
+                .contains("# note: MPI control variable btl_test_knob: not set (base) vs 7 (new)"),
+        "{out}"
+    );
+    assert!(!out.contains("orte_hnp_uri"), "{out}");
+    assert_ne!(code, Some(1), "{out}{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -147,7 +147,7 @@ fn json_file_mirrors_the_tables() {
     ok(&o);
     let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&f).unwrap()).unwrap();
     assert_eq!(doc["complete"], true);
-    assert_eq!(doc["schema_version"], 3);
+    assert_eq!(doc["schema_version"], 4);
     assert_eq!(doc["suite"], "imb-mpi1");
     assert_eq!(doc["header"]["part"], "MPI-1 part");
     let t = tables(&o.stdout);

@@ -45,7 +45,7 @@ fn json_provenance_of_a_real_run() {
     let o = mpirun_in(&d, 2, &args, 60);
     ok(&o);
     let doc: Value = read_json(&f);
-    assert_eq!(doc["schema_version"], 3);
+    assert_eq!(doc["schema_version"], 4);
     assert_eq!(doc["complete"], true);
     let p = &doc["provenance"];
     assert_eq!(p["status"], json!({"state": "complete"}));
@@ -151,5 +151,228 @@ fn a_run_whose_reader_left_is_interrupted() {
         break;
     }
     assert!(interrupted, "5 runs all finished before their reader left");
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+/// Schema 4's facts under mpirun at np 3: one rank per host reads the host (here one host,
+/// one reader), every host names its machine, the build and the binary, the launcher, the
+/// clock, the control variables (or why not), the load and the collection time. Values are
+/// checked for shape and sense, never for speed.
+#[test]
+fn host_build_and_launch_facts() {
+    let d = scratch("prov4");
+    let o = mpirun_in(
+        &d,
+        3,
+        &[
+            "PingPong", "-msglog", "0:1", "-iter", "10", "-json", "r.json",
+        ],
+        60,
+    );
+    ok(&o);
+    let doc: Value = read_json(d.join("r.json"));
+    let p = &doc["provenance"];
+    let hosts = p["hosts"].as_array().unwrap();
+    assert_eq!(hosts.len(), 1);
+    let h = &hosts[0];
+    assert_eq!(h["ranks"], json!([0, 1, 2]));
+    // One shared-memory node to MPI: every rank's node is rank 0's.
+    for r in p["ranks"].as_array().unwrap() {
+        assert_eq!(r["mpi_node"], 0, "{r}");
+    }
+    // The machine: an identity, one machine with this one host.
+    let id = h["machine"]["id"].as_str().unwrap_or_else(|| panic!("{h}"));
+    assert_eq!(id.len(), 16);
+    assert_eq!(
+        p["machines"],
+        json!([{"machine": id, "hosts": [h["host"]], "ranks": [0, 1, 2]}])
+    );
+    // The host's facts, each a value or {"absent": why}.
+    let known_or_absent = |k: &str| {
+        let v = &h[k];
+        assert!(
+            !v.is_null() && (v.get("absent").is_none() || v["absent"].is_string()),
+            "{k}: {v}"
+        );
+        v.get("absent").is_none()
+    };
+    for k in [
+        "os_release",
+        "kernel",
+        "cpu",
+        "numa",
+        "mem_total_kib",
+        "governor",
+        "network",
+        "infiniband",
+        "load_average",
+    ] {
+        known_or_absent(k);
+    }
+    assert!(known_or_absent("kernel") && h["kernel"]["sysname"] == "Linux");
+    if known_or_absent("cpu") {
+        let c = &h["cpu"];
+        let n = |k: &str| c[k].as_u64().unwrap();
+        assert!(
+            n("logical") >= 1 && n("sockets") >= 1 && n("cores") >= n("sockets"),
+            "{c}"
+        );
+        assert_eq!(n("logical"), n("cores") * n("threads_per_core"), "{c}");
+    }
+    if known_or_absent("network") {
+        let lo = h["network"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|n| n["name"] == "lo");
+        assert!(lo.is_none_or(|lo| lo["kind"] == "loopback" && lo["virtual"] == true));
+    }
+    if known_or_absent("load_average") {
+        assert_eq!(h["load_average"].as_array().unwrap().len(), 3);
+    }
+    assert!(h["fabric_libraries"].is_object());
+    // The clock, measured by the host's reader.
+    let w = &h["wtime"];
+    assert_eq!(w["clock"], "MPI_Wtime");
+    assert!(w["reads"].as_u64().unwrap() >= 100);
+    assert!(w["overhead_ns"].as_f64().unwrap() >= 0.0, "{w}");
+    assert!(w["min_step_ns"].is_null() || w["min_step_ns"].as_f64().unwrap() > 0.0);
+    assert_eq!(w["tick_s"], p["ranks"][0]["wtick"]);
+    assert!(h["collection_us"].as_f64().unwrap() > 0.0);
+    // The build and this very binary.
+    let b = &p["build"];
+    assert!(b["rustc"].as_str().unwrap().starts_with("rustc "), "{b}");
+    assert!(b["profile"].is_string() && b["opt_level"].is_string() && b["target"].is_string());
+    assert!(b["git_dirty"].is_boolean() || b["git_dirty"].is_null());
+    let bin = std::fs::read(env!("CARGO_BIN_EXE_imb-mpi1")).unwrap();
+    let (sha, bytes) = imb_core::provenance::sha256(&bin[..]).unwrap();
+    assert_eq!(b["binary"]["sha256"], sha.as_str());
+    assert_eq!(b["binary"]["bytes"], bytes);
+    // The launch: mpirun is rank 0's parent on this node.
+    let l = &p["launcher"];
+    let parent = l["parent"]["cmdline"].as_array().unwrap();
+    let parent: Vec<&str> = parent.iter().filter_map(Value::as_str).collect();
+    assert!(
+        parent.iter().any(|a| a.contains("mpirun")
+            || a.contains("mpiexec")
+            || a.contains("orterun")
+            || a.contains("hydra")),
+        "{parent:?}"
+    );
+    assert!(!l["kinds"].as_array().unwrap().is_empty(), "{l}");
+    // The control variables: Open MPI names its parameter files and mpirun's variables.
+    let cv = &p["mpi"]["control_variables"];
+    if open_mpi() {
+        assert!(cv["count"].as_u64().unwrap() > 10, "{cv}");
+        let set = cv["set"].as_array().unwrap();
+        let rmaps = set
+            .iter()
+            .find(|c| c["name"] == "rmaps_base_oversubscribe")
+            .unwrap_or_else(|| panic!("{cv}"));
+        assert_eq!(
+            rmaps["source"],
+            "environment OMPI_MCA_rmaps_base_oversubscribe"
+        );
+        assert_eq!(rmaps["launcher"], true);
+        assert!(set.len() <= 100 && cv["unknown"].is_array());
+    } else {
+        assert!(cv["count"].is_u64() || cv["absent"].is_string(), "{cv}");
+    }
+    let end = &p["load_average_end"];
+    assert!(end.as_array().is_some_and(|a| a.len() == 3) || end["absent"].is_string());
+    assert!(p["collection_us"].as_f64().unwrap() > 0.0);
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+/// Two host names on one machine: rank 1 runs in a UTS namespace of its own (`unshare --uts`,
+/// root only) named `prov-node2`. The provenance has two hosts, each read by its own rank, and
+/// one machine. Where `unshare --uts` is not allowed, the test says so and passes.
+#[test]
+fn two_names_on_one_machine() {
+    let can = std::process::Command::new("unshare")
+        .args(["--uts", "true"])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !can {
+        eprintln!("`unshare --uts` is not allowed here (not root?): skipped");
+        return;
+    }
+    let d = scratch("prov-uts");
+    let bin = env!("CARGO_BIN_EXE_imb-mpi1");
+    let a = "PingPong -msglog 0:1 -iter 10 -json r.json";
+    let script = format!(
+        "r=${{OMPI_COMM_WORLD_RANK:-$PMI_RANK}}; if [ \"$r\" = 1 ]; then exec unshare --uts sh -c \
+         'hostname prov-node2 && exec \"$0\" \"$@\"' {bin} {a}; else exec {bin} {a}; fi"
+    );
+    let o = imb_testkit::mpirun_in("sh", &d, 2, &["-c", &script], 60);
+    ok(&o);
+    let doc: Value = read_json(d.join("r.json"));
+    let p = &doc["provenance"];
+    let hosts = p["hosts"].as_array().unwrap();
+    let names: Vec<&str> = hosts.iter().map(|h| h["host"].as_str().unwrap()).collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+    assert_eq!(names[1], "prov-node2");
+    // Each host's facts come from its own rank; one identity for both.
+    assert!(
+        hosts.iter().all(|h| h["wtime"]["clock"] == "MPI_Wtime"),
+        "{hosts:?}"
+    );
+    let ids: Vec<&Value> = hosts.iter().map(|h| &h["machine"]["id"]).collect();
+    assert!(ids[0].is_string() && ids[0] == ids[1], "{ids:?}");
+    let m = p["machines"].as_array().unwrap();
+    assert_eq!(m.len(), 1, "{m:?}");
+    assert_eq!(m[0]["hosts"], json!([names[0], "prov-node2"]));
+    assert_eq!(m[0]["ranks"], json!([0, 1]));
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+/// A hostile host under mpirun: each rank runs in a mount namespace of its own (`unshare
+/// --mount`, root only) whose /sys/class/net holds a device with a name that is not UTF-8 and
+/// a type that is no number, whose boot id and load average read empty. The run completes; the
+/// identity falls back to /etc/machine-id, the load is absent with its reason, the device is
+/// listed with U+FFFD in its name. Where `unshare --mount` is not allowed, the test says so.
+#[test]
+fn a_hostile_host_is_recorded_not_fatal() {
+    let can = std::process::Command::new("unshare")
+        .args(["--mount", "true"])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !can || !std::path::Path::new("/etc/machine-id").exists() {
+        eprintln!(
+            "`unshare --mount` is not allowed here (not root?) or no /etc/machine-id: skipped"
+        );
+        return;
+    }
+    let d = scratch("prov-hostile");
+    write(
+        &d,
+        "h.sh",
+        "dev=\"/sys/class/net/$(printf 'e\\377th')\" && mount -t tmpfs none /sys/class/net && \
+         mkdir \"$dev\" && printf '\\377\\n' > \"$dev/type\" && \
+         mount --bind /dev/null /proc/sys/kernel/random/boot_id && \
+         mount --bind /dev/null /proc/loadavg && exec \"$@\"\n",
+    );
+    let bin = env!("CARGO_BIN_EXE_imb-mpi1");
+    let args = [
+        "--mount", "sh", "h.sh", bin, "PingPong", "-msglog", "0:1", "-iter", "10", "-json",
+        "r.json",
+    ];
+    let o = imb_testkit::mpirun_in("unshare", &d, 2, &args, 60);
+    ok(&o);
+    let doc: Value = read_json(d.join("r.json"));
+    let p = &doc["provenance"];
+    assert_eq!(p["status"], json!({"state": "complete"}));
+    let h = &p["hosts"][0];
+    assert_eq!(h["machine"]["from"], "machine-id", "{h}");
+    assert_eq!(h["load_average"], json!({"absent": "/proc/loadavg: \"\""}));
+    assert_eq!(
+        p["load_average_end"],
+        json!({"absent": "/proc/loadavg: \"\""})
+    );
+    assert_eq!(
+        h["network"],
+        json!([{"name": "e\u{fffd}th", "kind": "unknown", "virtual": false, "wireless": false,
+                "operstate": null, "speed_mbps": null, "mtu": null, "driver": null}])
+    );
     std::fs::remove_dir_all(&d).unwrap();
 }

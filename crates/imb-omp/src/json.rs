@@ -86,7 +86,7 @@ pub fn start(o: &Options, d: &method::Delay, sd: &method::Delay) -> Option<Suite
         o.params_with_origin.clone(),
         None,
         None,
-        vec![Local::here(Some(ffi::wtick()), None)],
+        vec![Local::here(Some(ffi::wtick()), None).with_host_detail(None)],
     );
     Some(SuiteJson::new(file, "imb-omp", prov, header, names))
 }

@@ -36,7 +36,7 @@ fn json_holds_provenance_and_every_table() {
         String::from_utf8_lossy(&o.stderr)
     );
     let doc: Value = read_json(&f);
-    assert_eq!(doc["schema_version"], 3);
+    assert_eq!(doc["schema_version"], 4);
     assert_eq!(doc["suite"], "imb-omp");
     assert_eq!(doc["complete"], true);
     let p = &doc["provenance"];
@@ -47,6 +47,11 @@ fn json_holds_provenance_and_every_table() {
     assert_eq!(argv[1..], args);
     assert_eq!(p["environment"]["OMP_PROC_BIND"], "false");
     assert!(p["ranks"][0]["wtick"].as_f64().unwrap() > 0.0);
+    // Schema 4: the host's facts and the build, no MPI fields.
+    assert!(p["hosts"][0]["kernel"]["release"].is_string(), "{p}");
+    assert_eq!(p["hosts"][0]["wtime"], Value::Null);
+    assert_eq!(p["build"]["binary"]["sha256"].as_str().unwrap().len(), 64);
+    assert!(p["collection_us"].as_f64().unwrap() > 0.0);
     assert!(p["start"].as_str().unwrap() <= p["end"].as_str().unwrap());
     let param = |n: &str| param(p, n).clone();
     assert_eq!(param("-outer_reps")["value"], 3);

@@ -54,7 +54,7 @@ pub fn start(
         o.params.clone(),
         o.settings.clone(),
         None,
-        vec![Local::here(Some(clock.resolution), None)],
+        vec![Local::here(Some(clock.resolution), None).with_host_detail(None)],
     );
     Some(SuiteJson::new(file, "imb-threads", prov, header, names))
 }

@@ -50,7 +50,7 @@ fn json_holds_provenance_and_every_table() {
     );
     let stdout = String::from_utf8_lossy(&o.stdout);
     let doc = read_json(&f);
-    assert_eq!(doc["schema_version"], 3);
+    assert_eq!(doc["schema_version"], 4);
     assert_eq!(doc["suite"], "imb-threads");
     assert_eq!(doc["complete"], true);
     assert_eq!(
@@ -71,6 +71,22 @@ fn json_holds_provenance_and_every_table() {
     assert!(r["wtick"].as_f64().unwrap() > 0.0);
     assert_eq!(r["wtime_is_global"], Value::Null);
     assert_eq!(p["hosts"][0]["ranks"], json!([0]));
+    // Schema 4: the host's facts and the build, without the MPI clock.
+    let h = &p["hosts"][0];
+    assert!(
+        h["machine"]["id"].is_string() || h["machine"]["absent"].is_string(),
+        "{h}"
+    );
+    assert!(h["cpu"]["logical"].as_u64().unwrap_or(1) >= 1, "{h}");
+    assert!(
+        h["network"].is_array() || h["network"]["absent"].is_string(),
+        "{h}"
+    );
+    assert_eq!(h["wtime"], Value::Null);
+    assert_eq!(p["machines"].as_array().unwrap().len(), 1);
+    assert_eq!(p["build"]["binary"]["sha256"].as_str().unwrap().len(), 64);
+    assert!(p["collection_us"].as_f64().unwrap() > 0.0);
+    assert!(p["load_average_end"].is_array() || p["load_average_end"]["absent"].is_string());
     // Where each value came from.
     assert_eq!(param(p, "MIN_REPS")["origin"], "command line");
     assert_eq!(param(p, "MIN_REPS")["value"], 2);

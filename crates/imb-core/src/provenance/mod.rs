@@ -1,9 +1,14 @@
 //! Where a result came from, for the `-json` document (doc/OUTPUT.md, "Provenance"): the
-//! imb-rs version and git commit, the command line, every parameter with its origin, the MPI
-//! library, each rank's host, CPUs and clock, the MPI-related environment, the start and end
-//! times and how the run ended. Everything here is read once, before the first benchmark;
-//! `gather` collects the per-rank facts of an MPI run, `params` lists the MPI executables'
-//! parameters, and the suites without MPI build theirs with `Provenance::new` directly.
+//! imb-rs version, how and from what it was built, the command line, every parameter with its
+//! origin, the MPI library and the control variables the run set, each rank's host, CPUs and
+//! clock, each host's facts and the machine behind it, the launcher, the MPI-related
+//! environment, the load, the start and end times and how the run ended. Everything here is
+//! read once, before the first benchmark, and what it took is recorded (`collection_us`).
+//! `gather` collects the facts of an MPI run (per rank, and per host by one rank of each);
+//! `host` and `net` read a host, `clock` measures the run's clock, `libs` finds the fabric
+//! libraries, `buildinfo` the build and binary, `launcher` the launch, `mpit` the MPI
+//! library's control variables, `params` lists the MPI executables' parameters; the suites
+//! without MPI build theirs with `Provenance::new` directly.
 
 use serde::{Serialize, Serializer};
 use std::collections::BTreeMap;
@@ -11,14 +16,25 @@ use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::sync::OnceLock;
 
+mod buildinfo;
+pub mod clock;
 #[cfg(feature = "mpi")]
 mod gather;
+pub mod host;
+pub mod launcher;
+pub mod libs;
+#[cfg(feature = "mpi")]
+pub mod mpit;
+pub mod net;
 mod params;
 #[cfg(test)]
 mod tests;
 
+pub use buildinfo::{sha256, Binary, BuildFacts};
 #[cfg(feature = "mpi")]
 pub use gather::gather;
+pub use host::{Fact, HostDetail};
+pub use launcher::Launcher;
 pub use params::mpi_parameters;
 
 pub use crate::settings::Origin;
@@ -102,6 +118,9 @@ pub struct MpiFacts {
     /// The thread level MPI granted, and the one asked for (`-thread_level`).
     pub thread_level: String,
     pub thread_level_requested: String,
+    /// The control variables the run set (`mpit`), as rank 0's library holds them.
+    #[cfg(feature = "mpi")]
+    pub control_variables: Fact<mpit::ControlVariables>,
 }
 
 /// What one process knows about itself (sent from every rank to rank 0 in an MPI run).
@@ -116,6 +135,13 @@ pub struct Local {
     pub wtick: Option<f64>,
     /// `MPI_WTIME_IS_GLOBAL` (None without MPI or when the library does not set it).
     pub wtime_is_global: Option<bool>,
+    /// The lowest world rank of its shared-memory node as MPI sees it (`MPI_COMM_TYPE_SHARED`):
+    /// ranks with one value can share memory; None without MPI.
+    #[serde(default)]
+    pub mpi_node: Option<usize>,
+    /// Its host's facts, from the one process that reads them for the host.
+    #[serde(default)]
+    pub detail: Option<Box<HostDetail>>,
 }
 
 impl Local {
@@ -132,7 +158,15 @@ impl Local {
                 .and_then(|t| cpu_model(&t)),
             wtick,
             wtime_is_global,
+            mpi_node: None,
+            detail: None,
         }
+    }
+
+    /// With its host's facts read, the clock measured by `clock` if any.
+    pub fn with_host_detail(mut self, clock: Option<&dyn Fn() -> clock::ClockFacts>) -> Local {
+        self.detail = Some(Box::new(HostDetail::read(&host::Root::system(), clock)));
+        self
     }
 }
 
@@ -158,28 +192,75 @@ pub struct RankFacts {
     pub cpus: Vec<usize>,
     pub wtick: Option<f64>,
     pub wtime_is_global: Option<bool>,
+    /// The lowest world rank of its shared-memory node as MPI sees it (schema 4; None without
+    /// MPI): two host names on one machine may be one node to MPI (shared memory between
+    /// them) or two (a network between them).
+    pub mpi_node: Option<usize>,
 }
 
-/// One host: its CPU model and the ranks it runs.
+/// One host: its CPU model and the ranks it runs, and its facts as one of its ranks read them.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct HostFacts {
     pub host: String,
     pub cpu_model: Option<String>,
     pub ranks: Vec<usize>,
+    #[serde(flatten)]
+    pub detail: Option<Box<HostDetail>>,
+}
+
+/// One machine (by its identity, `host::Machine`) and the host names on it: two names on one
+/// machine are network or UTS namespaces, containers or aliases of one kernel.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MachineFacts {
+    /// The identity; None for a host whose identity could not be read (a machine of its own).
+    pub machine: Option<String>,
+    pub hosts: Vec<String>,
+    pub ranks: Vec<usize>,
+}
+
+/// The machines of `hosts`, in order of their lowest rank.
+pub fn machines(hosts: &[HostFacts]) -> Vec<MachineFacts> {
+    let mut out: Vec<MachineFacts> = Vec::new();
+    for h in hosts {
+        let id = h
+            .detail
+            .as_ref()
+            .and_then(|d| d.machine.known())
+            .map(|m| m.id.clone());
+        match out.iter_mut().find(|m| id.is_some() && m.machine == id) {
+            Some(m) => {
+                m.hosts.push(h.host.clone());
+                m.ranks.extend(&h.ranks);
+                m.ranks.sort_unstable();
+            }
+            None => out.push(MachineFacts {
+                machine: id,
+                hosts: vec![h.host.clone()],
+                ranks: h.ranks.clone(),
+            }),
+        }
+    }
+    out
 }
 
 /// The ranks in rank order and the hosts in order of their lowest rank (the CPU model is the
-/// lowest rank's).
+/// lowest rank's, the host's facts the first that came with one of its ranks).
 pub fn assemble(locals: Vec<Local>) -> (Vec<RankFacts>, Vec<HostFacts>) {
     let mut hosts: Vec<HostFacts> = Vec::new();
     let mut ranks = Vec::new();
     for (rank, l) in locals.into_iter().enumerate() {
         match hosts.iter_mut().find(|h| h.host == l.host) {
-            Some(h) => h.ranks.push(rank),
+            Some(h) => {
+                h.ranks.push(rank);
+                if h.detail.is_none() {
+                    h.detail = l.detail;
+                }
+            }
             None => hosts.push(HostFacts {
                 host: l.host.clone(),
                 cpu_model: l.cpu_model,
                 ranks: vec![rank],
+                detail: l.detail,
             }),
         }
         ranks.push(RankFacts {
@@ -188,6 +269,7 @@ pub fn assemble(locals: Vec<Local>) -> (Vec<RankFacts>, Vec<HostFacts>) {
             cpus: l.cpus,
             wtick: l.wtick,
             wtime_is_global: l.wtime_is_global,
+            mpi_node: l.mpi_node,
         });
     }
     (ranks, hosts)
@@ -223,6 +305,17 @@ pub struct Provenance {
     pub mpi: Option<MpiFacts>,
     pub ranks: Vec<RankFacts>,
     pub hosts: Vec<HostFacts>,
+    /// The machines behind the hosts (schema 4).
+    pub machines: Vec<MachineFacts>,
+    /// The build and the binary (schema 4).
+    pub build: BuildFacts,
+    /// What started the run, as world rank 0 sees it (schema 4).
+    pub launcher: Launcher,
+    /// World rank 0's host's load average when the run ended (schema 4); null while it runs.
+    pub load_average_end: Option<Fact<[f64; 3]>>,
+    /// What collecting all this took on world rank 0, in microseconds (schema 4): in an MPI
+    /// run the whole collective collection, of every rank and host.
+    pub collection_us: f64,
     /// World rank 0's environment, the variables with `ENV_PREFIXES`, by name.
     pub environment: BTreeMap<String, OsText>,
     /// ISO 8601 UTC.
@@ -265,7 +358,15 @@ impl Provenance {
         mpi: Option<MpiFacts>,
         locals: Vec<Local>,
     ) -> Self {
+        let t0 = std::time::Instant::now();
         let (ranks, hosts) = assemble(locals);
+        let build = BuildFacts::here();
+        let launcher = Launcher::here();
+        let before: f64 = hosts
+            .iter()
+            .filter_map(|h| h.detail.as_ref())
+            .map(|d| d.collection_us)
+            .sum();
         Provenance {
             imb_rs_version: env!("CARGO_PKG_VERSION"),
             git_commit: GIT_COMMIT,
@@ -274,17 +375,25 @@ impl Provenance {
             settings_file,
             mpi,
             ranks,
+            machines: machines(&hosts),
             hosts,
+            build,
+            launcher,
+            load_average_end: None,
             environment: environment(std::env::vars_os()),
             start: iso(started()),
             end: None,
             status: Status::Running,
+            // In a process of its own: its host's facts, then the rest; `gather` replaces it
+            // with the whole collective collection.
+            collection_us: before + t0.elapsed().as_secs_f64() * 1e6,
         }
     }
 
     /// The run ended now, this way.
     pub fn end(&mut self, status: Status) {
         self.end = Some(iso(chrono::Utc::now()));
+        self.load_average_end = Some(host::load(&host::Root::system()));
         self.status = status;
     }
 }

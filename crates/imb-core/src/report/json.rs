@@ -15,9 +15,11 @@ use crate::vocab::Mode;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-/// The layout of the document: 3 adds `provenance`; 2 keyed rows by machine key and typed every
-/// note (1, before it, keyed rows by column title and held notes as strings).
-pub const SCHEMA_VERSION: u32 = 3;
+/// The layout of the document: 4 adds the provenance's host, machine, build, launcher, control
+/// variable, clock and load facts and its collection time (the schema 3 keys unchanged); 3 adds
+/// `provenance`; 2 keyed rows by machine key and typed every note (1, before it, keyed rows by
+/// column title and held notes as strings).
+pub const SCHEMA_VERSION: u32 = 4;
 
 /// A note as JSON: its fields under its `kind`, and the printed lines as `text`.
 fn note_value(n: &Note) -> Value {
@@ -290,7 +292,7 @@ mod tests {
             let mut j = Json::new(out, "imb-mpi1");
             j.provenance(&prov);
             let doc = read(&path);
-            assert_eq!(doc["schema_version"], 3);
+            assert_eq!(doc["schema_version"], 4);
             assert_eq!(doc["provenance"]["status"]["state"], "running");
             assert_eq!(doc["provenance"]["end"], Value::Null);
             match status {

@@ -132,7 +132,7 @@ mod tests {
             vec!["Yield".into()],
         );
         let doc = read();
-        assert_eq!(doc["schema_version"], 3);
+        assert_eq!(doc["schema_version"], 4);
         assert_eq!(doc["tables"], serde_json::json!([]));
         assert_eq!(doc["provenance"]["status"]["state"], "running");
         assert_eq!(doc["provenance"]["mpi"], Value::Null);
