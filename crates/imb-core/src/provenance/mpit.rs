@@ -265,10 +265,19 @@ pub fn decode(type_name: &str, size: usize, count: usize, bytes: &[u8]) -> Resul
     })
 }
 
+extern "C" {
+    /// MPI_T_BIND_NO_OBJECT as the library's mpi.h defines it (csrc/mpit_consts.c): its
+    /// name in the bindings differs between Open MPI and MPICH.
+    fn imb_mpi_t_bind_no_object() -> c_int;
+}
+
 /// The value of variable `i`.
 fn read(i: c_int) -> Result<Value, String> {
     let (datatype, bind) = info(i)?;
-    if bind != ffi::MPI_T_BIND_NO_OBJECT as c_int {
+    // SAFETY: a C function of ours (csrc/mpit_consts.c) that takes nothing and returns a
+    // compile-time constant of mpi.h.
+    let no_object = unsafe { imb_mpi_t_bind_no_object() };
+    if bind != no_object {
         return Err("bound to an MPI object: no value of its own".to_string());
     }
     let (tname, size) = type_of(datatype)?;
