@@ -111,32 +111,12 @@ mod tests {
 mod bound {
     use super::*;
 
-    /// The least time of `args` on `np` processes, and the refusal if any.
-    fn least(args: &str, np: usize) -> (f64, Option<String>) {
-        let a: Vec<&str> = args.split_whitespace().collect();
-        imb_core::driver::bound_of(&SUITE, &a, np).unwrap().unwrap()
-    }
-
-    /// Refused before anything runs with the one-line message; `-force` lets it go.
     fn refused(args: &str, np: usize) {
-        let (secs, line) = least(args, np);
-        let line = line.unwrap_or_else(|| panic!("{args} on {np}: {secs:.0} s, not refused"));
-        assert!(
-            line.starts_with("this run needs at least ")
-                && line.ends_with(", or pass -force to run it anyway")
-                && !line.contains('\n'),
-            "{line}"
-        );
-        assert_eq!(
-            least(&format!("{args} -force"), np).1,
-            None,
-            "{args} -force"
-        );
+        imb_core::driver::assert_refused(&SUITE, args, np);
     }
 
     fn accepted(args: &str, np: usize) {
-        let (secs, line) = least(args, np);
-        assert_eq!(line, None, "{args} on {np}: {secs:.0} s");
+        imb_core::driver::assert_accepted(&SUITE, args, np);
     }
 
     #[test]

@@ -44,7 +44,7 @@ fn assert_valid(out: &str, np: usize, who: &str) {
     let notes = notes_after_tables(out);
     assert!(!tabs.is_empty(), "no table in: {out}");
     for l in out.lines().filter(|l| l.contains("UNRELIABLE")) {
-        assert!(l.starts_with("# "), "UNRELIABLE outside a # line: {l:?}");
+        assert!(l.starts_with("# "), "UNRELIABLE outside a # line: {l:?}"); // not a timing verdict: where the flag is printed
     }
     for (t, notes) in tabs.iter().zip(&notes) {
         let f = |c: &str| -> Vec<f64> {

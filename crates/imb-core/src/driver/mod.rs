@@ -172,6 +172,31 @@ pub fn bound_of(suite: &Suite, args: &[&str], np: usize) -> Result<Option<(f64, 
     Ok(Some((secs, long_run(suite, &opts, &plan))))
 }
 
+/// For the suites' tests: `args` on `np` processes is refused before anything runs, with the
+/// one-line message, and `-force` lets it go. Panics otherwise, naming the option set.
+pub fn assert_refused(suite: &Suite, args: &str, np: usize) {
+    let least = |a: &str| {
+        let a: Vec<&str> = a.split_whitespace().collect();
+        bound_of(suite, &a, np).unwrap().unwrap()
+    };
+    let (secs, line) = least(args);
+    let line = line.unwrap_or_else(|| panic!("{args} on {np}: {secs:.0} s, not refused"));
+    assert!(
+        line.starts_with("this run needs at least ")
+            && line.ends_with(", or pass -force to run it anyway")
+            && !line.contains('\n'),
+        "{line}"
+    );
+    assert_eq!(least(&format!("{args} -force")).1, None, "{args} -force");
+}
+
+/// For the suites' tests: `args` on `np` processes may run. Panics otherwise, with its bound.
+pub fn assert_accepted(suite: &Suite, args: &str, np: usize) {
+    let a: Vec<&str> = args.split_whitespace().collect();
+    let (secs, line) = bound_of(suite, &a, np).unwrap().unwrap();
+    assert_eq!(line, None, "{args} on {np}: {secs:.0} s");
+}
+
 /// Run what the options ask for; the exit status, the same on every rank.
 fn run_options(suite: &Suite, world: &Comm, opts: Options, granted: Threading) -> u8 {
     let rank = world.rank() as usize;
