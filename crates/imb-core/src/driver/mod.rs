@@ -14,7 +14,7 @@ use crate::kernel::Suite;
 use crate::kernel::{Benchmark, Comm, Ctx, Prep, Sample};
 use crate::lengths::{self, Len};
 use crate::plan::{self, Layout, Plan, Sizes, StepPlan};
-use crate::provenance::{self, Status};
+use crate::provenance::Status;
 use crate::report::{
     AdaptiveRule, Banner, Changed, Collector, Columns, Failure, Header, Json, Note, Progress, Row,
     Sink, Text, Unsettled, Verdict,
@@ -29,6 +29,7 @@ use std::process::ExitCode;
 
 mod header;
 mod measure;
+mod provenance;
 mod step;
 
 use measure::{StepRun, TableOut};

@@ -19,7 +19,6 @@ use std::sync::OnceLock;
 mod buildinfo;
 pub mod clock;
 #[cfg(feature = "mpi")]
-mod gather;
 pub mod host;
 pub mod launcher;
 pub mod libs;
@@ -32,7 +31,6 @@ mod tests;
 
 pub use buildinfo::{sha256, Binary, BuildFacts};
 #[cfg(feature = "mpi")]
-pub use gather::gather;
 pub use host::{Fact, HostDetail};
 pub use launcher::Launcher;
 pub use params::mpi_parameters;

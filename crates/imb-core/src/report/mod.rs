@@ -3,24 +3,20 @@
 //! (`-progress`, on stderr; `rows` for the suites without MPI); `summary` collects rows for
 //! `-summary`; `suitejson` is the `-json` file of the suites without MPI.
 
-mod grid;
 mod json;
-mod note;
 mod progress;
 mod rewrite;
 mod rows;
-mod sections;
 mod suitejson;
 mod summary;
 mod text;
 
-pub use grid::{grid_rule, grid_text, suite_head};
+pub use crate::grid::{grid_rule, grid_text, suite_head};
 
+pub use crate::note::{AdaptiveRule, Changed, Note, SectionClass, SectionsRow, Unsettled};
 pub use json::{Json, SCHEMA_VERSION};
-pub use note::{AdaptiveRule, Changed, Note, Unsettled};
 pub use progress::{Position, Progress, TableWork, Work, INTERVAL as PROGRESS_INTERVAL};
 pub use rows::RowProgress;
-pub use sections::{SectionClass, SectionsRow};
 pub use suitejson::{close, SuiteJson};
 pub use summary::{mode_name, summarise, summary_text, Best, Collector, Summary, SummaryLine};
 pub use text::{header_text, process_block, row_text, row_text_with, Text};

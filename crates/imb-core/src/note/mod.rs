@@ -4,7 +4,10 @@
 //! parsers have always seen, and the JSON sink writes the fields under a `kind` tag, with the
 //! same lines beside them as `text`.
 
-use super::sections::{sections_lines, SectionClass, SectionsRow};
+mod sections;
+
+use sections::sections_lines;
+pub use sections::{SectionClass, SectionsRow};
 use serde::Serialize;
 
 /// One note. Sizes are in bytes, times in microseconds.

@@ -4,10 +4,10 @@
 //! send them (a broadcast and a second gather), and rank 0 adds the library, its control
 //! variables and the parameters.
 
-use super::host::{self, HostDetail};
-use super::{clock, mpi_parameters, mpit, Local, MpiFacts, Provenance};
 use crate::cli::{Options, ThreadLevel};
 use crate::kernel::{Comm, Suite};
+use crate::provenance::host::{self, HostDetail};
+use crate::provenance::{clock, mpi_parameters, mpit, Local, MpiFacts, Provenance};
 use crate::sysinfo;
 use mpi::datatype::PartitionMut;
 use mpi::ffi;

@@ -44,7 +44,7 @@ pub fn sections_lines(classes: &[SectionClass], rows: &[SectionsRow]) -> Vec<Str
         format!("sections: {}", named.join("; ")),
     ];
     out.extend(
-        super::grid_text(&titles, &cells)
+        crate::grid::grid_text(&titles, &cells)
             .lines()
             .map(|l| l.to_string()),
     );
