@@ -231,11 +231,8 @@ fn hostile_input_is_one_line_and_exit_2() {
     let fifo = d.join("fifo");
     let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
     // SAFETY: mkfifo(3) on a NUL-terminated path we own.
-    assert_eq!(
-        unsafe { libc::mkfifo(c.as_ptr(), 0o600) },
-        0,
-        "mkfifo failed"
-    );
+    let rc = unsafe { libc::mkfifo(c.as_ptr(), 0o600) };
+    assert_eq!(rc, 0, "mkfifo failed");
     let fifo = fifo.to_str().unwrap().to_string();
     let dir = d.to_str().unwrap().to_string();
     let settings = include_str!("../../../settings/threads.toml");

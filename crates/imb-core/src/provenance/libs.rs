@@ -3,7 +3,7 @@
 //! (`ucp_get_version_string`, `fi_version`; a soname says nothing: UCX's is `libucp.so.0` in
 //! every release). A library that is not loaded is never loaded for this (`RTLD_NOLOAD`).
 
-use super::host::{Fact, Root};
+use super::sysfs::{Fact, Root};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::ffi::{c_char, c_void, CStr, CString};

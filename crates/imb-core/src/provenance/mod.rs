@@ -26,6 +26,7 @@ pub mod libs;
 pub mod mpit;
 pub mod net;
 mod params;
+mod sysfs;
 #[cfg(test)]
 mod tests;
 

@@ -13,7 +13,7 @@
 //! `ess_*`, `plm`, `oob_*`, …): those are marked `launcher`. Whatever fails is recorded as the
 //! reason; it never stops the run.
 
-use super::host::Fact;
+use super::sysfs::Fact;
 use mpi::ffi;
 use serde::Serialize;
 use serde_json::Value;
@@ -194,10 +194,8 @@ fn type_of(t: ffi::MPI_Datatype) -> Result<(String, usize), String> {
     let mut len: c_int = 0;
     // SAFETY: `t` is a datatype MPI_T returned; `name` holds more than MPI_MAX_OBJECT_NAME
     // bytes (64 in Open MPI, 128 in MPICH).
-    ok(
-        unsafe { ffi::MPI_Type_get_name(t, name.as_mut_ptr(), &mut len) },
-        "MPI_Type_get_name",
-    )?;
+    let rc = unsafe { ffi::MPI_Type_get_name(t, name.as_mut_ptr(), &mut len) };
+    ok(rc, "MPI_Type_get_name")?;
     let n = name
         .iter()
         .take_while(|&&c| c != 0)
@@ -285,17 +283,15 @@ fn read(i: c_int) -> Result<Value, String> {
     let mut count: c_int = 0;
     // SAFETY: MPI_T is initialised; a variable bound to no object takes a null object handle
     // (MPI 3.1 section 14.3.6); `handle` and `count` outlive the call.
-    ok(
-        unsafe {
-            ffi::MPI_T_cvar_handle_alloc(
-                i,
-                std::ptr::null_mut::<c_void>(),
-                handle.as_mut_ptr(),
-                &mut count,
-            )
-        },
-        "MPI_T_cvar_handle_alloc",
-    )?;
+    let rc = unsafe {
+        ffi::MPI_T_cvar_handle_alloc(
+            i,
+            std::ptr::null_mut::<c_void>(),
+            handle.as_mut_ptr(),
+            &mut count,
+        )
+    };
+    ok(rc, "MPI_T_cvar_handle_alloc")?;
     // SAFETY: the allocation succeeded, so it wrote the handle.
     let mut handle = unsafe { handle.assume_init() };
     let count = count.max(0) as usize;
@@ -322,10 +318,8 @@ fn read(i: c_int) -> Result<Value, String> {
 fn num() -> Result<usize, String> {
     let mut n: c_int = 0;
     // SAFETY: MPI_T is initialised; `n` outlives the call.
-    ok(
-        unsafe { ffi::MPI_T_cvar_get_num(&mut n) },
-        "MPI_T_cvar_get_num",
-    )?;
+    let rc = unsafe { ffi::MPI_T_cvar_get_num(&mut n) };
+    ok(rc, "MPI_T_cvar_get_num")?;
     Ok(n.max(0) as usize)
 }
 
@@ -335,10 +329,8 @@ fn read_all() -> Result<ControlVariables, String> {
     let mut provided: c_int = 0;
     // SAFETY: MPI_T may be initialised at any time, also after MPI_Init (MPI 3.1 section
     // 14.3.4); `provided` outlives the call. Only this thread uses MPI_T.
-    ok(
-        unsafe { ffi::MPI_T_init_thread(ffi::RSMPI_THREAD_SINGLE, &mut provided) },
-        "MPI_T_init_thread",
-    )?;
+    let rc = unsafe { ffi::MPI_T_init_thread(ffi::RSMPI_THREAD_SINGLE, &mut provided) };
+    ok(rc, "MPI_T_init_thread")?;
     let r = (|| {
         let count = num()?;
         let mut lists = vec![from_env(std::env::vars_os())];

@@ -2,7 +2,7 @@
 //! (/sys/class/infiniband), as the rank that reads them sees them: a network namespace shows
 //! its own devices.
 
-use super::host::{first_line, is_virtual, Root};
+use super::sysfs::{first_line, is_virtual, Root};
 use serde::{Deserialize, Serialize};
 
 /// One network interface.
