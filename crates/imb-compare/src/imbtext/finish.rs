@@ -1,0 +1,58 @@
+//! The run once every line is read: its conditions and status settled, its tables checked.
+
+use super::imb::{decimal_megabytes, has_closing_line};
+use super::Reader;
+use crate::check;
+use crate::error::Error;
+use crate::run::{Run, Status};
+
+impl Reader<'_> {
+    /// The run, its tables checked, its conditions and status settled.
+    pub(super) fn finish(mut self) -> Result<Run, Error> {
+        self.close_table();
+        let title = self.run.title.clone();
+        self.settle_conditions(&title);
+        self.run.status = self.status(&title);
+        self.keep_tables(&title)?;
+        if self.run.tables.is_empty() {
+            return Err(Error::File {
+                file: self.name.to_string(),
+                msg: "no IMB or OSU table in it".to_string(),
+            });
+        }
+        Ok(self.run)
+    }
+
+    fn status(&self, title: &str) -> Status {
+        if self.finished {
+            Status::Complete
+        } else if self.cut {
+            Status::CutShort("its last row is cut off".to_string())
+        } else if has_closing_line(title) {
+            Status::CutShort("no closing line (# All processes entering MPI_Finalize)".to_string())
+        } else {
+            Status::Unknown
+        }
+    }
+
+    /// Every table with a row or a flag, checked, its Mbytes/sec in megabytes of 2^20 bytes.
+    fn keep_tables(&mut self, title: &str) -> Result<(), Error> {
+        let megabytes = decimal_megabytes(title);
+        for mut open in std::mem::take(&mut self.done) {
+            if open.table.rows.is_empty() && open.table.flags.is_empty() {
+                continue;
+            }
+            check::table(self.name, &open.table, &open.at, &open.titles)?;
+            check::flag_defects(&mut open.table);
+            if megabytes {
+                if let Some(c) = open.table.column("mbytes") {
+                    for r in &mut open.table.rows {
+                        r[c] *= 1e6 / f64::from(1u32 << 20);
+                    }
+                }
+            }
+            self.run.tables.push(open.table);
+        }
+        Ok(())
+    }
+}

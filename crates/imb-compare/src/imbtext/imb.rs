@@ -1,0 +1,234 @@
+//! The IMB layouts (ours, IMB 3.0's, IMB 2021's): header lines, benchmark banners, table
+//! headers, notes after a table, the closing line, and the conditions the header gives.
+
+use super::{column_key, note_flag, Pending, Reader};
+use crate::conditions;
+
+/// IMB 2021 (title "Intel(R) MPI Benchmarks 2021.…") counts a megabyte as 10^6 bytes, IMB 3.0
+/// and imb-rs as 2^20 (doc/METHODOLOGY.md, "From per-rank times to a row"): its Mbytes/sec are
+/// converted on reading so that ratios compare like with like.
+pub(super) fn decimal_megabytes(title: &str) -> bool {
+    title
+        .split_once("MPI Benchmarks ")
+        .and_then(|(_, v)| v.get(..4)?.parse::<u32>().ok())
+        .is_some_and(|year| year >= 2021)
+}
+
+/// The program and its version from a banner title: "imb-rs 0.1.0", "IMB 3.0", "IMB 2021.11",
+/// "IMB 2019 Update 6"; `None` for a title we do not know.
+pub(super) fn program(title: &str) -> Option<String> {
+    let name = title.split(',').next().unwrap_or("").trim();
+    if let Some(v) = name.strip_prefix("imb-rs ") {
+        return Some(format!("imb-rs {}", v.trim()));
+    }
+    if let Some((_, v)) = name.split_once("Benchmark Suite V") {
+        return Some(format!("IMB {}", v.trim()));
+    }
+    if let Some((_, v)) = name.split_once("MPI Benchmarks ") {
+        return Some(format!("IMB {}", v.trim()));
+    }
+    None
+}
+
+/// IMB 2018 and later, and imb-rs, end a complete run with `# All processes entering
+/// MPI_Finalize`; IMB 3.x prints no closing line.
+pub(super) fn has_closing_line(title: &str) -> bool {
+    title.starts_with("imb-rs") || title.contains("MPI Benchmarks ")
+}
+
+/// The value after "LABEL:" on a header line.
+fn after_colon(line: &str) -> &str {
+    line.split_once(':').map_or("", |(_, v)| v.trim())
+}
+
+/// IMB 2021 prints an empty "MPI Thread Environment"; its level is then the one its command
+/// line asked for (`-thread_level`), MPI_THREAD_SINGLE by default.
+fn level_from_command(command: &str) -> String {
+    let words: Vec<&str> = command.split_whitespace().collect();
+    let asked = words
+        .iter()
+        .position(|w| *w == "-thread_level")
+        .and_then(|k| words.get(k + 1))
+        .copied()
+        .unwrap_or("single");
+    format!("MPI_THREAD_{}", asked.to_uppercase())
+}
+
+/// "36 ns before, 170 ns after" (a "?" where the probe could not run gives None).
+fn core_to_core(v: &str) -> Option<(f64, f64)> {
+    let (before, after) = v.split_once(',')?;
+    let ns = |s: &str| s.split_whitespace().next()?.parse::<f64>().ok();
+    Some((ns(before)?, ns(after)?))
+}
+
+impl Reader<'_> {
+    /// IMB 2021 prints its command line on the first `#` line after "Calling sequence was".
+    pub(super) fn command_line(&mut self, trimmed: &str) -> bool {
+        if self.want_command && trimmed.starts_with('#') && trimmed.len() > 1 {
+            self.command = Some(trimmed.trim_start_matches('#').trim().to_string());
+            self.want_command = false;
+            return true;
+        }
+        false
+    }
+
+    /// The banner title at the top of the file ("imb-rs 0.1.0, MPI-1 part"); the first one
+    /// wins.
+    pub(super) fn title_line(&mut self, trimmed: &str) -> bool {
+        if self.run.title.is_empty()
+            && (trimmed.contains("MPI Benchmark") || trimmed.starts_with("#    imb-rs"))
+        {
+            self.run.title = trimmed
+                .trim_start_matches('#')
+                .trim()
+                .trim_end_matches('-')
+                .trim()
+                .to_string();
+            return true;
+        }
+        false
+    }
+
+    /// The header's `LABEL : value` fields that state the launch's conditions and date.
+    pub(super) fn header_field(&mut self, trimmed: &str) -> bool {
+        if trimmed.starts_with("# MPI Thread Environment") {
+            let v = after_colon(trimmed);
+            if v.is_empty() {
+                self.env_empty = true;
+            } else {
+                self.run.conditions.thread_level = Some(v.to_string());
+            }
+            return true;
+        }
+        if trimmed.starts_with("# Date ") && self.run.identity.date.is_none() {
+            self.run.identity.date = Some(after_colon(trimmed).to_string());
+            return true;
+        }
+        if trimmed.starts_with("# MPI Version ") {
+            self.run.conditions.mpi_standard = Some(after_colon(trimmed).to_string());
+            return true;
+        }
+        if trimmed.starts_with("# Calling sequence was") {
+            self.want_command = true;
+            return true;
+        }
+        false
+    }
+
+    /// imb-rs's lines about the launch as a whole: its wall time and the core-to-core probe.
+    pub(super) fn launch_line(&mut self, trimmed: &str) -> bool {
+        if let Some(v) = trimmed.strip_prefix("# launch wall time:") {
+            self.run.wall_secs = v.split_whitespace().next().and_then(|w| w.parse().ok());
+            return true;
+        }
+        if let Some(v) = trimmed.strip_prefix("# core-to-core latency:") {
+            self.run.core_to_core = core_to_core(v);
+            return true;
+        }
+        false
+    }
+
+    /// `# !!` warnings: oversubscription, and the block that lists an optional mode's
+    /// parameters.
+    pub(super) fn warning_line(&mut self, trimmed: &str) -> bool {
+        if trimmed.starts_with("# !!") && trimmed.contains("(oversubscribed)") {
+            self.run.oversubscribed = Some(trimmed.trim_start_matches("# !!").trim().to_string());
+            return true;
+        }
+        if trimmed.starts_with("# !!") && (self.in_optional || trimmed.contains("OPTIONAL")) {
+            self.in_optional = true;
+            self.optional
+                .push(trimmed.trim_start_matches("# !!").to_string());
+            return true;
+        }
+        false
+    }
+
+    /// A note after a table that flags one of its sizes (or the whole table).
+    pub(super) fn note_line(&mut self, trimmed: &str) -> bool {
+        if let Some(flag) = note_flag(trimmed).filter(|_| trimmed.starts_with("# ")) {
+            if let Some(t) = self.done.last_mut() {
+                t.table.flags.push(flag);
+            }
+            return true;
+        }
+        false
+    }
+
+    /// The line that ends a complete run.
+    pub(super) fn closing_line(&mut self, trimmed: &str) -> bool {
+        if trimmed.starts_with("# All processes entering MPI_Finalize") {
+            self.finished = true;
+            return true;
+        }
+        false
+    }
+
+    /// `# Benchmarking NAME`: a banner, its table's header still to come.
+    pub(super) fn banner(&mut self, trimmed: &str) -> bool {
+        if let Some(name) = trimmed.strip_prefix("# Benchmarking ") {
+            self.pending = Some(Pending::new(name.trim().to_string()));
+            return true;
+        }
+        false
+    }
+
+    /// The conditions the header leaves open until every line is read: the program, the
+    /// thread level of a header that printed none, and the parameters.
+    pub(super) fn settle_conditions(&mut self, title: &str) {
+        let c = &mut self.run.conditions;
+        if c.program.is_none() {
+            c.program = program(title);
+        }
+        if c.thread_level.is_none() && self.env_empty {
+            c.thread_level = Some(level_from_command(self.command.as_deref().unwrap_or("")));
+        }
+        c.parameters = if title.starts_with("imb-rs") {
+            Some(conditions::optional_parameters(
+                self.optional.iter().map(String::as_str),
+            ))
+        } else if let Some(cmd) = &self.command {
+            Some(conditions::imb2021_options(cmd))
+        } else if title.contains("Benchmark Suite V") && self.optional.is_empty() {
+            // IMB 3.0 runs in standard mode unless built with -DIMB_OPTIONAL, which says so
+            // (without the values).
+            Some(Default::default())
+        } else {
+            None
+        };
+    }
+}
+
+/// A banner's lines before its table's header (process count, groups, mode); false for any
+/// other line.
+pub(super) fn banner_detail(p: &mut Pending, trimmed: &str) -> bool {
+    if let Some(v) = trimmed.strip_prefix("# #processes = ") {
+        p.processes = v.split_whitespace().next().and_then(|n| n.parse().ok());
+        return true;
+    }
+    if let Some(v) = trimmed.strip_prefix("# ( ") {
+        // "( G groups of P processes each running simultaneous )"
+        let w: Vec<&str> = v.split_whitespace().collect();
+        if w.len() > 3 && w[1] == "groups" && w[2] == "of" {
+            p.groups = w[0].parse().unwrap_or(1);
+            p.processes = w[3].parse().ok();
+        }
+        return true;
+    }
+    if let Some(v) = trimmed.strip_prefix("#    MODE:") {
+        p.mode = Some(v.trim().to_string());
+        return true;
+    }
+    false
+}
+
+/// An IMB table header (`#bytes #repetitions t[usec] …`, no `# ` before it): the column
+/// titles as printed and their keys.
+pub(super) fn table_header(trimmed: &str) -> Option<(Vec<String>, Vec<String>)> {
+    if !trimmed.contains("#repetitions") || trimmed.starts_with("# ") {
+        return None;
+    }
+    let titles: Vec<String> = trimmed.split_whitespace().map(String::from).collect();
+    let columns = titles.iter().map(|c| column_key(c)).collect();
+    Some((titles, columns))
+}

@@ -1,0 +1,121 @@
+//! A table from its header to its last row: opened under a banner, fed the lines that are its
+//! rows, closed by the first line that is not.
+
+use super::{imb, osu, row_line, Open, Pending, Reader, RowLine};
+use crate::check::At;
+use crate::error::Error;
+use crate::run::Table;
+
+impl Reader<'_> {
+    /// A line while a table is open; false when the line ends the table.
+    pub(super) fn table_line(
+        &mut self,
+        no: usize,
+        line: &str,
+        last_partial: bool,
+    ) -> Result<bool, Error> {
+        let Some(open) = self.current.as_mut() else {
+            return Ok(false);
+        };
+        let kind = row_line(line, open.table.columns.len(), open.grouped());
+        if last_partial && kind != RowLine::NotARow {
+            // The launch was killed while printing this row: it is no figure.
+            self.cut = true;
+            return Ok(true);
+        }
+        open.take(no, line, kind).map_err(|msg| Error::Line {
+            file: self.name.to_string(),
+            line: no,
+            msg,
+        })
+    }
+
+    pub(super) fn close_table(&mut self) {
+        if let Some(open) = self.current.take() {
+            self.done.push(open);
+        }
+    }
+
+    /// A line between a banner and its table's header: a detail of the banner, or the header
+    /// in the file's layout, which opens the table.
+    pub(super) fn banner_line(&mut self, no: usize, trimmed: &str) {
+        let Some(p) = self.pending.as_mut() else {
+            return;
+        };
+        if imb::banner_detail(p, trimmed) {
+            return;
+        }
+        let header = if self.osu {
+            osu::table_header(trimmed, &p.benchmark)
+        } else {
+            imb::table_header(trimmed)
+        };
+        let Some((titles, columns)) = header else {
+            return;
+        };
+        self.current = Some(Open::new(p, no, titles, columns));
+        // A mode block (imb-ext, imb-io) repeats the header under the same banner; OSU prints
+        // one table a title.
+        if self.osu {
+            self.pending = None;
+        }
+    }
+}
+
+impl Open {
+    /// The table a header opens under its banner, on line `no`.
+    fn new(p: &Pending, no: usize, titles: Vec<String>, columns: Vec<String>) -> Open {
+        Open {
+            table: Table {
+                benchmark: p.benchmark.clone(),
+                processes: p.processes,
+                groups: p.groups,
+                mode: p.mode.clone(),
+                columns,
+                rows: Vec::new(),
+                line: no,
+                flags: Vec::new(),
+                placement: None,
+            },
+            at: Vec::new(),
+            titles,
+        }
+    }
+
+    /// Under -multi 1 the first column is the group, and the size the second.
+    fn grouped(&self) -> bool {
+        self.table.column("group").is_some()
+    }
+
+    /// Line `no` read as `kind`: true when the table takes it, false when it ends the table,
+    /// the message when it is a row the table cannot take.
+    fn take(&mut self, no: usize, line: &str, kind: RowLine) -> Result<bool, String> {
+        let width = self.table.columns.len();
+        match kind {
+            RowLine::Row(v) if v.len() == width => {
+                self.table.rows.push(v);
+                self.at.push(At::Line(no));
+                Ok(true)
+            }
+            RowLine::Row(v) => Err(format!(
+                "a row of {} values under a header of {width} columns (line {})",
+                v.len(),
+                self.table.line
+            )),
+            RowLine::NoFigure(size, flag) => {
+                if size < 0.0 || size.fract() != 0.0 {
+                    return Err(format!("size {size}: a size is a whole number not below 0"));
+                }
+                self.table.flags.push((Some(size as u64), flag));
+                Ok(true)
+            }
+            RowLine::BadWord(w) => Err(format!(
+                "{w:?} where a row has a number (a row of {width} columns, header line {})",
+                self.table.line
+            )),
+            // Under -multi 1 a blank line precedes each size's group rows (doc/OUTPUT.md).
+            RowLine::NotARow if line.trim().is_empty() && self.grouped() => Ok(true),
+            RowLine::NotARow => Ok(false),
+        }
+    }
+}
