@@ -408,3 +408,43 @@ fn every_crate_inherits_rust_version_and_lints() {
     }
     assert!(missing.is_empty(), "{missing:?}");
 }
+
+/// The engine holds no family's names: a family's files, options, settings keys, benchmarks
+/// and executables live in its crate, behind the engine's general hooks (doc/ARCHITECTURE.md,
+/// "Where a change goes"). Comments may name them as examples; code may not.
+#[test]
+fn no_engine_file_names_a_family() {
+    const FAMILY: &[&str] = &[
+        "IMB_out",
+        "FILENAME",
+        "settings_io",
+        "Kind::Io",
+        "window_size",
+        "\"-dir\"",
+        "Uniband",
+        "Biband",
+        "Jacobi",
+        "_latency",
+        "Truly_passive",
+        "CPU_Exploit",
+        "imb-io",
+        "imb-ext",
+        "imb-rma",
+        "imb-nbc",
+    ];
+    let mut files = Vec::new();
+    rs_files(&src(), &mut files);
+    let mut found = Vec::new();
+    for f in files.iter().filter(|f| !is_test_file(f)) {
+        for (k, line) in code_lines(f).iter().enumerate() {
+            for w in FAMILY.iter().filter(|w| line.contains(*w)) {
+                found.push(format!("{}:{}: {w}", f.display(), k + 1));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "family names in the engine:\n{}",
+        found.join("\n")
+    );
+}

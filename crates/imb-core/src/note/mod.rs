@@ -4,8 +4,10 @@
 //! parsers have always seen, and the JSON sink writes the fields under a `kind` tag, with the
 //! same lines beside them as `text`.
 
+mod family;
 mod sections;
 
+pub use family::{FamilyNote, Remark};
 use sections::sections_lines;
 pub use sections::{SectionClass, SectionsRow};
 use serde::Serialize;
@@ -86,6 +88,16 @@ pub enum Note {
         count: usize,
         cpus: usize,
     },
+    /// A family's own note (`Remark`), under its own `kind`.
+    #[serde(untagged)]
+    Family(FamilyNote),
+}
+
+impl Note {
+    /// A family's note.
+    pub fn of<R: Remark>(r: &R) -> Note {
+        Note::Family(FamilyNote::of(r))
+    }
 }
 
 /// Why an `-adaptive` size did not settle.
@@ -165,6 +177,7 @@ impl Note {
                 "Function CPU_Exploit obtains an undisturbed".to_string(),
                 format!("performance of {mflops:7.2} MFlops"),
             ],
+            Note::Family(f) => f.lines.clone(),
             _ => vec![self.line()],
         }
     }
@@ -256,9 +269,10 @@ impl Note {
             Note::Oversubscribed { what, count, cpus } => {
                 crate::sysinfo::oversubscribed_line(what, *count, *cpus).unwrap_or_default()
             }
-            Note::Sections { .. } | Note::OptionalMode { .. } | Note::CpuExploit { .. } => {
-                self.lines().join("\n")
-            }
+            Note::Sections { .. }
+            | Note::OptionalMode { .. }
+            | Note::CpuExploit { .. }
+            | Note::Family(_) => self.lines().join("\n"),
         }
     }
 }
@@ -323,5 +337,31 @@ mod tests {
         assert_eq!(v["kind"], "slowest");
         assert_eq!(v["rank"], 3);
         assert_eq!(v["t_us"], 2.5);
+    }
+
+    #[derive(Serialize)]
+    struct Probe {
+        bytes: usize,
+        who: String,
+    }
+
+    impl Remark for Probe {
+        const KIND: &'static str = "probe";
+        fn lines(&self) -> Vec<String> {
+            vec![format!("{} bytes: {}", self.bytes, self.who), String::new()]
+        }
+    }
+
+    #[test]
+    fn a_family_note_prints_and_serialises_like_ours() {
+        let n = Note::of(&Probe {
+            bytes: 8,
+            who: "rank 1".into(),
+        });
+        assert_eq!(n.lines(), ["8 bytes: rank 1", ""]);
+        assert_eq!(
+            serde_json::to_string(&n).unwrap(),
+            r#"{"bytes":8,"kind":"probe","who":"rank 1"}"#
+        );
     }
 }
