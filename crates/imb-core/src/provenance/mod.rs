@@ -18,7 +18,6 @@ use std::sync::OnceLock;
 
 mod buildinfo;
 pub mod clock;
-#[cfg(feature = "mpi")]
 pub mod host;
 pub mod launcher;
 pub mod libs;
@@ -31,7 +30,6 @@ mod sysfs;
 mod tests;
 
 pub use buildinfo::{sha256, Binary, BuildFacts};
-#[cfg(feature = "mpi")]
 pub use host::{Fact, HostDetail};
 pub use launcher::Launcher;
 pub use params::mpi_parameters;
