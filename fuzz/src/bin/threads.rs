@@ -10,7 +10,7 @@ mod cli;
 mod pair;
 #[path = "../../../crates/imb-threads/src/pt.rs"]
 mod pt;
-#[path = "../../../crates/imb-threads/src/suite.rs"]
+#[path = "../../../crates/imb-threads/src/suite/mod.rs"]
 mod suite;
 
 use imb_harness::adaptive::{Clock, Policy};
