@@ -4,6 +4,7 @@
 
 use crate::kernel::Comm;
 use crate::stats::RankResult;
+use crate::table::Wire;
 use mpi::collective::SystemOperation;
 use mpi::topology::Color;
 use mpi::traits::*;
@@ -73,8 +74,8 @@ pub fn first_error(world: &Comm, mine: Option<String>) -> Option<String> {
 }
 
 /// Gather every rank's result to world rank 0 (in world-rank order), as one fixed-size
-/// record of doubles per rank (`RankResult::to_wire`).
-pub fn gather(world: &Comm, mine: RankResult) -> Option<Vec<RankResult>> {
+/// record of doubles per rank (`RankResult::to_wire`, the family's record encoded in it).
+pub fn gather(world: &Comm, mine: RankResult<Wire>) -> Option<Vec<RankResult<Wire>>> {
     let enc = mine.to_wire();
     let root = world.process_at_rank(0);
     if world.rank() == 0 {

@@ -2,8 +2,10 @@
 //!
 //! A benchmark builds a `Kernel` for one message size (untimed) and implements one repetition
 //! of its pattern in `step`. The loop around it (barriers, MPI_Wtime, n_sample repetitions,
-//! check mode) is the blanket `Timed` impl below: monomorphised per kernel, so `step` is inlined
-//! into the timed loop and the only dynamic call is one per sample.
+//! check mode) is the blanket `Measure` impl below: monomorphised per kernel, so `step` is
+//! inlined into the timed loop and the only dynamic call is one per sample (`Timed`, the face
+//! the driver holds). A family whose loops are its own implements `Measure` itself and reports
+//! its own figures in a typed `table::Record`.
 
 use crate::bench::{Info, Mode};
 use crate::buffers::{Buffer, Defect};
@@ -11,10 +13,10 @@ use crate::cli::Options;
 use crate::plan::Plan;
 use crate::report::Note;
 use crate::settings::Params;
-pub use crate::stats::PARTS;
+use crate::table::{Record, Wire};
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
-use std::any::Any;
+use std::any::{Any, TypeId};
 use std::path::Path;
 
 /// The communicator a benchmark runs on.
@@ -99,24 +101,61 @@ pub trait Kernel {
 
 /// The result of one timed loop on one rank.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct Sample {
+pub struct Sample<R = ()> {
     /// Seconds per repetition (non-blocking IO: t_ovrl).
     pub secs: f64,
     pub defect: Defect,
     /// This rank's time is not part of the row (a Sphinx latency's root, which only measures).
     pub excluded: bool,
-    /// A family's own values in seconds per repetition, read by its table kind (white-box: the
-    /// kernels' and sections' times; IMB-IO non-blocking: t_pure and t_CPU).
-    pub parts: [f64; PARTS],
+    /// The family's own figures, read by its table kind (white-box: the kernels' and
+    /// sections' times; the non-blocking overlaps: t_pure and t_CPU). Plain `Copy` data,
+    /// filled after the timed region.
+    pub rec: R,
 }
 
-/// A kernel ready to be timed (object-safe face of `Kernel`).
+impl<R: Record> Sample<R> {
+    /// The sample as the driver carries it: its record encoded in the fixed wire record.
+    #[inline]
+    pub fn erase(self) -> Sample<Wire> {
+        Sample {
+            secs: self.secs,
+            defect: self.defect,
+            excluded: self.excluded,
+            rec: Wire::encode(&self.rec),
+        }
+    }
+}
+
+/// A kernel ready to be timed, reporting the record `Rec` besides its time. Every `Kernel`
+/// is one through the engine's loop below (reporting `()`); a family whose loops are its own
+/// (the white-box kernels, the Sphinx latencies, the overlaps, Uniband's message count)
+/// implements it with the record its table kind reads.
+pub trait Measure {
+    type Rec: Record;
+    fn measure(&mut self, comm: &Comm, n_barr: usize, n: usize, check: bool) -> Sample<Self::Rec>;
+}
+
+/// What `Benchmark::kernel` returns and the driver runs: any `Measure`, its record carried
+/// encoded, so one driver runs every family.
 pub trait Timed {
-    fn run(&mut self, comm: &Comm, n_barr: usize, n: usize, check: bool) -> Sample;
+    fn run(&mut self, comm: &Comm, n_barr: usize, n: usize, check: bool) -> Sample<Wire>;
+    /// The record type the kernel reports: the driver checks it against the table kind's in
+    /// debug builds, since the compiler cannot see the two meet.
+    fn record(&self) -> TypeId;
 }
 
-impl<K: Kernel> Timed for K {
-    fn run(&mut self, comm: &Comm, n_barr: usize, n: usize, check: bool) -> Sample {
+impl<M: Measure> Timed for M {
+    fn run(&mut self, comm: &Comm, n_barr: usize, n: usize, check: bool) -> Sample<Wire> {
+        self.measure(comm, n_barr, n, check).erase()
+    }
+    fn record(&self) -> TypeId {
+        TypeId::of::<M::Rec>()
+    }
+}
+
+impl<K: Kernel> Measure for K {
+    type Rec = ();
+    fn measure(&mut self, comm: &Comm, n_barr: usize, n: usize, check: bool) -> Sample {
         let n = n.max(1);
         self.before();
         let n_barr = if self.barriers() { n_barr } else { 0 };
@@ -143,13 +182,13 @@ impl<K: Kernel> Timed for K {
             secs,
             defect,
             excluded: self.excluded(),
-            ..Sample::default()
+            rec: (),
         }
     }
 }
 
 /// `n_barr` barriers on `comm`, then `MPI_Wtime` around `body`, which runs `n` repetitions:
-/// seconds per repetition, and what `body` returned. `Timed::run` and every benchmark that
+/// seconds per repetition, and what `body` returned. `Measure::measure` and every benchmark that
 /// times its own loops (the white-box kernels, the Sphinx latencies, IMB-IO's overlap) start
 /// and stop the clock through this one place (guide 5.2.7), so none of them can time its
 /// barriers or its set-up by accident. Inlined, so `body` is compiled into the caller's loop.

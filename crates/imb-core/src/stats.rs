@@ -12,12 +12,11 @@ impl Usec {
     }
 }
 
-/// How many benchmark-specific values a rank reports besides its time (`kernel::Sample`).
-pub const PARTS: usize = 8;
-
-/// What one rank reports for one message size.
+/// What one rank reports for one message size: its time and check, and `rec`, its family's
+/// own figures (`table::Record`; `()` for the plain IMB kinds), which only its table kind
+/// reads.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct RankResult {
+pub struct RankResult<R = ()> {
     /// Time per repetition, already scaled by the benchmark's time factor.
     pub t: Usec,
     /// Check mode: the largest relative difference found (1.0 = a wrong element).
@@ -26,36 +25,7 @@ pub struct RankResult {
     pub pos: Option<usize>,
     /// Not part of the row's min/max/avg (a Sphinx latency's root).
     pub excluded: bool,
-    /// A family's own values, in usec, whose meaning its table kind knows (white-box: kernel
-    /// and section times; IMB-IO non-blocking: t_pure and t_CPU).
-    pub parts: [f64; PARTS],
-}
-
-/// Doubles in one rank's record on the wire.
-pub const WIRE: usize = 4 + PARTS;
-
-impl RankResult {
-    /// The record `comm::gather` sends: every field as a double (a position of -1 is none).
-    pub fn to_wire(&self) -> [f64; WIRE] {
-        let mut w = [0.0; WIRE];
-        w[..4].copy_from_slice(&[
-            self.t.0,
-            self.defect,
-            self.pos.map_or(-1.0, |p| p as f64),
-            f64::from(u8::from(self.excluded)),
-        ]);
-        w[4..].copy_from_slice(&self.parts);
-        w
-    }
-    pub fn from_wire(w: &[f64; WIRE]) -> Self {
-        RankResult {
-            t: Usec(w[0]),
-            defect: w[1],
-            pos: (w[2] >= 0.0).then_some(w[2] as usize),
-            excluded: w[3] != 0.0,
-            parts: w[4..].try_into().expect("PARTS values"),
-        }
-    }
+    pub rec: R,
 }
 
 /// Min, max and mean over a set of ranks.
@@ -68,7 +38,7 @@ pub struct Stats {
 }
 
 /// Statistics over the given world ranks (those not `excluded`; their check results count).
-pub fn over<'a>(results: &[RankResult], ranks: impl IntoIterator<Item = &'a usize>) -> Stats {
+pub fn over<'a, R>(results: &[RankResult<R>], ranks: impl IntoIterator<Item = &'a usize>) -> Stats {
     let mut n = 0usize;
     let (mut lo, mut hi, mut sum, mut defect) = (f64::INFINITY, f64::NEG_INFINITY, 0.0, 0.0f64);
     for &r in ranks {
@@ -96,8 +66,8 @@ pub fn over<'a>(results: &[RankResult], ranks: impl IntoIterator<Item = &'a usiz
 
 /// The member with the largest time (not `excluded`), as (world rank, time): a Sphinx
 /// latency's last receiver.
-pub fn slowest<'a>(
-    results: &[RankResult],
+pub fn slowest<'a, R>(
+    results: &[RankResult<R>],
     ranks: impl IntoIterator<Item = &'a usize>,
 ) -> Option<(usize, Usec)> {
     ranks
@@ -110,18 +80,18 @@ pub fn slowest<'a>(
         })
 }
 
-/// Min, max and mean of part `k` over the members not `excluded`.
-pub fn part<'a>(
-    results: &[RankResult],
+/// Min, max and mean of one figure of the records (`of`) over the members not `excluded`.
+pub fn figure<'a, R>(
+    results: &[RankResult<R>],
     ranks: impl IntoIterator<Item = &'a usize>,
-    k: usize,
+    of: impl Fn(&R) -> f64,
 ) -> (f64, f64, f64) {
     let (mut lo, mut hi, mut sum, mut n) = (f64::INFINITY, f64::NEG_INFINITY, 0.0, 0usize);
     for &r in ranks {
         if results[r].excluded {
             continue;
         }
-        let v = results[r].parts[k];
+        let v = of(&results[r].rec);
         lo = lo.min(v);
         hi = hi.max(v);
         sum += v;
@@ -174,20 +144,15 @@ mod tests {
         res[3].t = Usec(-6.0);
         // all negative: the maximum is negative, not 0
         assert_eq!(over(&res, &[0, 1, 2, 3]).t_max.0, -4.0);
-        res[2].parts[1] = 6.0;
-        res[3].parts[1] = 2.0;
-        assert_eq!(part(&res, &[0, 1, 2, 3], 1), (0.0, 6.0, 8.0 / 3.0));
-    }
-
-    #[test]
-    fn the_wire_record_round_trips() {
-        let mut r = rr(-1.5);
-        r.defect = 1.0;
-        r.pos = Some(4096);
-        r.excluded = true;
-        r.parts[PARTS - 1] = 7.25;
-        assert_eq!(RankResult::from_wire(&r.to_wire()), r);
-        assert_eq!(RankResult::from_wire(&rr(2.0).to_wire()), rr(2.0));
+        let mut figs = [1.0, -5.0, -4.0, -6.0].map(|v| RankResult {
+            rec: v,
+            ..RankResult::default()
+        });
+        figs[0].excluded = true;
+        assert_eq!(
+            figure(&figs, &[0, 1, 2, 3], |&v| 2.0 * v),
+            (-12.0, -8.0, -10.0)
+        );
     }
 
     #[test]

@@ -1,69 +1,87 @@
 //! White-box timing (doc/METHODOLOGY.md, "White-box benchmarking (Jacobi2D)"): named section timers
 //! with an activity class each (communication, data movement, computation), and the decomposition
-//! of an application kernel's time from its three incremental variants.
+//! of an application kernel's time from its three incremental variants: what such a kernel
+//! reports (`Times`), the table's columns and its values and notes, which a benchmark's white-box
+//! kind (imb-mpi1's Jacobi2D) assembles with the names of its own sections.
 //!
 //! The paper switches timers on with conditional compilation; here a kernel is generic over
 //! `Timer`, so the variant timed with `Off` has the calls compiled out (zero-sized marks,
 //! empty inline bodies) and the instrumented variant is a separate monomorphisation.
 
+use crate::report::column::{self, Column};
 pub use crate::report::SectionsRow;
 use crate::report::{Note, SectionClass};
-use crate::stats::{self, RankResult};
-use crate::table::{RowIn, TableIn};
+use crate::stats::{self, RankResult, Usec};
+use crate::table::{Record, RowIn, TableIn};
 
 pub use crate::vocab::{Activity, Section};
 
-/// The benchmark-specific values (`Sample::parts`) of a white-box benchmark, in seconds per
-/// repetition on each rank.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Part {
+/// What a white-box kernel reports on each rank (its `table::Record`), in seconds per
+/// repetition.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Times {
     /// The communication skeleton alone.
-    Skeleton = 0,
+    pub skeleton: f64,
     /// Skeleton plus the data movements of communication (pack, unpack).
-    Movement = 1,
+    pub movement: f64,
     /// The whole code.
-    Full = 2,
-    /// Section timers of the instrumented whole code, summed per class.
-    SecComm = 3,
-    SecMove = 4,
-    SecComp = 5,
+    pub full: f64,
+    /// Section timers of the instrumented whole code, summed per class (`Activity::ALL`
+    /// order).
+    pub sections: [f64; 3],
     /// The communication time that Exchange and PingPong at the same size predict.
-    PredExchange = 6,
-    PredPingPong = 7,
+    pub pred_exchange: f64,
+    pub pred_pingpong: f64,
 }
 
-impl Part {
-    /// Where the section timers' sum of an activity class goes.
-    pub fn section(a: Activity) -> Part {
-        match a {
-            Activity::Communication => Part::SecComm,
-            Activity::DataMovement => Part::SecMove,
-            Activity::Computation => Part::SecComp,
+impl Record for Times {
+    const WIDTH: usize = 8;
+    fn to_wire(&self, w: &mut [f64]) {
+        let [comm, moved, comp] = self.sections;
+        w.copy_from_slice(&[
+            self.skeleton,
+            self.movement,
+            self.full,
+            comm,
+            moved,
+            comp,
+            self.pred_exchange,
+            self.pred_pingpong,
+        ]);
+    }
+    fn from_wire(w: &[f64]) -> Self {
+        Times {
+            skeleton: w[0],
+            movement: w[1],
+            full: w[2],
+            sections: [w[3], w[4], w[5]],
+            pred_exchange: w[6],
+            pred_pingpong: w[7],
         }
     }
 }
 
 /// The white-box table's columns: the decomposition, the full kernel, then what Exchange and
 /// PingPong at the same size predict for the communication.
-pub const TITLES: &[&str] = &[
-    "#bytes",
-    "#repetitions",
-    "comm[usec]",
-    "move[usec]",
-    "comp[usec]",
-    "total[usec]",
-    "pred_Exch",
-    "pred_PPong",
+pub const COLUMNS: &[Column] = &[
+    column::BYTES,
+    column::REPETITIONS,
+    Column::new("comm[usec]", "comm_us"),
+    Column::new("move[usec]", "move_us"),
+    Column::new("comp[usec]", "comp_us"),
+    Column::new("total[usec]", "total_us"),
+    Column::new("pred_Exch", "pred_exchange_us"),
+    Column::new("pred_PPong", "pred_pingpong_us"),
 ];
 
-/// A white-box kind's `TableKind::values`.
-pub fn values(r: &RowIn) -> Vec<f64> {
+/// A white-box kind's values (`table::Reduce::values`).
+pub fn values(r: &RowIn<Times>) -> Vec<f64> {
     row_values(r.all, r.members)
 }
 
 /// A white-box kind's notes: the section timers of every size, over every member, named by
 /// the benchmark's `sections`.
-pub fn table_notes(sections: &[Section], t: &TableIn) -> Vec<Note> {
+pub fn table_notes(sections: &[Section], t: &TableIn<Times>) -> Vec<Note> {
     let members: Vec<usize> = t.layout.groups.iter().flatten().copied().collect();
     let rows: Vec<SectionsRow> = t
         .sizes
@@ -73,28 +91,33 @@ pub fn table_notes(sections: &[Section], t: &TableIn) -> Vec<Note> {
     sections_note(sections, &rows).into_iter().collect()
 }
 
-/// A white-box row from the gathered parts, each a mean over `members`: communication (the
-/// skeleton), data movement (the movement kernel minus the skeleton), computation (the full
-/// kernel minus the movement kernel), the full kernel, and the two predictions. The first
-/// three add up to the fourth by construction.
-pub fn row_values(all: &[RankResult], members: &[usize]) -> Vec<f64> {
-    let avg = |p: Part| stats::part(all, members, p as usize).2;
-    let (skel, moved, full) = (avg(Part::Skeleton), avg(Part::Movement), avg(Part::Full));
+/// A white-box row from the gathered records, each a mean over `members` in usec:
+/// communication (the skeleton), data movement (the movement kernel minus the skeleton),
+/// computation (the full kernel minus the movement kernel), the full kernel, and the two
+/// predictions. The first three add up to the fourth by construction.
+pub fn row_values(all: &[RankResult<Times>], members: &[usize]) -> Vec<f64> {
+    let avg = |of: fn(&Times) -> f64| stats::figure(all, members, |t| usec(of(t))).2;
+    let (skel, moved, full) = (avg(|t| t.skeleton), avg(|t| t.movement), avg(|t| t.full));
     vec![
         skel,
         moved - skel,
         full - moved,
         full,
-        avg(Part::PredExchange),
-        avg(Part::PredPingPong),
+        avg(|t| t.pred_exchange),
+        avg(|t| t.pred_pingpong),
     ]
 }
 
-/// One size's section timers: min/max/avg over `members` per activity class.
-pub fn sections_row(x: usize, all: &[RankResult], members: &[usize]) -> SectionsRow {
+fn usec(secs: f64) -> f64 {
+    Usec::from_secs(secs).0
+}
+
+/// One size's section timers: min/max/avg over `members` per activity class, in usec.
+pub fn sections_row(x: usize, all: &[RankResult<Times>], members: &[usize]) -> SectionsRow {
     SectionsRow {
         bytes: x,
-        classes: Activity::ALL.map(|a| stats::part(all, members, Part::section(a) as usize)),
+        classes: Activity::ALL
+            .map(|a| stats::figure(all, members, |t| usec(t.sections[a as usize]))),
     }
 }
 
@@ -231,18 +254,30 @@ mod tests {
 
     #[test]
     fn decomposition_adds_up_by_construction() {
-        let mut all = [RankResult::default(), RankResult::default()];
+        let us = |v: f64| v * 1e-6;
+        let near = |a: &[f64], b: &[f64]| a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-9);
+        let mut all = [RankResult::<Times>::default(); 2];
         for (r, (skel, moved, full)) in all.iter_mut().zip([(3.0, 4.5, 9.0), (5.0, 5.0, 12.0)]) {
-            r.parts[Part::Skeleton as usize] = skel;
-            r.parts[Part::Movement as usize] = moved;
-            r.parts[Part::Full as usize] = full;
-            r.parts[Part::SecComm as usize] = skel;
+            r.rec = Times {
+                skeleton: us(skel),
+                movement: us(moved),
+                full: us(full),
+                sections: [us(skel), 0.0, 0.0],
+                ..Times::default()
+            };
         }
         let v = row_values(&all, &[0, 1]);
-        assert_eq!(v[..4], [4.0, 0.75, 5.75, 10.5]);
-        assert_eq!(v[0] + v[1] + v[2], v[3]);
+        assert!(near(&v[..4], &[4.0, 0.75, 5.75, 10.5]), "{v:?}");
+        assert!(near(&[v[0] + v[1] + v[2]], &[v[3]]));
         let s = sections_row(64, &all, &[0, 1]);
-        assert_eq!(s.classes[0], (3.0, 5.0, 4.0));
+        let (lo, hi, avg) = s.classes[0];
+        assert!(near(&[lo, hi, avg], &[3.0, 5.0, 4.0]), "{s:?}");
+        let back = Times::from_wire(&{
+            let mut w = [0.0; Times::WIDTH];
+            all[1].rec.to_wire(&mut w);
+            w
+        });
+        assert_eq!(back, all[1].rec);
     }
 
     #[test]

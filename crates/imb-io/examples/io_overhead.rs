@@ -11,13 +11,14 @@
 
 use imb_core::bench::Mode;
 use imb_core::buffers::Buffer;
-use imb_core::kernel::{Benchmark, Comm, Ctx, Prep};
+use imb_core::kernel::{Benchmark, Comm, Ctx, Prep, Sample};
 use imb_core::lengths::n_sample;
 use imb_core::pairs::{self, Figure, Goal};
 use imb_core::settings::{Kind, Params};
 use imb_core::stats::Usec;
+use imb_core::table::Wire;
 use imb_io::cpu::Calibration;
-use imb_io::overlap_pct;
+use imb_io::{overlap_pct, NonblockingTimes};
 use mpi::ffi;
 use mpi::raw::AsRaw;
 use mpi::topology::Color;
@@ -124,10 +125,6 @@ struct Env<'a> {
     cpu: Option<&'a Calibration>,
 }
 
-/// Where imb-io's non-blocking kernels keep t_pure and t_CPU in `Sample::parts`.
-const PURE: usize = 0;
-const CPU: usize = 1;
-
 fn prepare(e: &Env, b: &dyn Benchmark, volume: usize) -> Option<Box<dyn Any>> {
     b.prepare(&Prep {
         comm: e.comm,
@@ -145,7 +142,7 @@ fn prepare(e: &Env, b: &dyn Benchmark, volume: usize) -> Option<Box<dyn Any>> {
     .expect("prepare")
 }
 
-/// One measurement through the harness: (t_ovrl or t, t_pure, t_CPU) in seconds.
+/// One measurement through the harness (t_ovrl or t in seconds, and the kernel's record).
 fn ours(
     e: &Env,
     b: &dyn Benchmark,
@@ -153,7 +150,7 @@ fn ours(
     x: usize,
     n: usize,
     bufs: &mut (Buffer, Buffer),
-) -> (f64, f64, f64) {
+) -> Sample<Wire> {
     let mut k = b.kernel(Ctx {
         comm: e.comm,
         rank: e.comm.rank() as usize,
@@ -167,8 +164,7 @@ fn ours(
         prep: Some(prep),
         run: e.cpu.map(|c| c as &dyn Any),
     });
-    let s = k.run(e.comm, N_BARR, n, false);
-    (s.secs, s.parts[PURE], s.parts[CPU])
+    k.run(e.comm, N_BARR, n, false)
 }
 
 fn main() {
@@ -201,7 +197,7 @@ fn main() {
             pairs,
             Figure::Slowest,
             &mut bufs,
-            |b| ours(&env, pw, prep.as_ref(), x, n, b).0,
+            |b| ours(&env, pw, prep.as_ref(), x, n, b).secs,
             |b| raw_write_indv(world, &path, b.0.bytes(), x, n),
         );
         let s = p.summary(Goal::Latency, |t| t * 1e6);
@@ -235,7 +231,9 @@ fn main() {
         let prep = prepare(&env, sw, params.overall_vol).expect("a prepared file");
         println!("CPU_Exploit: {:.2} MFlops", cal.mflops);
         for _ in 0..3 {
-            let (ovrl, pure, cpu) = ours(&env, sw, prep.as_ref(), x, n, &mut bufs);
+            let s = ours(&env, sw, prep.as_ref(), x, n, &mut bufs);
+            let (ovrl, t) = (s.secs, s.rec.decode::<NonblockingTimes>());
+            let (pure, cpu) = (t.pure, t.cpu);
             let o = overlap_pct(Usec(ovrl * 1e6), Usec(pure * 1e6), Usec(cpu * 1e6));
             println!(
                 "S_IWrite_Indv {x} B x {n}: t_pure {:9.2} us  t_CPU {:9.2} us  t_ovrl {:9.2} us  overlap {o:6.2} %",

@@ -19,7 +19,7 @@ mod open_close;
 mod overlap;
 mod prep;
 
-pub use overlap::overlap_pct;
+pub use overlap::{overlap_pct, NonblockingTimes};
 
 use imb_core::bench::{BufShape, Class, Effort, Info, Mode, Procs};
 use imb_core::buffers::Buffer;

@@ -22,10 +22,10 @@ use crate::layout::{Family, Scope};
 use imb_core::bench::{Effort, Mode, Shape};
 use imb_core::buffers::Defect;
 use imb_core::hints::Info;
-use imb_core::kernel::{bracket, Comm, Ctx, Sample, Timed, PARTS};
+use imb_core::kernel::{bracket, Comm, Ctx, Measure, Sample};
 use imb_core::settings::Params;
 use imb_core::stats::{self, Usec};
-use imb_core::table::{self as kind, RowIn, TableKind};
+use imb_core::table::{self as kind, Record, Reduce, RowIn, TableKind};
 use mpi::collective::SystemOperation;
 use mpi::traits::*;
 use std::path::Path;
@@ -92,7 +92,7 @@ impl<'a> Overlap<'a> {
             run: None,
         };
         Access::with_path(ctx, self.g.fam, self.path)
-            .run(self.comm, n_barr, n, false)
+            .measure(self.comm, n_barr, n, false)
             .secs
     }
 
@@ -154,24 +154,46 @@ impl<'a> Overlap<'a> {
     }
 }
 
-/// Where a non-blocking sample keeps t_pure and t_CPU (`Sample::parts`).
-const PURE: usize = 0;
-const CPU: usize = 1;
+/// What a non-blocking kernel reports besides t_ovrl, its time: seconds per access.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct NonblockingTimes {
+    /// The blocking AGGREGATE kernel of the same family.
+    pub pure: f64,
+    /// The CPU work alone.
+    pub cpu: f64,
+}
+
+impl Record for NonblockingTimes {
+    const WIDTH: usize = 2;
+    fn to_wire(&self, w: &mut [f64]) {
+        w.copy_from_slice(&[self.pure, self.cpu]);
+    }
+    fn from_wire(w: &[f64]) -> Self {
+        NonblockingTimes {
+            pure: w[0],
+            cpu: w[1],
+        }
+    }
+}
 
 /// The non-blocking table: t_ovrl is the slowest rank's time, t_pure and t_CPU the slowest
 /// rank's of each, and the overlap IMB derives from the three (guide 4.2.5.2).
 pub const NONBLOCKING: TableKind = TableKind {
     name: "non-blocking",
-    titles: kind::OVERLAP_TITLES,
+    columns: kind::NONBLOCKING_OVERLAP,
     merged: None,
-    values: nonblocking_values,
-    notes: kind::no_notes,
+    reduce: &Reduce {
+        values: nonblocking_values,
+        notes: kind::no_notes,
+    },
 };
 
-fn nonblocking_values(r: &RowIn) -> Vec<f64> {
+fn nonblocking_values(r: &RowIn<NonblockingTimes>) -> Vec<f64> {
     let t_max = r.stats.t_max;
-    let pure = Usec(stats::part(r.all, r.members, PURE).1);
-    let cpu = Usec(stats::part(r.all, r.members, CPU).1);
+    let slowest = |of: fn(&NonblockingTimes) -> f64| {
+        Usec(stats::figure(r.all, r.members, |t| Usec::from_secs(of(t)).0).1)
+    };
+    let (pure, cpu) = (slowest(|t| t.pure), slowest(|t| t.cpu));
     vec![t_max.0, pure.0, cpu.0, overlap_pct(t_max, pure, cpu)]
 }
 
@@ -195,8 +217,15 @@ fn block(recv: &mut [u8], i: usize, x: usize, len: usize) -> &mut [u8] {
     &mut recv[i * x..i * x + len]
 }
 
-impl Timed for Overlap<'_> {
-    fn run(&mut self, comm: &Comm, n_barr: usize, n: usize, check: bool) -> Sample {
+impl Measure for Overlap<'_> {
+    type Rec = NonblockingTimes;
+    fn measure(
+        &mut self,
+        comm: &Comm,
+        n_barr: usize,
+        n: usize,
+        check: bool,
+    ) -> Sample<NonblockingTimes> {
         let n = n.max(1);
         let pure = self.pure(n_barr, n);
         let mut slowest = 0.0f64;
@@ -212,14 +241,11 @@ impl Timed for Overlap<'_> {
             }
         });
         let (ovrl, defect) = self.overlapped(n_barr, n, passes, check);
-        let mut parts = [0.0; PARTS];
-        parts[PURE] = pure;
-        parts[CPU] = cpu;
         Sample {
             secs: ovrl,
             defect,
-            parts,
-            ..Sample::default()
+            excluded: false,
+            rec: NonblockingTimes { pure, cpu },
         }
     }
 }
@@ -242,13 +268,14 @@ mod tests {
     #[test]
     fn the_row_takes_the_slowest_rank_of_each_part() {
         use imb_core::stats::RankResult;
-        let mut all = [RankResult::default(), RankResult::default()];
-        all[0].t = Usec(150.0);
-        all[1].t = Usec(120.0);
-        all[0].parts[PURE] = 100.0;
-        all[1].parts[PURE] = 90.0;
-        all[0].parts[CPU] = 80.0;
-        all[1].parts[CPU] = 100.0;
+        use imb_core::table::Wire;
+        // t_ovrl in usec, t_pure and t_CPU in seconds, as the kernel reports them.
+        let all =
+            [(150.0, 100e-6, 80e-6), (120.0, 90e-6, 100e-6)].map(|(t, pure, cpu)| RankResult {
+                t: Usec(t),
+                rec: Wire::encode(&NonblockingTimes { pure, cpu }),
+                ..RankResult::default()
+            });
         let st = stats::over(&all, &[0, 1]);
         let r = RowIn {
             all: &all,
@@ -258,7 +285,12 @@ mod tests {
             scale_bw: 1.0,
             np: 2,
         };
-        assert_eq!(nonblocking_values(&r), [150.0, 100.0, 100.0, 50.0]);
+        let v = NONBLOCKING.values(&r);
+        let want = [150.0, 100.0, 100.0, 50.0];
+        assert!(
+            v.iter().zip(want).all(|(v, w)| (v - w).abs() < 1e-9),
+            "{v:?}"
+        );
     }
 
     #[test]

@@ -14,7 +14,7 @@ use imb_core::buffers::Buffer;
 use imb_core::kernel::Comm;
 use imb_core::pairs::{self, Figure, Goal, Table};
 use imb_core::settings::Kind;
-use imb_core::whitebox::Part;
+use imb_core::whitebox::Times;
 use mpi::collective::SystemOperation;
 use mpi::ffi;
 use mpi::raw::AsRaw;
@@ -160,11 +160,10 @@ fn main() {
         // This rank's instrumented sections summed, per run of ours (the first: the warm-up).
         let mut on = Vec::with_capacity(pairs + 1);
         let ours = |(s, r): &mut (Buffer, Buffer)| {
-            let t = pairs::timed(stencil, world, &ex.params, (x, Mode::Plain, n), s, r).parts;
-            on.push(
-                t[Part::SecComm as usize] + t[Part::SecMove as usize] + t[Part::SecComp as usize],
-            );
-            t[Part::Full as usize]
+            let sample = pairs::timed(stencil, world, &ex.params, (x, Mode::Plain, n), s, r);
+            let t: Times = sample.rec.decode();
+            on.push(t.sections.iter().sum::<f64>());
+            t.full
         };
         let mut raw_k = Raw::new(me, np, x);
         let raw_once = |_: &mut (Buffer, Buffer)| {

@@ -5,19 +5,21 @@
 //! acknowledgement, so no window starts before the previous one has arrived. Uniband sends
 //! from the lower half to the upper; Biband both ways (W each way, Mbytes/sec counts both).
 //! The row is IMB 2021's Msg/sec = scale_bw · W · NP/2 / t_max, and Mbytes/sec = Msg/sec · X /
-//! 2^20, the megabyte of every imb-rs table (`table::MSG_RATE`). Run only when named.
+//! 2^20, the megabyte of every imb-rs table (`MSG_RATE`, this family's kind, with the Msg/sec
+//! column and the message count each rank reports). Run only when named.
 
 use crate::ffi::{Mpi, Requests};
 use imb_core::bench::{Class, Effort, Info, Procs, Shape};
 use imb_core::buffers::{check_copy, Defect};
-use imb_core::kernel::{Benchmark, Comm, Ctx, Kernel, Timed};
-use imb_core::table::{self, MSGS};
+use imb_core::kernel::{Benchmark, Comm, Ctx, Kernel, Measure, Sample, Timed};
+use imb_core::report::column::{self, Column};
+use imb_core::table::{Record, Reduce, RowIn, TableKind};
 use std::os::raw::c_int;
 
 const fn rate(name: &'static str, scale_bw: f64, effort: fn(&Shape) -> Effort) -> Info {
     Info {
         procs: Procs::Pairs,
-        table: &table::MSG_RATE,
+        table: &MSG_RATE,
         scale_bw,
         on_request: true,
         effort,
@@ -27,6 +29,62 @@ const fn rate(name: &'static str, scale_bw: f64, effort: fn(&Shape) -> Effort) -
 
 static UNIBAND: Info = rate("Uniband", 1.0, |s| window(s, 1));
 static BIBAND: Info = rate("Biband", 2.0, |s| window(s, 2));
+
+/// What a rate kernel reports besides its time: the messages one repetition moves in one
+/// direction, W · NP/2.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Messages(pub f64);
+
+impl Record for Messages {
+    const WIDTH: usize = 1;
+    fn to_wire(&self, w: &mut [f64]) {
+        w[0] = self.0;
+    }
+    fn from_wire(w: &[f64]) -> Self {
+        Messages(w[0])
+    }
+}
+
+/// IMB 2021's message rate, printed as a whole number as IMB 2021 prints it.
+pub const MSG_PER_SEC: Column = Column::new_whole("Msg/sec", "msg_per_s");
+
+/// `#bytes #repetitions Mbytes/sec Msg/sec`: IMB 2021's ParallelTransferMsgRate. No times: the
+/// rate is what these benchmarks measure.
+pub const MSG_RATE: TableKind = TableKind {
+    name: "msg-rate",
+    columns: &[
+        column::BYTES,
+        column::REPETITIONS,
+        column::MBYTES,
+        MSG_PER_SEC,
+    ],
+    merged: None,
+    reduce: &Reduce {
+        values: msg_rate,
+        notes: imb_core::table::no_notes,
+    },
+};
+
+/// IMB 3.0's megabyte, for `Mbytes/sec`.
+const MB: f64 = 1_048_576.0;
+
+/// Msg/sec = scale_bw · W · NP/2 / t_max, t_max in usec, and Mbytes/sec = Msg/sec · X / 2^20:
+/// the MB of every other imb-rs table (IMB 3.0's), not IMB 2021's 10^6, so one run's tables,
+/// and imb-compare's conversions, use one unit; 0 when t_max is not positive.
+fn msg_rate(r: &RowIn<Messages>) -> Vec<f64> {
+    let msgs = r
+        .members
+        .iter()
+        .map(|&w| r.all[w].rec.0)
+        .fold(0.0, f64::max);
+    let t = r.stats.t_max.0;
+    let rate = if t > 0.0 {
+        r.scale_bw * (msgs * 1e6) / t
+    } else {
+        0.0
+    };
+    vec![rate * r.x as f64 / MB, rate]
+}
 
 /// One repetition on one process: `ways` × W messages of X bytes in flight together, and the
 /// acknowledgement that waits for them. The time grows with W (with Open MPI's shared memory,
@@ -110,7 +168,7 @@ impl Kernel for BibandK<'_> {
 }
 
 /// A kernel's timed loop (the engine's, through `kernel::bracket`) with the pair's message
-/// count in `Sample::parts[MSGS]`, which `table::MSG_RATE` turns into the rates.
+/// count as its record, which `MSG_RATE` turns into the rates.
 pub struct Rated<K> {
     k: K,
     msgs: f64,
@@ -127,17 +185,16 @@ impl<'a> Rated<UnibandK<'a>> {
     }
 }
 
-impl<K: Kernel> Timed for Rated<K> {
-    fn run(
-        &mut self,
-        comm: &Comm,
-        n_barr: usize,
-        n: usize,
-        check: bool,
-    ) -> imb_core::kernel::Sample {
-        let mut s = self.k.run(comm, n_barr, n, check);
-        s.parts[MSGS] = self.msgs;
-        s
+impl<K: Kernel> Measure for Rated<K> {
+    type Rec = Messages;
+    fn measure(&mut self, comm: &Comm, n_barr: usize, n: usize, check: bool) -> Sample<Messages> {
+        let s = self.k.measure(comm, n_barr, n, check);
+        Sample {
+            secs: s.secs,
+            defect: s.defect,
+            excluded: s.excluded,
+            rec: Messages(self.msgs),
+        }
     }
 }
 
@@ -162,5 +219,39 @@ impl Benchmark for Biband {
             msgs: p.msgs,
             k: BibandK(p),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use imb_core::stats::{self, RankResult, Usec};
+    use imb_core::table::Wire;
+
+    #[test]
+    fn message_rate_as_imb_2021() {
+        // Two ranks, window 256 on one pair: 256 messages in 4 usec.
+        let all = [0, 1].map(|k| RankResult {
+            t: Usec(2.0 + 2.0 * k as f64),
+            rec: Wire::encode(&Messages(256.0)),
+            ..RankResult::default()
+        });
+        let st = stats::over(&all, &[0, 1]);
+        let r = RowIn {
+            all: &all,
+            members: &[0, 1],
+            stats: &st,
+            x: 1000,
+            scale_bw: 2.0,
+            np: 2,
+        };
+        let v = MSG_RATE.values(&r);
+        assert_eq!(v[1], 2.0 * 256.0 / 4.0 * 1e6);
+        assert_eq!(v[0], v[1] * 1000.0 / 1_048_576.0);
+        assert_eq!(v.len() + 2, MSG_RATE.columns.len());
+        assert!(MSG_RATE
+            .columns
+            .iter()
+            .all(|c| c.whole == (c == &MSG_PER_SEC)));
     }
 }

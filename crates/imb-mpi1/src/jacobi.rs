@@ -22,11 +22,11 @@
 use crate::ffi::Mpi;
 use imb_core::bench::{Class, Effort, Info, Procs, Shape};
 use imb_core::buffers::Defect;
-use imb_core::kernel::{bracket, Benchmark, Comm, Ctx, Sample, Timed};
+use imb_core::kernel::{bracket, Benchmark, Comm, Ctx, Measure, Sample, Timed};
 use imb_core::report::Note;
-use imb_core::table::{TableIn, TableKind};
+use imb_core::table::{Reduce, TableIn, TableKind};
 use imb_core::whitebox;
-use imb_core::whitebox::{Activity, Off, On, Part, Section, Timer};
+use imb_core::whitebox::{Activity, Off, On, Section, Timer, Times};
 use std::os::raw::c_int;
 
 /// Interleaved timings of the three kernels; the minimum of each is used, so that a burst of
@@ -75,13 +75,15 @@ fn iterations(s: &Shape) -> Effort {
 /// The white-box table: the decomposition per row, the section timers after it.
 const WHITEBOX: TableKind = TableKind {
     name: "white-box",
-    titles: whitebox::TITLES,
+    columns: whitebox::COLUMNS,
     merged: None,
-    values: whitebox::values,
-    notes: jacobi_notes,
+    reduce: &Reduce {
+        values: whitebox::values,
+        notes: jacobi_notes,
+    },
 };
 
-fn jacobi_notes(t: &TableIn) -> Vec<Note> {
+fn jacobi_notes(t: &TableIn<Times>) -> Vec<Note> {
     whitebox::table_notes(&SECTIONS, t)
 }
 
@@ -396,8 +398,9 @@ impl JacobiK<'_> {
     }
 }
 
-impl Timed for JacobiK<'_> {
-    fn run(&mut self, comm: &Comm, n_barr: usize, n: usize, check: bool) -> Sample {
+impl Measure for JacobiK<'_> {
+    type Rec = Times;
+    fn measure(&mut self, comm: &Comm, n_barr: usize, n: usize, check: bool) -> Sample<Times> {
         use mpi::traits::*;
         let reps = n.max(1);
         let mut defect = Defect::NONE;
@@ -415,7 +418,7 @@ impl Timed for JacobiK<'_> {
                 defect = defect.max(self.check_reference(reps));
             }
         }
-        let [comm_s, move_s, comp_s] = self.sections(comm, n_barr, reps);
+        let sections = self.sections(comm, n_barr, reps);
         if let Some(r) = result {
             // The instrumented kernel computes what the plain one did.
             if let Some(k) = r.iter().zip(&self.u).position(|(a, b)| a != b) {
@@ -426,20 +429,18 @@ impl Timed for JacobiK<'_> {
         // Only ranks 0 and 1 timed PingPong; every rank predicts with rank 0's figure.
         comm.process_at_rank(0).broadcast_into(&mut pingpong);
         let dims = self.active_dims();
-        let mut parts = [0.0; imb_core::kernel::PARTS];
-        parts[Part::Skeleton as usize] = skeleton;
-        parts[Part::Movement as usize] = movement;
-        parts[Part::Full as usize] = full;
-        parts[Part::SecComm as usize] = comm_s;
-        parts[Part::SecMove as usize] = move_s;
-        parts[Part::SecComp as usize] = comp_s;
-        parts[Part::PredExchange as usize] = dims * exchange;
-        parts[Part::PredPingPong as usize] = 2.0 * dims * pingpong;
         Sample {
             secs: full,
             defect,
-            parts,
-            ..Sample::default()
+            excluded: false,
+            rec: Times {
+                skeleton,
+                movement,
+                full,
+                sections,
+                pred_exchange: dims * exchange,
+                pred_pingpong: 2.0 * dims * pingpong,
+            },
         }
     }
 }

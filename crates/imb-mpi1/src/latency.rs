@@ -25,11 +25,11 @@
 use crate::ffi::Mpi;
 use imb_core::bench::{Class, Effort, Info, Procs, Shape};
 use imb_core::buffers::{check_copy, check_sum, Defect};
-use imb_core::kernel::{bracket, Benchmark, Comm, Ctx, Sample, Timed};
+use imb_core::kernel::{bracket, Benchmark, Comm, Ctx, Measure, Sample, Timed};
 use imb_core::plan::Layout;
 use imb_core::report::Note;
 use imb_core::stats::{self, RankResult};
-use imb_core::table::{self as kind, TableIn, TableKind};
+use imb_core::table::{self as kind, Reduce, TableIn, TableKind};
 use imb_core::vocab::Multi;
 use mpi::traits::*;
 use std::os::raw::c_int;
@@ -88,12 +88,18 @@ fn per_receiver(s: &Shape) -> Effort {
 /// for every corrected time <= 0.
 const BCAST_TABLE: TableKind = TableKind {
     name: "Bcast_latency",
-    notes: |t| table_notes("last receiver", t),
+    reduce: &Reduce {
+        values: kind::min_max_avg,
+        notes: |t| table_notes("last receiver", t),
+    },
     ..kind::COLLECTIVE
 };
 const REDUCE_TABLE: TableKind = TableKind {
     name: "Reduce_latency",
-    notes: |t| table_notes("critical contributor", t),
+    reduce: &Reduce {
+        values: kind::min_max_avg,
+        notes: |t| table_notes("critical contributor", t),
+    },
     ..kind::COLLECTIVE
 };
 
@@ -237,8 +243,9 @@ impl LatencyK<'_> {
     }
 }
 
-impl Timed for LatencyK<'_> {
-    fn run(&mut self, comm: &Comm, n_barr: usize, n: usize, check: bool) -> Sample {
+impl Measure for LatencyK<'_> {
+    type Rec = ();
+    fn measure(&mut self, comm: &Comm, n_barr: usize, n: usize, check: bool) -> Sample {
         let n = n.max(1);
         let mut defect = Defect::NONE;
         self.ack.fill(f64::INFINITY);
@@ -265,7 +272,7 @@ impl Timed for LatencyK<'_> {
             secs: self.lat[self.me],
             defect,
             excluded: self.me == ROOT,
-            ..Sample::default()
+            rec: (),
         }
     }
 }

@@ -137,12 +137,12 @@ mod tests {
                 }
                 "Bcast_latency" | "Reduce_latency" => {
                     // The collective's columns, with the latency notes of its own kind.
-                    assert_eq!(i.table.titles, table::COLLECTIVE.titles);
+                    assert_eq!(i.table.columns, table::COLLECTIVE.columns);
                     assert_eq!((i.table.name, i.procs), (i.name, Procs::AtLeastTwo));
                     assert!(i.on_request && i.min_x > 0);
                 }
                 "Uniband" | "Biband" => {
-                    assert_eq!((i.table, i.procs), (&table::MSG_RATE, Procs::Pairs));
+                    assert_eq!((i.table, i.procs), (&band::MSG_RATE, Procs::Pairs));
                     assert!(i.on_request);
                 }
                 _ => assert_eq!(i.table, &table::COLLECTIVE),

@@ -12,8 +12,9 @@ use crate::cpu::{Calibration, Work};
 use crate::ops::{Op, Pattern};
 use imb_core::bench::{Effort, Info};
 use imb_core::buffers::Defect;
-use imb_core::kernel::{bracket, Benchmark, Comm, Ctx, Sample, Timed, PARTS};
-use imb_core::table::{self as kind, RowIn, TableKind};
+use imb_core::kernel::{bracket, Benchmark, Comm, Ctx, Measure, Sample, Timed};
+use imb_core::stats::{RankResult, Usec};
+use imb_core::table::{self as kind, Record, Reduce, RowIn, TableKind};
 use std::marker::PhantomData;
 
 /// Barriers before call `i`: N_BARR before the first, one between calls.
@@ -56,8 +57,9 @@ pub fn effort(loops: usize, bytes: usize) -> Effort {
 /// A `_pure` benchmark's kernel: the operation alone.
 pub struct Pure<O>(O);
 
-impl<O: Op> Timed for Pure<O> {
-    fn run(&mut self, comm: &Comm, n_barr: usize, n: usize, check: bool) -> Sample {
+impl<O: Op> Measure for Pure<O> {
+    type Rec = ();
+    fn measure(&mut self, comm: &Comm, n_barr: usize, n: usize, check: bool) -> Sample {
         let (secs, defect) = pure(&mut self.0, comm, n_barr, n.max(1), check);
         Sample {
             secs,
@@ -74,12 +76,37 @@ pub struct Overlap<O> {
     work: Work,
 }
 
-/// Where an overlap sample keeps t_pure and t_CPU (`Sample::parts`).
-const PURE: usize = 0;
-const CPU: usize = 1;
+/// What an overlap kernel reports besides t_ovrl, its time: seconds per call.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct OverlapTimes {
+    /// The operation alone (start, MPI_Wait).
+    pub pure: f64,
+    /// The CPU work inside the overlapped calls.
+    pub cpu: f64,
+}
 
-impl<O: Op> Timed for Overlap<O> {
-    fn run(&mut self, comm: &Comm, n_barr: usize, n: usize, check: bool) -> Sample {
+impl Record for OverlapTimes {
+    const WIDTH: usize = 2;
+    fn to_wire(&self, w: &mut [f64]) {
+        w.copy_from_slice(&[self.pure, self.cpu]);
+    }
+    fn from_wire(w: &[f64]) -> Self {
+        OverlapTimes {
+            pure: w[0],
+            cpu: w[1],
+        }
+    }
+}
+
+impl<O: Op> Measure for Overlap<O> {
+    type Rec = OverlapTimes;
+    fn measure(
+        &mut self,
+        comm: &Comm,
+        n_barr: usize,
+        n: usize,
+        check: bool,
+    ) -> Sample<OverlapTimes> {
         let n = n.max(1);
         let (t_pure, mut defect) = pure(&mut self.op, comm, n_barr, n, check);
         let passes = self.cal.passes_truncated(t_pure);
@@ -98,14 +125,14 @@ impl<O: Op> Timed for Overlap<O> {
                 defect = defect.max(op.check());
             }
         }
-        let mut parts = [0.0; PARTS];
-        parts[PURE] = t_pure;
-        parts[CPU] = t_cpu / n as f64;
         Sample {
             secs: t_ovrl / n as f64,
             defect,
-            parts,
-            ..Sample::default()
+            excluded: false,
+            rec: OverlapTimes {
+                pure: t_pure,
+                cpu: t_cpu / n as f64,
+            },
         }
     }
 }
@@ -142,24 +169,24 @@ impl<P: Pattern> Benchmark for Nbc<P> {
 /// `#bytes #repetitions t_ovrl t_pure t_CPU overlap[%]`: the overlap benchmarks.
 pub const OVERLAP: TableKind = TableKind {
     name: "nbc overlap",
-    titles: kind::OVERLAP_TITLES,
+    columns: kind::NONBLOCKING_OVERLAP,
     merged: None,
-    values: overlap_values,
-    notes: kind::no_notes,
+    reduce: &Reduce {
+        values: overlap_values,
+        notes: kind::no_notes,
+    },
 };
 
 /// Ibarrier's table: the same without `#bytes`.
 pub const OVERLAP_SYNC: TableKind = TableKind {
     name: "nbc overlap sync",
-    titles: kind::without_bytes(kind::OVERLAP_TITLES),
-    merged: None,
-    values: overlap_values,
-    notes: kind::no_notes,
+    columns: kind::without_bytes(kind::NONBLOCKING_OVERLAP),
+    ..OVERLAP
 };
 
 /// The three times of the rank with the largest t_ovrl (the first such rank), and the overlap
 /// IMB 2021 derives from them.
-fn overlap_values(r: &RowIn) -> Vec<f64> {
+fn overlap_values(r: &RowIn<OverlapTimes>) -> Vec<f64> {
     let slowest = r
         .members
         .iter()
@@ -167,7 +194,7 @@ fn overlap_values(r: &RowIn) -> Vec<f64> {
         .filter(|x| !x.excluded)
         .fold(
             None,
-            |acc: Option<&imb_core::stats::RankResult>, x| match acc {
+            |acc: Option<&RankResult<OverlapTimes>>, x| match acc {
                 Some(a) if a.t.0 >= x.t.0 => Some(a),
                 _ => Some(x),
             },
@@ -175,7 +202,8 @@ fn overlap_values(r: &RowIn) -> Vec<f64> {
     let Some(s) = slowest else {
         return vec![0.0; 4];
     };
-    let (ovrl, pure, cpu) = (s.t.0, s.parts[PURE], s.parts[CPU]);
+    let usec = |secs| Usec::from_secs(secs).0;
+    let (ovrl, pure, cpu) = (s.t.0, usec(s.rec.pure), usec(s.rec.cpu));
     vec![ovrl, pure, cpu, overlap_pct(ovrl, pure, cpu)]
 }
 
@@ -193,7 +221,8 @@ pub fn overlap_pct(t_ovrl: f64, t_pure: f64, t_cpu: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use imb_core::stats::{self, RankResult, Usec};
+    use imb_core::stats;
+    use imb_core::table::Wire;
 
     #[test]
     fn overlap_formula_divides_by_the_longer_time() {
@@ -205,22 +234,21 @@ mod tests {
         assert_eq!(overlap_pct(1.0, 0.0, 0.0), 0.0);
     }
 
-    fn result(t: f64, pure: f64, cpu: f64) -> RankResult {
-        let mut r = RankResult {
+    /// t_ovrl in usec, t_pure and t_CPU in seconds, as the kernel reports them.
+    fn result(t: f64, pure: f64, cpu: f64) -> RankResult<Wire> {
+        RankResult {
             t: Usec(t),
+            rec: Wire::encode(&OverlapTimes { pure, cpu }),
             ..RankResult::default()
-        };
-        r.parts[PURE] = pure;
-        r.parts[CPU] = cpu;
-        r
+        }
     }
 
     #[test]
     fn the_row_is_the_slowest_ranks_own_three_times() {
         let all = [
-            result(120.0, 100.0, 100.0),
-            result(150.0, 90.0, 80.0),
-            result(10.0, 1.0, 1.0),
+            result(120.0, 100e-6, 100e-6),
+            result(150.0, 90e-6, 80e-6),
+            result(10.0, 1e-6, 1e-6),
         ];
         let members = [0, 1];
         let st = stats::over(&all, &members);
@@ -233,11 +261,15 @@ mod tests {
             np: 2,
         };
         // Rank 1: (90 + 80 - 150) / 90.
-        let v = overlap_values(&r);
-        assert_eq!(&v[..3], [150.0, 90.0, 80.0]);
-        assert!((v[3] - 100.0 * 20.0 / 90.0).abs() < 1e-9);
-        assert_eq!(OVERLAP.titles.len(), v.len() + 2);
-        assert_eq!(OVERLAP_SYNC.titles.len(), v.len() + 1);
+        let v = OVERLAP.values(&r);
+        let want = [150.0, 90.0, 80.0, 100.0 * 20.0 / 90.0];
+        assert!(
+            v.iter().zip(want).all(|(v, w)| (v - w).abs() < 1e-9),
+            "{v:?}"
+        );
+        assert_eq!(OVERLAP.columns.len(), v.len() + 2);
+        assert_eq!(OVERLAP_SYNC.columns.len(), v.len() + 1);
+        assert_eq!(OVERLAP_SYNC.values(&r), v);
     }
 
     #[test]

@@ -18,7 +18,7 @@ use imb_core::bench::{Class, Info};
 use imb_core::buffers::{check_copy, Defect};
 use imb_core::kernel::{Benchmark, Ctx, Prep, Timed};
 use imb_core::stats;
-use imb_core::table::{self, RowIn, TableKind};
+use imb_core::table::{self, Reduce, RowIn, TableKind};
 use imb_ext::rma::{self, Info as Hints, Win};
 use std::os::raw::c_int;
 
@@ -27,10 +27,12 @@ use std::os::raw::c_int;
 /// without `-multi 0`.
 pub static MULT_PASSIVE: TableKind = TableKind {
     name: "rma-mult-passive",
-    titles: table::SINGLE.titles,
+    columns: table::SINGLE.columns,
     merged: None,
-    values: mult_passive,
-    notes: table::no_notes,
+    reduce: &Reduce {
+        values: mult_passive,
+        notes: table::no_notes,
+    },
 };
 
 fn mult_passive(r: &RowIn) -> Vec<f64> {
@@ -163,7 +165,7 @@ mod tests {
         ];
         let st = stats::over(&all, &[0, 1, 2]);
         let row = |np| {
-            mult_passive(&RowIn {
+            MULT_PASSIVE.values(&RowIn {
                 all: &all,
                 members: &[0, 1, 2],
                 stats: &st,
@@ -175,6 +177,6 @@ mod tests {
         // Two peers of 1 MiB in 4 usec: 500000 MB/s (MB = 2^20 bytes).
         assert_eq!(row(3), [4.0, 500000.0]);
         assert_eq!(row(1)[1], 250000.0);
-        assert_eq!(MULT_PASSIVE.titles, table::SINGLE.titles);
+        assert_eq!(MULT_PASSIVE.columns, table::SINGLE.columns);
     }
 }

@@ -26,7 +26,7 @@ impl Runner<'_> {
         step: &mut StepRun,
         m: usize,
         k: usize,
-    ) -> (RankResult, usize, Option<Note>) {
+    ) -> (RankResult<Wire>, usize, Option<Note>) {
         let (sizes, info) = (step.sizes, step.bench.info());
         let (len, mode) = (&sizes.lens[k], sizes.modes[m]);
         let x = sizes.x(len);
@@ -101,7 +101,7 @@ pub(super) struct Active<'a> {
 }
 
 impl Active<'_> {
-    pub(super) fn time(&mut self, x: usize, mode: Mode, n: usize, check: bool) -> Sample {
+    pub(super) fn time(&mut self, x: usize, mode: Mode, n: usize, check: bool) -> Sample<Wire> {
         let info = self.bench.info();
         self.recv
             .zero(info.bufs.lens(x, self.np, self.params.overall_vol).1);
@@ -118,15 +118,21 @@ impl Active<'_> {
             prep: self.prep,
             run: self.run,
         });
+        debug_assert!(
+            k.record() == info.table.reduce.record(),
+            "{}: its kernel reports another record than its table kind reads",
+            info.name
+        );
         k.run(self.comm, self.params.n_barr, n, check)
     }
 }
 
 /// One rank's result from its samples of one size: the single sample outside `-adaptive`, the
 /// median one under it (`imb_core::settle` says why the median), with the worst check of all.
-/// The median is one whole sample, not a median of each field, so a family's parts (t_ovrl,
-/// t_pure and t_CPU of a non-blocking IO row, white-box sections) come from one measurement.
-pub(super) fn rank_result(samples: &[Sample], scale_time: f64) -> RankResult {
+/// The median is one whole sample, not a median of each field, so a family's record and time
+/// (t_ovrl, t_pure and t_CPU of a non-blocking IO row, white-box sections) come from one
+/// measurement. The record is passed on as the kernel wrote it; its table kind converts it.
+pub(super) fn rank_result(samples: &[Sample<Wire>], scale_time: f64) -> RankResult<Wire> {
     let Some(mid) = crate::settle::median_index(samples.len(), |a, b| {
         samples[a].secs.total_cmp(&samples[b].secs)
     }) else {
@@ -136,16 +142,12 @@ pub(super) fn rank_result(samples: &[Sample], scale_time: f64) -> RankResult {
     let defect = samples
         .iter()
         .fold(crate::buffers::Defect::NONE, |d, s| d.max(s.defect));
-    let mut parts = [0.0; crate::kernel::PARTS];
-    for (p, v) in parts.iter_mut().zip(s.parts) {
-        *p = v * 1e6;
-    }
     RankResult {
         t: Usec::from_secs(s.secs * scale_time),
         defect: defect.value,
         pos: defect.pos,
         excluded: samples.iter().any(|s| s.excluded),
-        parts,
+        rec: s.rec,
     }
 }
 
@@ -161,7 +163,7 @@ pub(super) fn adaptive_size(
     ad: cli::Adaptive,
     (x, mode, n, check): (usize, Mode, usize, bool),
     scale_time: f64,
-) -> (RankResult, impl FnOnce(Option<usize>) -> Note, usize) {
+) -> (RankResult<Wire>, impl FnOnce(Option<usize>) -> Note, usize) {
     let rule = crate::settle::Rule {
         cutoff_pct: ad.cutoff_pct,
         min_timings: ad.min_reps,
@@ -225,7 +227,7 @@ impl TableOut {
     ) -> Vec<Note> {
         let np = layout.np;
         let mut notes = self.defects.clone();
-        notes.extend((info.table.notes)(&TableIn {
+        notes.extend(info.table.notes(&TableIn {
             sizes: &self.sizes,
             layout,
             multi,

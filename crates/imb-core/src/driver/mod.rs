@@ -22,7 +22,7 @@ use crate::report::{
 use crate::settings::{self, Params};
 use crate::stats::{self, RankResult, Usec};
 use crate::sysinfo;
-use crate::table::{RowIn, SizeResults, TableIn};
+use crate::table::{RowIn, SizeResults, TableIn, Wire};
 use mpi::traits::*;
 use mpi::Threading;
 use std::process::ExitCode;

@@ -72,7 +72,7 @@ impl Runner<'_> {
     /// The columns of a benchmark's tables in this run.
     fn columns(&self, info: &Info) -> Columns {
         Columns {
-            titles: self.kind(info).titles,
+            kind: self.kind(info).columns,
             group: self.opts.multi == Some(Multi::PerGroup),
             defects: self.opts.check && info.checked,
         }
@@ -164,7 +164,7 @@ impl Runner<'_> {
         cols: Columns,
         len: &Len,
         n: usize,
-        all: &[RankResult],
+        all: &[RankResult<Wire>],
         out: &mut TableOut,
     ) {
         let sync = info.class == Class::Sync;
@@ -172,7 +172,7 @@ impl Runner<'_> {
             .into_iter()
             .map(|(g, members)| {
                 let st = stats::over(all, &members);
-                let mut values = (self.kind(info).values)(&RowIn {
+                let mut values = self.kind(info).values(&RowIn {
                     all,
                     members: &members,
                     stats: &st,

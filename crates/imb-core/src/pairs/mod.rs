@@ -12,6 +12,7 @@ use crate::bench::Mode;
 use crate::buffers::Buffer;
 use crate::kernel::{Benchmark, Comm, Ctx, Sample};
 use crate::settings::Params;
+use crate::table::Wire;
 use mpi::collective::SystemOperation;
 use mpi::traits::*;
 
@@ -26,7 +27,8 @@ pub use stats::{median, Goal, Summary};
 pub use table::Table;
 
 /// One measurement of `b` at (X, mode, n) as the driver's `Active::time` takes it: the kernel
-/// built untimed for this rank of `comm`, then `Timed::run` with the settings' N_BARR.
+/// built untimed for this rank of `comm`, then `Timed::run` with the settings' N_BARR. A
+/// family's figures are in the sample's record (`Wire::decode`).
 pub fn timed(
     b: &dyn Benchmark,
     comm: &Comm,
@@ -34,7 +36,7 @@ pub fn timed(
     (x, mode, n): (usize, Mode, usize),
     send: &Buffer,
     recv: &mut Buffer,
-) -> Sample {
+) -> Sample<Wire> {
     let mut k = b.kernel(Ctx {
         comm,
         rank: comm.rank() as usize,

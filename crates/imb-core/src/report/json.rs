@@ -2,7 +2,7 @@
 //! then renamed) after each table, so a crash leaves a valid file with everything measured so
 //! far, and `"complete": false` says the run did not finish. Values keep full precision. A
 //! table lists its IMB column titles (`columns`) and their machine keys with units (`keys`:
-//! `t_avg_us`, `mbytes_per_s`, `report::COLUMNS` maps one to the other); rows are keyed by the
+//! `t_avg_us`, `mbytes_per_s`, each `report::Column` holds both); rows are keyed by the
 //! machine keys. Notes are objects with a `kind`, their fields, and `text`, the printed lines.
 //! The `provenance` object says where the results came from (`crate::provenance`); its
 //! `status` and `end` are set when the run ends, however it ends.
@@ -234,7 +234,7 @@ mod tests {
             layout: &l,
             mode: Mode::Plain,
             cols: Columns {
-                titles: crate::table::SINGLE.titles,
+                kind: crate::table::SINGLE.columns,
                 group: true,
                 defects: true,
             },

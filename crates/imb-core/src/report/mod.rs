@@ -3,6 +3,7 @@
 //! (`-progress`, on stderr; `rows` for the suites without MPI); `summary` collects rows for
 //! `-summary`; `suitejson` is the `-json` file of the suites without MPI.
 
+pub mod column;
 mod json;
 mod progress;
 mod rewrite;
@@ -12,6 +13,7 @@ mod summary;
 mod text;
 
 pub use crate::grid::{grid_rule, grid_text, suite_head};
+pub use column::Column;
 
 pub use crate::note::{AdaptiveRule, Changed, Note, SectionClass, SectionsRow, Unsettled};
 pub use json::{Json, SCHEMA_VERSION};
@@ -51,77 +53,44 @@ pub struct Header {
 /// The columns of one table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Columns {
-    /// The table kind's titles (`table::TableKind::titles`).
-    pub titles: &'static [&'static str],
+    /// The table kind's columns (`table::TableKind::columns`).
+    pub kind: &'static [Column],
     pub group: bool,
     pub defects: bool,
 }
 
-/// Every column: its IMB title, as printed and parsed by IMB-output scripts, and its machine
-/// key with units, the name a JSON row uses (doc/OUTPUT.md, "JSON").
-pub const COLUMNS: &[(&str, &str)] = &[
-    ("Group", "group"),
-    ("#bytes", "bytes"),
-    ("#repetitions", "repetitions"),
-    ("t[usec]", "t_us"),
-    ("t_min[usec]", "t_min_us"),
-    ("t_max[usec]", "t_max_us"),
-    ("t_avg[usec]", "t_avg_us"),
-    ("Mbytes/sec", "mbytes_per_s"),
-    ("Msg/sec", "msg_per_s"),
-    ("comm[usec]", "comm_us"),
-    ("move[usec]", "move_us"),
-    ("comp[usec]", "comp_us"),
-    ("total[usec]", "total_us"),
-    ("pred_Exch", "pred_exchange_us"),
-    ("pred_PPong", "pred_pingpong_us"),
-    ("t_ovrl[usec]", "t_ovrl_us"),
-    ("t_pure[usec]", "t_pure_us"),
-    ("t_CPU[usec]", "t_cpu_us"),
-    ("overlap[%]", "overlap_pct"),
-    ("defects", "defects"),
-];
-
-/// Columns IMB prints as whole numbers (`%13.0f`) rather than with two decimals.
-pub const WHOLE_COLUMNS: &[&str] = &["Msg/sec"];
-
-/// The machine key of a column title.
-pub fn column_key(title: &str) -> &'static str {
-    COLUMNS
-        .iter()
-        .find(|(t, _)| *t == title)
-        .map(|(_, k)| *k)
-        .expect("every title is in COLUMNS")
-}
-
 impl Columns {
-    /// The machine keys of `titles()`, in the same order.
-    pub fn keys(&self) -> Vec<&'static str> {
-        self.titles().into_iter().map(column_key).collect()
+    /// Every column of the table: `Group` under `-multi 1`, the kind's, then `defects`.
+    pub fn all(&self) -> Vec<Column> {
+        let mut c = Vec::new();
+        if self.group {
+            c.push(column::GROUP);
+        }
+        c.extend_from_slice(self.kind);
+        if self.defects {
+            c.push(column::DEFECTS);
+        }
+        c
     }
-    /// For each float value of a row (the titles after Group, #bytes and #repetitions):
-    /// whether it prints as a whole number (`WHOLE_COLUMNS`).
+    /// The machine keys of `all()`, in the same order.
+    pub fn keys(&self) -> Vec<&'static str> {
+        self.all().iter().map(|c| c.key).collect()
+    }
+    /// For each float value of a row (the columns after Group, #bytes and #repetitions):
+    /// whether it prints as a whole number.
     pub fn whole(&self) -> Vec<bool> {
-        self.titles()
-            .into_iter()
-            .filter(|t| !matches!(*t, "Group" | "#bytes" | "#repetitions"))
-            .map(|t| WHOLE_COLUMNS.contains(&t))
+        self.all()
+            .iter()
+            .filter(|c| !c.is_int())
+            .map(|c| c.whole)
             .collect()
     }
     pub fn titles(&self) -> Vec<&'static str> {
-        let mut t = Vec::new();
-        if self.group {
-            t.push("Group");
-        }
-        t.extend_from_slice(self.titles);
-        if self.defects {
-            t.push("defects");
-        }
-        t
+        self.all().iter().map(|c| c.title).collect()
     }
     /// `#` and 13·c − 1 dashes.
     pub fn rule(&self) -> String {
-        format!("#{}", "-".repeat(13 * self.titles().len() - 1))
+        format!("#{}", "-".repeat(13 * self.all().len() - 1))
     }
 }
 

@@ -322,7 +322,7 @@ mod tests {
             layout: &l,
             mode: Mode::Plain,
             cols: super::super::Columns {
-                titles: crate::table::SINGLE.titles,
+                kind: crate::table::SINGLE.columns,
                 group: false,
                 defects: false,
             },

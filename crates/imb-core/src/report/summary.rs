@@ -12,7 +12,7 @@ use serde::Serialize;
 /// bandwidth comes from (`t[usec]` and `t_max[usec]` are the slowest rank's time), the
 /// white-box total, the non-blocking overlapped time.
 const LATENCY: &[&str] = &["t[usec]", "t_max[usec]", "total[usec]", "t_ovrl[usec]"];
-const BANDWIDTH: &str = "Mbytes/sec";
+const BANDWIDTH: &str = super::column::MBYTES.title;
 
 /// One extreme of a table: the value, its column's machine key and its size (None in a table
 /// without sizes: Barrier, Open_Close).
@@ -56,17 +56,15 @@ pub fn mode_name(m: Mode) -> Option<&'static str> {
 /// (largest time, smallest bandwidth), as `-multi 0` reports the groups together. Ties go to
 /// the smallest size listed first; values that are not finite are passed over.
 pub fn summarise(cols: &Columns, rows: &[Row]) -> (Option<Best>, Option<Best>) {
-    let titles = cols.titles();
+    let all = cols.all();
     // Row::values starts after the integer columns.
-    let ints = titles
-        .iter()
-        .take_while(|t| matches!(**t, "Group" | "#bytes" | "#repetitions"))
-        .count();
-    let at = |title: &str| titles.iter().position(|t| *t == title).map(|i| i - ints);
-    let lat = LATENCY
-        .iter()
-        .find_map(|t| at(t).map(|i| (i, super::column_key(t))));
-    let bw = at(BANDWIDTH).map(|i| (i, super::column_key(BANDWIDTH)));
+    let ints = all.iter().take_while(|c| c.is_int()).count();
+    let at = |title: &str| {
+        let i = all.iter().position(|c| c.title == title)?;
+        Some((i - ints, all[i].key))
+    };
+    let lat = LATENCY.iter().find_map(|t| at(t));
+    let bw = at(BANDWIDTH);
 
     // Per size (consecutive rows of one size): (bytes, slowest latency, smallest bandwidth).
     let mut per_size: Vec<(Option<usize>, Option<f64>, Option<f64>)> = Vec::new();

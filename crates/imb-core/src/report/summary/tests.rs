@@ -3,12 +3,13 @@
 
 use super::*;
 use crate::plan::layout;
+use crate::report::column::{self, Column};
 use crate::report::{Text, Verdict};
 use crate::table;
 
-fn cols(titles: &'static [&'static str], group: bool) -> Columns {
+fn cols(kind: &'static [Column], group: bool) -> Columns {
     Columns {
-        titles,
+        kind,
         group,
         defects: false,
     }
@@ -32,7 +33,7 @@ fn single_transfer_lowest_time_and_highest_bandwidth() {
         row(None, Some(1024), &[0.40, 2455.0]),
         row(None, Some(4096), &[1.80, 2100.0]),
     ];
-    let (lat, bw) = summarise(&cols(table::SINGLE.titles, false), &rows);
+    let (lat, bw) = summarise(&cols(table::SINGLE.columns, false), &rows);
     // A tie goes to the size listed first.
     assert_eq!(
         lat,
@@ -56,7 +57,7 @@ fn single_transfer_lowest_time_and_highest_bandwidth() {
 fn collective_has_latency_only_and_check_column_is_ignored() {
     let c = Columns {
         defects: true,
-        ..cols(table::COLLECTIVE.titles, false)
+        ..cols(table::COLLECTIVE.columns, false)
     };
     // t_min t_max t_avg defects
     let rows = [
@@ -78,7 +79,7 @@ fn collective_has_latency_only_and_check_column_is_ignored() {
 #[test]
 fn latency_passes_over_a_zero_byte_call_that_moves_nothing() {
     // A collective whose 0-byte call returns at once: 0.00 usec is no latency.
-    let c = cols(table::COLLECTIVE.titles, false);
+    let c = cols(table::COLLECTIVE.columns, false);
     // t_min t_max t_avg
     let rows = [
         row(None, Some(0), &[0.0, 0.0, 0.0]),
@@ -100,7 +101,7 @@ fn latency_passes_over_a_zero_byte_call_that_moves_nothing() {
 
 #[test]
 fn latency_passes_over_the_zero_byte_sizes_of_every_group() {
-    let c = cols(table::SINGLE.titles, true);
+    let c = cols(table::SINGLE.columns, true);
     let rows = [
         row(Some(0), Some(0), &[0.1, 0.0]),
         row(Some(1), Some(0), &[0.2, 0.0]),
@@ -116,7 +117,7 @@ fn latency_passes_over_the_zero_byte_sizes_of_every_group() {
 #[test]
 fn a_table_of_only_zero_bytes_keeps_its_zero_byte_latency() {
     // `-msglen` listing only 0: the 0-byte time is the only figure there is.
-    let c = cols(table::COLLECTIVE.titles, false);
+    let c = cols(table::COLLECTIVE.columns, false);
     let (lat, _) = summarise(&c, &[row(None, Some(0), &[0.3, 0.5, 0.4])]);
     assert_eq!(
         lat,
@@ -126,7 +127,7 @@ fn a_table_of_only_zero_bytes_keeps_its_zero_byte_latency() {
             bytes: Some(0)
         })
     );
-    let s = cols(table::SINGLE.titles, false);
+    let s = cols(table::SINGLE.columns, false);
     let (lat, bw) = summarise(&s, &[row(None, Some(0), &[0.2, 0.0])]);
     assert_eq!(lat.map(|b| (b.value, b.bytes)), Some((0.2, Some(0))));
     assert_eq!(bw.map(|b| (b.value, b.bytes)), Some((0.0, Some(0))));
@@ -134,7 +135,7 @@ fn a_table_of_only_zero_bytes_keeps_its_zero_byte_latency() {
 
 #[test]
 fn barrier_has_no_size_and_an_empty_table_no_values() {
-    let c = cols(table::SYNC.titles, false);
+    let c = cols(table::SYNC.columns, false);
     // The 0-byte rule does not touch a table without sizes: its one row is its latency.
     let (lat, _) = summarise(&c, &[row(None, None, &[1.0, 2.0, 1.5])]);
     assert_eq!(
@@ -150,7 +151,7 @@ fn barrier_has_no_size_and_an_empty_table_no_values() {
 
 #[test]
 fn per_group_rows_count_with_the_slowest_group() {
-    let c = cols(table::SINGLE.titles, true);
+    let c = cols(table::SINGLE.columns, true);
     let rows = [
         // 0 bytes: groups at 1.0 and 3.0 usec -> 3.0
         row(Some(0), Some(0), &[1.0, 0.0]),
@@ -173,7 +174,7 @@ fn values_that_are_not_finite_are_passed_over() {
         row(None, Some(0), &[f64::NAN, f64::INFINITY]),
         row(None, Some(8), &[3.0, 2.0]),
     ];
-    let (lat, bw) = summarise(&cols(table::SINGLE.titles, false), &rows);
+    let (lat, bw) = summarise(&cols(table::SINGLE.columns, false), &rows);
     assert_eq!(lat.unwrap().bytes, Some(8));
     assert_eq!(bw.unwrap().bytes, Some(8));
 }
@@ -186,7 +187,7 @@ fn collector_follows_banners_and_rows() {
         name: "PingPong",
         layout: &l,
         mode: Mode::Aggregate,
-        cols: cols(table::SINGLE.titles, true),
+        cols: cols(table::SINGLE.columns, true),
     });
     c.row(&row(Some(0), Some(0), &[1.0, 0.0]));
     c.row(&row(Some(1), Some(0), &[2.0, 0.0]));
@@ -214,7 +215,19 @@ fn parser_safe(block: &str) {
         ] {
             assert!(!l.contains(key), "{key} in {l:?}");
         }
-        for title in crate::report::COLUMNS.iter().map(|(t, _)| t) {
+        // Every column imb-core knows (imb-mpi1's Msg/sec by its title).
+        let families = [
+            crate::table::NONBLOCKING_OVERLAP,
+            crate::whitebox::COLUMNS,
+            &[column::GROUP, column::DEFECTS],
+        ];
+        assert!(!l.contains(" Msg/sec"), "{l:?}");
+        let kinds = [table::SINGLE, table::PARALLEL, table::COLLECTIVE].map(|k| k.columns);
+        for title in kinds
+            .iter()
+            .chain(&families)
+            .flat_map(|c| c.iter().map(|c| c.title))
+        {
             assert!(!l.contains(&format!(" {title}")), "{title} in {l:?}");
         }
     }
@@ -279,7 +292,7 @@ fn summary_block_after_the_last_table() {
         name: "PingPong",
         layout: &l,
         mode: Mode::Plain,
-        cols: cols(table::SINGLE.titles, false),
+        cols: cols(table::SINGLE.columns, false),
     });
     t.row(&row(None, Some(4194304), &[4363.35, 916.73]));
     t.table_end(&[], false);

@@ -10,28 +10,12 @@ use crate::table::{self, TableKind};
 /// crates).
 const NONBLOCKING: TableKind = TableKind {
     name: "non-blocking",
-    titles: &[
-        "#bytes",
-        "#repetitions",
-        "t_ovrl[usec]",
-        "t_pure[usec]",
-        "t_CPU[usec]",
-        "overlap[%]",
-    ],
+    columns: table::NONBLOCKING_OVERLAP,
     ..table::COLLECTIVE
 };
 const WHITEBOX: TableKind = TableKind {
     name: "white-box",
-    titles: &[
-        "#bytes",
-        "#repetitions",
-        "comm[usec]",
-        "move[usec]",
-        "comp[usec]",
-        "total[usec]",
-        "pred_Exch",
-        "pred_PPong",
-    ],
+    columns: crate::whitebox::COLUMNS,
     ..table::COLLECTIVE
 };
 
@@ -61,7 +45,7 @@ fn render(f: impl FnOnce(&mut Text<Vec<u8>>)) -> String {
 
 fn cols(kind: &'static TableKind) -> Columns {
     Columns {
-        titles: kind.titles,
+        kind: kind.columns,
         group: false,
         defects: false,
     }
@@ -211,12 +195,12 @@ fn multi_merged_with_map_and_single_group_rows() {
 fn multi_per_group_and_sync() {
     let l = layout(4, 2, None, true);
     let c = Columns {
-        titles: table::SINGLE.titles,
+        kind: table::SINGLE.columns,
         group: true,
         defects: false,
     };
     let s = Columns {
-        titles: table::SYNC.titles,
+        kind: table::SYNC.columns,
         group: true,
         defects: false,
     };
@@ -315,7 +299,7 @@ fn idle_ranks_invalid_modes_attention_and_check() {
     let l = layout(14, 8, Some(Map { p: 2, q: 7 }), false);
     let p = layout(3, 2, None, false);
     let c = Columns {
-        titles: table::COLLECTIVE.titles,
+        kind: table::COLLECTIVE.columns,
         group: false,
         defects: true,
     };
