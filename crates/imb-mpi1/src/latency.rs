@@ -23,6 +23,7 @@
 //! measures nothing.
 
 use crate::ffi::Mpi;
+use crate::latency_notes::{Slowest, Unreliable};
 use imb_core::bench::{Class, Effort, Info, Procs, Shape};
 use imb_core::buffers::{check_copy, check_sum, Defect};
 use imb_core::kernel::{bracket, Benchmark, Comm, Ctx, Measure, Sample, Timed};
@@ -123,7 +124,7 @@ fn latency_notes(
     for (g, members) in kind::row_sets(layout, multi) {
         if let Some((w, t)) = stats::slowest(all, &members) {
             let (wg, pos) = layout.role(w).unwrap_or((0, w));
-            v.push(Note::Slowest {
+            v.push(Note::of(&Slowest {
                 bytes: x,
                 label: who.to_string(),
                 rank: pos,
@@ -133,19 +134,19 @@ fn latency_notes(
                     g
                 },
                 t_us: t.0,
-            });
+            }));
         }
     }
     for &w in layout.groups.iter().flatten() {
         let r = &all[w];
         if !r.excluded && r.t.0 <= 0.0 {
             let (g, pos) = layout.role(w).unwrap_or((0, w));
-            v.push(Note::Unreliable {
+            v.push(Note::of(&Unreliable {
                 bytes: x,
                 rank: pos,
                 group: layout.multi.then_some(g),
                 t_us: r.t.0,
-            });
+            }));
         }
     }
     v

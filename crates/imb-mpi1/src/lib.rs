@@ -13,6 +13,7 @@ mod coll2021;
 mod ffi;
 mod jacobi;
 mod latency;
+mod latency_notes;
 mod p2p;
 
 use imb_core::kernel::Benchmark;

@@ -39,22 +39,6 @@ pub enum Note {
     NoLengths { benchmark: String },
     /// IMB's "Attention, msg size X truncated to Y" above the row.
     Truncated { from: usize, to: usize },
-    /// A Sphinx latency: the slowest rank of a size (`label`: "last receiver", ...), its rank
-    /// in its group and the group under Multi.
-    Slowest {
-        bytes: usize,
-        label: String,
-        rank: usize,
-        group: Option<usize>,
-        t_us: f64,
-    },
-    /// A Sphinx latency whose corrected time is not positive.
-    Unreliable {
-        bytes: usize,
-        rank: usize,
-        group: Option<usize>,
-        t_us: f64,
-    },
     /// White-box: the named section timers per activity class, and min/max/avg over the
     /// ranks per class and size.
     Sections {
@@ -128,10 +112,6 @@ fn list(v: &[usize]) -> String {
         .map(|x| x.to_string())
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-fn in_group(g: Option<usize>) -> String {
-    g.map(|g| format!(" of group {g}")).unwrap_or_default()
 }
 
 impl Note {
@@ -223,26 +203,6 @@ impl Note {
                  removed it)"
             ),
             Note::Truncated { from, to } => format!("Attention, msg size {from} truncated to {to}"),
-            Note::Slowest {
-                bytes,
-                label,
-                rank,
-                group,
-                t_us,
-            } => format!(
-                "{bytes} bytes: {label}: rank {rank}{} ({t_us:.2} usec)",
-                in_group(*group)
-            ),
-            Note::Unreliable {
-                bytes,
-                rank,
-                group,
-                t_us,
-            } => format!(
-                "{bytes} bytes: UNRELIABLE: rank {rank}{}: corrected time {t_us:.2} usec <= 0 \
-                 (the acknowledgement latency is not below the measured time)",
-                in_group(*group)
-            ),
             Note::Adaptive {
                 bytes,
                 median_us,
@@ -326,17 +286,15 @@ mod tests {
 
     #[test]
     fn json_has_a_kind_and_fields() {
-        let n = Note::Slowest {
+        let n = Note::Defect {
             bytes: 4,
-            label: "last receiver".into(),
-            rank: 3,
-            group: None,
-            t_us: 2.5,
+            world_rank: 3,
+            first_wrong_byte: 2,
         };
         let v = serde_json::to_value(&n).unwrap();
-        assert_eq!(v["kind"], "slowest");
-        assert_eq!(v["rank"], 3);
-        assert_eq!(v["t_us"], 2.5);
+        assert_eq!(v["kind"], "defect");
+        assert_eq!(v["world_rank"], 3);
+        assert_eq!(v["first_wrong_byte"], 2);
     }
 
     #[derive(Serialize)]

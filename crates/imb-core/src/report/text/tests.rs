@@ -240,6 +240,20 @@ fn multi_per_group_and_sync() {
     }));
 }
 
+/// A family's note as the Sphinx latencies print theirs (imb-mpi1's `latency_notes`).
+#[derive(serde::Serialize)]
+struct Slowest(usize, usize, f64);
+
+impl crate::note::Remark for Slowest {
+    const KIND: &'static str = "slowest";
+    fn lines(&self) -> Vec<String> {
+        vec![format!(
+            "{} bytes: last receiver: rank {} ({:.2} usec)",
+            self.0, self.1, self.2
+        )]
+    }
+}
+
 #[test]
 fn whitebox_table_sections_and_latency_notes() {
     let l = layout(4, 4, None, false);
@@ -263,13 +277,7 @@ fn whitebox_table_sections_and_latency_notes() {
     ];
     let notes = [
         crate::whitebox::sections_note(&sections, &rows).unwrap(),
-        Note::Slowest {
-            bytes: 4,
-            label: "last receiver".into(),
-            rank: 1,
-            group: None,
-            t_us: 4.39,
-        },
+        Note::of(&Slowest(4, 1, 4.39)),
     ];
     insta::assert_snapshot!(render(|t| {
         t.note(&Note::OutOfRange {
