@@ -114,7 +114,7 @@ fn core_error(reader: &str, e: &imb_core::Error) {
 pub fn core_cli(data: &[u8]) {
     let Some(argv) = args(data) else { return };
     let _ = cli::prescan_thread_level(&argv);
-    let raw = cli::raw::read(&argv);
+    let raw = cli::read(&argv);
     for spec in specs() {
         for np in [1, 2, 4, 6] {
             match cli::parse(&spec, &argv, np) {
@@ -130,7 +130,7 @@ pub fn core_cli(data: &[u8]) {
             }
         }
     }
-    // `raw::read` is the pure half of `parse`: it must agree on whether argv is readable.
+    // `cli::read` is the pure half of `parse`: it must agree on whether argv is readable.
     if let Err(e) = raw {
         core_error("core_cli raw", &e);
     }

@@ -4,16 +4,42 @@
 
 use crate::constructs::{self, Kind, CONSTRUCTS};
 use crate::{ffi, json, method};
-use imb_core::cli::table::{self, Opt, Takes};
+use imb_core::cli::shared::{self, HasShared, Named, Shared};
+use imb_core::cli::table::{self, Dashed, Opt, Takes};
+use imb_core::cli::value::{number_list, whole};
 use imb_core::cli::ProgressMode;
 
-/// The options, in `-help` order; `-help` and the argv normaliser come from this table.
-const OPTS: &[Opt] = &[
-    Opt::row("help", Takes::Help, (0, 0, "[-h{elp}]"), ""),
-    Opt::row("list", Takes::Flag, (0, 1, "[-list]"), ""),
+/// The command line as typed: each option's text, read when the runtime's limits are known
+/// (`parse_args`), and the shared rows' values.
+#[derive(Debug, Clone, Default, PartialEq)]
+struct Raw {
+    shared: Shared,
+    threads: Option<String>,
+    outer_reps: Option<String>,
+    test_time: Option<String>,
+    delay_time: Option<String>,
+    cutoff: Option<String>,
+}
+
+impl HasShared for Raw {
+    fn shared(&mut self) -> &mut Shared {
+        &mut self.shared
+    }
+}
+
+type Why = Result<(), String>;
+
+/// The options, in `-help` order; `-help` and the argv reader come from this table.
+const OPTS: &[Opt<Raw>] = &[
+    shared::help((0, 0, "[-h{elp}]"), ""),
+    shared::list((0, 1, "[-list]"), ""),
     Opt::row(
         "threads",
         Takes::Value,
+        |r, v| -> Why {
+            r.threads = Some(v.to_string());
+            Ok(())
+        },
         (0, 2, "[-threads LIST]"),
         "- -threads LIST: thread counts, e.g. 4, 1,2,4 or 1-4 (default 1, 2, 4, ... up to the runtime's\n  \
 maximum, which always comes last; at most 4096 and the runtime's thread limit).\n",
@@ -21,12 +47,20 @@ maximum, which always comes last; at most 4096 and the runtime's thread limit).\
     Opt::row(
         "outer_reps",
         Takes::Value,
+        |r, v| -> Why {
+            r.outer_reps = Some(v.to_string());
+            Ok(())
+        },
         (0, 3, "[-outer_reps N]"),
         "- -outer_reps N: measurements per data point (default 20, 2..10000).\n",
     ),
     Opt::row(
         "test_time",
         Takes::Value,
+        |r, v| -> Why {
+            r.test_time = Some(v.to_string());
+            Ok(())
+        },
         (0, 4, "[-test_time USEC]"),
         "- -test_time USEC: innerreps doubles until one test lasts this long (default 1000, at most\n  \
 10 s).\n",
@@ -34,26 +68,24 @@ maximum, which always comes last; at most 4096 and the runtime's thread limit).\
     Opt::row(
         "delay_time",
         Takes::Value,
+        |r, v| -> Why {
+            r.delay_time = Some(v.to_string());
+            Ok(())
+        },
         (1, 0, "[-delay_time USEC]"),
         "- -delay_time USEC: the calibrated delay in each construct (default 0.1, at most 1000); the\n  \
 schedule family uses a body of about 100 cycles instead.\n",
     ),
-    Opt::row(
-        "json",
-        Takes::Value,
+    shared::json(
         (1, 2, "[-json FILE]"),
         "- -json FILE: the results as data (doc/OUTPUT.md, \"JSON\"): provenance, header facts and\n  \
 every table, rewritten after each table; FILE must be a regular file or not exist yet.\n",
     ),
-    Opt::row(
-        "force",
-        Takes::Flag,
+    shared::force(
         (1, 3, "[-force]"),
         "- -force: run even when the data points asked for need more than an hour at the least.\n",
     ),
-    Opt::row(
-        "progress",
-        Takes::Value,
+    shared::progress(
         (2, 0, "[-progress on|off|auto]"),
         "- -progress on|off|auto: lines on stderr saying which family, team and data point the run\n  \
 is at, the time elapsed and an estimate of the time left; never on stdout. auto (default):\n  \
@@ -62,13 +94,15 @@ only when stderr is a terminal.\n",
     Opt::row(
         "cutoff",
         Takes::Value,
+        |r, v| -> Why {
+            r.cutoff = Some(v.to_string());
+            Ok(())
+        },
         (1, 1, "[-cutoff PCT]"),
         "- -cutoff PCT: a data point whose test times spread more than PCT % of their mean, or with more\n  \
 than a quarter outliers, is flagged UNSETTLED (default 10).\n",
     ),
-    Opt::row(
-        "names",
-        Takes::Names,
+    shared::names(
         (2, 1, "[family | construct ...]"),
         "- family: sync, sched or array; construct: a name from -list, any case. Default: all.\n",
     ),
@@ -133,14 +167,14 @@ fn parse_threads(s: &str, runtime_limit: i32) -> Result<Vec<i32>, String> {
             _ => Err("expected thread counts like 4, 1,2,4 or 1-4".to_string()),
         }
     };
-    let v = table::number_list(s, num).map_err(|e| format!("-threads {s}: {e}"))?;
+    let v = number_list(s, num).map_err(|e| format!("-threads {s}: {e}"))?;
     // Each is at most `limit`, an i32.
     Ok(v.into_iter().map(|t| t as i32).collect())
 }
 
 /// A whole number `min..=max` for option `opt`.
 fn count(opt: &str, v: &str, min: usize, max: usize) -> Result<usize, String> {
-    table::whole(v, min, max).map_err(|e| format!("-{opt} {v}: {e}"))
+    whole(v, min, max).map_err(|e| format!("-{opt} {v}: {e}"))
 }
 
 /// The options of argv for a runtime of `max_threads` and `thread_limit`; an error is one line
@@ -154,13 +188,11 @@ pub(crate) fn parse(
 }
 
 fn parse_args(args: &[String], max_threads: i32, thread_limit: i32) -> Result<Action, String> {
-    let m = table::dash_matches("imb-omp", args, OPTS)?;
-    if m.get_flag("help") {
-        return Ok(Action::Print(help()));
-    }
-    if m.get_flag("list") {
-        return Ok(Action::Print(list()));
-    }
+    let r = match table::read_dashes(args, OPTS)? {
+        Dashed::Help => return Ok(Action::Print(help())),
+        Dashed::List => return Ok(Action::Print(list())),
+        Dashed::Run(r) => r,
+    };
     // 1, 2, 4, … up to the runtime's maximum (within its thread limit), which always comes
     // last.
     let std_threads = {
@@ -171,18 +203,17 @@ fn parse_args(args: &[String], max_threads: i32, thread_limit: i32) -> Result<Ac
         v.push(top);
         v
     };
-    let threads = match m.get_one::<String>("threads") {
+    let threads = match &r.threads {
         Some(s) => parse_threads(s, thread_limit)?,
         None => std_threads.clone(),
     };
     // At least 2: one outer repetition has no spread.
-    let outer = m
-        .get_one::<String>("outer_reps")
+    let outer = r
+        .outer_reps
+        .as_ref()
         .map_or(Ok(20), |v| count("outer_reps", v, 2, MAX_OUTER_REPS))?;
-    let usec = |name: &str, d: f64, max: f64| -> Result<f64, String> {
-        let v: f64 = m
-            .get_one::<String>(name)
-            .map_or(Ok(d), |v| number(name, v))?;
+    let usec = |name: &str, given: &Option<String>, d: f64, max: f64| -> Result<f64, String> {
+        let v: f64 = given.as_ref().map_or(Ok(d), |v| number(name, v))?;
         if !(v.is_finite() && v > 0.0) {
             return Err(format!(
                 "-{name} {v}: must be a positive number of microseconds"
@@ -196,21 +227,22 @@ fn parse_args(args: &[String], max_threads: i32, thread_limit: i32) -> Result<Ac
         }
         Ok(v * 1e-6)
     };
-    let test_time = usec("test_time", 1000.0, MAX_TEST_TIME_USEC)?;
-    let delay_time = usec("delay_time", 0.1, MAX_DELAY_TIME_USEC)?;
-    let cutoff_pct: f64 = m
-        .get_one::<String>("cutoff")
+    let test_time = usec("test_time", &r.test_time, 1000.0, MAX_TEST_TIME_USEC)?;
+    let delay_time = usec("delay_time", &r.delay_time, 0.1, MAX_DELAY_TIME_USEC)?;
+    let cutoff_pct: f64 = r
+        .cutoff
+        .as_ref()
         .map_or(Ok(10.0), |v| number("cutoff", v))?;
     if !(cutoff_pct.is_finite() && cutoff_pct >= 0.0) {
         return Err(format!("-cutoff {cutoff_pct}: must be a percentage >= 0"));
     }
-    let progress = m
-        .get_one::<String>("progress")
-        .map(|s| ProgressMode::parse(s).map_err(|e| format!("-progress {s}: {e}")))
-        .transpose()?
-        .unwrap_or_default();
+    r.shared.check("progress")?;
+    let progress: ProgressMode = r.shared.progress.unwrap_or_default();
     let mut constructs = Vec::new();
-    for n in m.get_many::<String>("names").into_iter().flatten() {
+    for n in r.shared.names.iter().filter_map(|n| match n {
+        Named::Name(n) => Some(n),
+        Named::Input(_) => None,
+    }) {
         let fam: Vec<usize> = (0..CONSTRUCTS.len())
             .filter(|&i| CONSTRUCTS[i].family.name().eq_ignore_ascii_case(n))
             .collect();
@@ -245,19 +277,18 @@ fn parse_args(args: &[String], max_threads: i32, thread_limit: i32) -> Result<Ac
             cutoff_pct,
         },
         delay_time,
-        force: m.get_flag("force"),
+        force: r.shared.force,
         // Fail before measuring; nothing is created yet.
-        json: m
-            .get_one::<String>("json")
+        json: r
+            .shared
+            .json
+            .as_ref()
             .map(|f| imb_core::safefile::OutFile::check("-json", f).map_err(|e| e.to_string()))
             .transpose()?,
         params_with_origin: Vec::new(),
         progress,
     };
-    let given = |name: &str| match name {
-        "force" => m.get_flag(name),
-        _ => m.get_one::<String>(name).is_some(),
-    };
+    let given = |name: &str| r.shared.was_given(name);
     let o = Options {
         params_with_origin: json::parameters(&o, given, &std_threads),
         ..o

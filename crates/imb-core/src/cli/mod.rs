@@ -1,13 +1,12 @@
 //! IMB-style command lines: `-npmin 2 -map 2x7 PingPong`, names in any case and order.
 //!
-//! clap has no single-dash long options, so argv is first normalised (`-npmin 2` becomes
-//! `--npmin=2`, which also lets values start with `-`), then parsed by clap. Rank 0 parses,
-//! reads the files the options name, and broadcasts the resolved `Options`; every error is one
-//! line naming the argument, file and line. `table` is the option-table machinery every
-//! executable uses, `mpi_opts` the MPI executables' table, `syntax` the normaliser and value
-//! parsers, `raw` argv read into typed values (pure), `resolve` what they mean on this machine
-//! and world size, `merge` the one settings merge with each value's origin, `help` the `-help`
-//! and `-list` texts.
+//! Rank 0 parses, reads the files the options name, and broadcasts the resolved `Options`;
+//! every error is one line naming the argument, file and line. The modules build on each
+//! other in this order, none importing a later one: `value` (the value parsers and the values
+//! they make), `table` (option rows and the argv readers every executable uses), `shared` (the
+//! rows every executable has), `raw` (argv as typed, pure), `mpi_opts` (the MPI executables'
+//! rows and `read`), then `merge` (the one settings merge with each value's origin), `resolve`
+//! (what the values mean on this machine and world size) and `help` (`-help` and `-list`).
 
 use crate::error::{Error, Result};
 use crate::lengths;
@@ -20,15 +19,17 @@ mod merge;
 mod mpi_opts;
 pub mod raw;
 mod resolve;
-mod syntax;
+pub mod shared;
 pub mod table;
 #[cfg(test)]
 mod tests;
+pub mod value;
 
+pub use crate::vocab::Multi;
 pub use help::{help, list};
+pub use mpi_opts::read;
 pub use resolve::MAX_FILE_PATH;
-use syntax::*;
-pub use table::{dash_matches, dashes};
+pub use value::{AggregateMode, ProgressMode, ThreadLevel};
 
 /// What a binary tells the parser about itself.
 pub struct Spec<'a> {
@@ -53,95 +54,6 @@ impl Spec<'_> {
             table::Accept::Aggregate => self.aggregate,
             table::Accept::Files => self.kind == Kind::Io,
             table::Accept::Window => self.window,
-        }
-    }
-}
-
-/// The MPI thread level to request (`-thread_level`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum ThreadLevel {
-    Single,
-    Funneled,
-    Serialized,
-    Multiple,
-}
-
-impl ThreadLevel {
-    fn parse(s: &str) -> std::result::Result<Self, String> {
-        match s.to_ascii_lowercase().as_str() {
-            "single" => Ok(Self::Single),
-            "funneled" => Ok(Self::Funneled),
-            "serialized" => Ok(Self::Serialized),
-            "multiple" => Ok(Self::Multiple),
-            _ => Err("expected single, funneled, serialized or multiple".into()),
-        }
-    }
-}
-
-pub use crate::vocab::Multi;
-
-/// `-aggregate_mode`: which of the aggregate / non-aggregate tables run (imb-ext, imb-io).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum AggregateMode {
-    Aggregate,
-    NonAggregate,
-    Both,
-}
-
-impl AggregateMode {
-    fn parse(s: &str) -> std::result::Result<Self, String> {
-        match s.to_ascii_lowercase().as_str() {
-            "aggregate" => Ok(Self::Aggregate),
-            "non_aggregate" => Ok(Self::NonAggregate),
-            // IMB 2021 calls both tables "multi"
-            "both" | "multi" => Ok(Self::Both),
-            _ => Err("expected aggregate, non_aggregate or both".into()),
-        }
-    }
-    /// Whether a table of this mode runs.
-    pub fn runs(self, m: crate::vocab::Mode) -> bool {
-        use crate::vocab::Mode;
-        matches!(
-            (self, m),
-            (_, Mode::Plain)
-                | (Self::Both, _)
-                | (Self::Aggregate, Mode::Aggregate)
-                | (Self::NonAggregate, Mode::NonAggregate)
-        )
-    }
-}
-
-/// `-progress`: lines on stderr saying where a run is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ProgressMode {
-    On,
-    Off,
-    /// On when rank 0's stderr is a terminal.
-    #[default]
-    Auto,
-}
-
-impl ProgressMode {
-    /// `on`, `off` (or another on/off word) or `auto`, in any case.
-    pub fn parse(s: &str) -> std::result::Result<Self, String> {
-        match s.to_ascii_lowercase().as_str() {
-            "auto" => Ok(Self::Auto),
-            v => match on_off(v) {
-                Ok(true) => Ok(Self::On),
-                Ok(false) => Ok(Self::Off),
-                Err(_) => Err("expected on, off or auto".into()),
-            },
-        }
-    }
-
-    /// Whether progress lines are written: `auto` asks whether stderr is a terminal.
-    pub fn wanted(self) -> bool {
-        use std::io::IsTerminal;
-        match self {
-            Self::On => true,
-            Self::Off => false,
-            Self::Auto => std::io::stderr().is_terminal(),
         }
     }
 }
@@ -256,10 +168,10 @@ pub fn prescan_thread_level(args: &[String]) -> ThreadLevel {
         .unwrap_or(ThreadLevel::Single)
 }
 
-/// Parse argv (without the program name) on world size `np`: `raw::read`, then
+/// Parse argv (without the program name) on world size `np`: `read`, then
 /// `resolve::resolve`.
 pub fn parse(spec: &Spec, args: &[String], np: usize) -> Result<Action> {
-    Ok(match raw::read(args)? {
+    Ok(match read(args)? {
         raw::Command::Help => Action::Help(help(spec)),
         raw::Command::List => Action::List(list(spec)),
         raw::Command::Run(raw) => Action::Run(Box::new(resolve::resolve(spec, &raw, np)?)),

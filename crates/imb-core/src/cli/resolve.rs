@@ -35,13 +35,14 @@ pub fn resolve(spec: &Spec, raw: &Raw, np: usize) -> Result<Options> {
             ));
         }
     }
-    let settings = match &raw.settings {
+    let settings = match &raw.shared.settings {
         Some(f) => settings::load(f, spec.kind)?,
         None => settings::built_in(spec.kind),
     };
     let (params, origins) = merge::merge(&settings, raw)?;
     // Fail before measuring, not after the first table; nothing is created yet.
     let json = raw
+        .shared
         .json
         .as_ref()
         .map(|f| crate::safefile::OutFile::check("-json", f))
@@ -75,10 +76,10 @@ pub fn resolve(spec: &Spec, raw: &Raw, np: usize) -> Result<Options> {
         dir,
         overwrite,
         adaptive,
-        force: raw.force,
+        force: raw.shared.force,
         summary: raw.summary,
-        progress: raw.progress.unwrap_or_default(),
-        given: raw.given(),
+        progress: raw.shared.progress.unwrap_or_default(),
+        given: raw.shared.given.iter().map(|g| g.to_string()).collect(),
     })
 }
 
@@ -86,7 +87,7 @@ pub fn resolve(spec: &Spec, raw: &Raw, np: usize) -> Result<Options> {
 /// then IMB 2021's `-include` (adds, also benchmarks run only when named) and `-exclude`.
 fn benchmarks(spec: &Spec, raw: &Raw) -> Result<Vec<usize>> {
     let mut benchmarks = Vec::new();
-    for n in &raw.names {
+    for n in &raw.shared.names {
         let named = match n {
             Named::Name(name) => vec![(name.clone(), None)],
             Named::Input(file) => read_input(file)?,

@@ -1,34 +1,37 @@
-//! Options as data. Each executable family declares one table of `Opt` rows: the name, what it
-//! takes, how clap parses its value, which executables list it, its place in the calling
-//! sequence and its `-help` text. The IMB-style argv normaliser, the clap command and the
-//! option part of `-help` are all generated from the table, so an option is one row here plus
-//! its use where the parsed value is read (`resolve` for the MPI executables). The MPI
-//! executables' table is `MPI`; imb-threads and imb-omp declare their own.
+//! Options as data. An executable's options are rows (`Opt`), one definition per option: its
+//! name, what it takes, the typed setter that writes its value into the executable's record of
+//! argv (`R`), which executables list it, its place in the calling sequence and its `-help`
+//! paragraph. The argv readers, the calling sequence, the option part of `-help` and the
+//! option tables of the docs are all generated from the rows, and a value is never read back
+//! by name: its row wrote it into a typed field. `shared` defines the rows every executable
+//! has; the MPI executables' rows are `mpi_opts::MPI`, imb-threads and imb-omp declare theirs.
 
-use clap::builder::ValueParser;
-use clap::{Arg, ArgAction, Command};
+use super::shared::HasShared;
+use crate::error::{Error, Result};
 
 /// What an option takes on the command line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Takes {
     /// `-h`, `-help`: the help text, everything else ignored.
     Help,
+    /// `-list`: the benchmarks, instead of a run.
+    List,
     /// A switch.
     Flag,
     /// One value; given twice, the last counts.
     Value,
     /// One value each time; all are kept in argv order (`-input`, `-include`).
     Append,
-    /// The positional arguments: benchmark names (the row only carries their help).
+    /// The positional arguments: benchmark names (its setter takes each).
     Names,
 }
 
-/// Which executables list an option in `-help`. Every MPI executable parses every MPI option,
-/// so an option that does not apply is an error naming why, not "unknown option".
+/// Which executables list an option in `-help`. Every MPI executable parses every engine
+/// option, so an option that does not apply is an error naming why, not "unknown option".
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Accept {
     All,
-    /// Executables with AGGREGATE/NON-AGGREGATE tables (imb-ext, imb-io).
+    /// Executables with AGGREGATE/NON-AGGREGATE tables.
     Aggregate,
     /// Executables that create files (imb-io).
     Files,
@@ -36,14 +39,16 @@ pub enum Accept {
     Window,
 }
 
+/// How a row stores its value: parse it (the error says why it is wrong; the reader names the
+/// option and the value) and write it into the record. A switch gets an empty value.
+pub type Set<R> = fn(&mut R, &str) -> std::result::Result<(), String>;
+
 /// One option.
-#[derive(Clone, Copy)]
-pub struct Opt {
-    /// The name after the dash, as typed and as clap knows it.
+pub struct Opt<R: 'static> {
+    /// The name after the dash, as typed.
     pub name: &'static str,
     pub takes: Takes,
-    /// The value's parser (None: the string as given).
-    pub parser: Option<fn() -> ValueParser>,
+    pub set: Set<R>,
     pub accept: Accept,
     /// Its text in the calling sequence, on line `synopsis.0`, at position `synopsis.1`
     /// within the line; an empty text when another option's text includes it.
@@ -53,91 +58,237 @@ pub struct Opt {
     pub help: &'static str,
 }
 
-impl Opt {
-    /// An option with no synopsis text and no help paragraph of its own.
-    pub const fn plain(name: &'static str, takes: Takes) -> Opt {
-        Opt {
-            name,
-            takes,
-            parser: None,
-            accept: Accept::All,
-            synopsis: (0, 0, ""),
-            help: "",
-        }
+impl<R> Clone for Opt<R> {
+    fn clone(&self) -> Self {
+        *self
     }
+}
+impl<R> Copy for Opt<R> {}
 
+impl<R> Opt<R> {
     /// An option listed by every executable of its table, with its calling-sequence text and
     /// help paragraph.
     pub const fn row(
         name: &'static str,
         takes: Takes,
+        set: Set<R>,
         synopsis: (u8, u8, &'static str),
         help: &'static str,
-    ) -> Opt {
+    ) -> Opt<R> {
         Opt {
             name,
             takes,
-            parser: None,
+            set,
             accept: Accept::All,
             synopsis,
             help,
         }
     }
+
+    /// An option with no synopsis text and no help paragraph of its own.
+    pub const fn plain(name: &'static str, takes: Takes, set: Set<R>) -> Opt<R> {
+        Opt::row(name, takes, set, (0, 0, ""), "")
+    }
+
+    /// The same option, listed only by the executables `accept` keeps.
+    pub const fn only(self, accept: Accept) -> Opt<R> {
+        Opt { accept, ..self }
+    }
 }
 
-/// The names of the options that take values, and of the switches (help included), for the
-/// argv normalisers.
-pub fn value_names(table: &[Opt]) -> impl Iterator<Item = &'static str> + '_ {
-    table
-        .iter()
-        .filter(|o| matches!(o.takes, Takes::Value | Takes::Append))
-        .map(|o| o.name)
+/// One argument read against the rows: an option and its value (empty for a switch), or a
+/// positional argument.
+pub enum Given<'t, R: 'static> {
+    Opt(&'t Opt<R>, String),
+    Name(String),
 }
 
-/// The names of the switches.
-pub fn flag_names(table: &[Opt]) -> impl Iterator<Item = &'static str> + '_ {
-    table
-        .iter()
-        .filter(|o| matches!(o.takes, Takes::Flag))
-        .map(|o| o.name)
+fn find<'t, R>(rows: &'t [Opt<R>], name: &str) -> Option<&'t Opt<R>> {
+    rows.iter()
+        .find(|o| o.name == name && !matches!(o.takes, Takes::Help | Takes::Names))
 }
 
-/// The clap command of a table: `--name=value` arguments and the positional `names`.
-pub fn command(exe: &'static str, table: &[Opt]) -> Command {
-    let mut c = Command::new(exe)
-        .no_binary_name(true)
-        .disable_help_flag(true)
-        .disable_version_flag(true)
-        .args_override_self(true);
-    for o in table {
-        let arg = Arg::new(o.name).long(o.name);
-        let arg = match o.takes {
-            Takes::Help | Takes::Names => continue,
-            Takes::Flag => arg.action(ArgAction::SetTrue),
-            Takes::Value | Takes::Append => {
-                let a = arg
-                    .action(if o.takes == Takes::Append {
-                        ArgAction::Append
-                    } else {
-                        ArgAction::Set
-                    })
-                    .num_args(1)
-                    .allow_hyphen_values(true);
-                match o.parser {
-                    Some(p) => a.value_parser(p()),
-                    None => a,
+/// The MPI executables' argv, IMB style: `-name value`, `-name=value`, any number of leading
+/// dashes; `-h`, `-help` or `--help` is the help (None), and the rest is then not read. A
+/// value option without its value, a switch with one, an IMB 2021 option we do not have
+/// (`unsupported`) and an unknown option are one-line errors naming them; values are not
+/// looked at yet.
+pub fn imb_style<'t, R>(
+    args: &[String],
+    rows: &'t [Opt<R>],
+    unsupported: &[&str],
+) -> Result<Option<Vec<Given<'t, R>>>> {
+    let mut out = Vec::with_capacity(args.len());
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if matches!(a.as_str(), "-h" | "-help" | "--help") {
+            return Ok(None);
+        }
+        if !(a.len() > 1 && a.starts_with('-')) {
+            out.push(Given::Name(a.clone()));
+            continue;
+        }
+        let bare = a.trim_start_matches('-');
+        let (name, inline) = match bare.split_once('=') {
+            Some((n, v)) => (n, Some(v.to_string())),
+            None => (bare, None),
+        };
+        match find(rows, name) {
+            Some(o) if matches!(o.takes, Takes::Value | Takes::Append) => {
+                let v = match inline {
+                    Some(v) => v,
+                    None => it
+                        .next()
+                        .cloned()
+                        .ok_or_else(|| Error::arg(format!("-{name}"), "needs a value"))?,
+                };
+                out.push(Given::Opt(o, v));
+            }
+            Some(o) => {
+                if inline.is_some() {
+                    return Err(Error::arg(format!("-{name}"), "takes no value"));
+                }
+                out.push(Given::Opt(o, String::new()));
+            }
+            None if unsupported.contains(&name) => {
+                return Err(Error::arg(
+                    format!("-{name}"),
+                    "an IMB 2021 option that imb-rs does not support (doc/ReadMe_IMB.md, \
+                     \"IMB 2021 options\")",
+                ))
+            }
+            None => {
+                return Err(Error::arg(
+                    a.clone(),
+                    "unknown option (see -help for the options)",
+                ))
+            }
+        }
+    }
+    Ok(Some(out))
+}
+
+/// Store what `imb_style` read, in argv order: a wrong value is `-name: invalid value "v":
+/// why`. Each option given is recorded once (`Shared::given`).
+pub fn apply_imb<R: HasShared>(
+    rec: &mut R,
+    given: Vec<Given<'_, R>>,
+    rows: &[Opt<R>],
+) -> Result<()> {
+    let names = rows.iter().find(|o| o.takes == Takes::Names).map(|o| o.set);
+    for g in given {
+        match g {
+            Given::Opt(o, v) => {
+                (o.set)(rec, &v).map_err(|why| {
+                    Error::arg(
+                        format!("-{}", o.name),
+                        format!("invalid value \"{v}\": {why}"),
+                    )
+                })?;
+                rec.shared().mark(o.name);
+            }
+            Given::Name(n) => {
+                if let Some(set) = names {
+                    set(rec, &n).map_err(|why| Error::arg(n.clone(), why))?;
                 }
             }
-        };
-        c = c.arg(arg);
+        }
     }
-    c.arg(Arg::new("names").action(ArgAction::Append).num_args(0..))
+    Ok(())
+}
+
+/// What the argv of a suite with its own options (imb-threads, imb-omp) asks for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Dashed<R> {
+    Help,
+    List,
+    Run(R),
+}
+
+/// The argv of a suite with its own options (imb-threads, imb-omp): IMB style (`-name value`,
+/// `-name=value`, `--name`). A value option without its value, a switch with one, and an
+/// unknown option are one-line errors naming them, wherever they stand; then `-h`/`-help`
+/// wins, then `-list`; then every value is stored in argv order. A value a setter refuses is
+/// kept as `-name value: why` in `Shared::wrong`: the suite reports it where its own order of
+/// checks reaches the option (`Shared::check`).
+pub fn read_dashes<R: HasShared + Default>(
+    args: &[String],
+    rows: &[Opt<R>],
+) -> std::result::Result<Dashed<R>, String> {
+    let mut given = Vec::new();
+    let mut help = false;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let Some(bare) = a.strip_prefix("--").or_else(|| a.strip_prefix('-')) else {
+            given.push(Given::Name(a.clone()));
+            continue;
+        };
+        let (name, inline) = match bare.split_once('=') {
+            Some((n, v)) => (n, Some(v.to_string())),
+            None => (bare, None),
+        };
+        let row = find(rows, name);
+        match row.map(|o| o.takes) {
+            Some(Takes::Value | Takes::Append) => {
+                let value = match inline {
+                    Some(v) => v,
+                    None => it
+                        .next()
+                        .cloned()
+                        .ok_or_else(|| format!("-{name}: needs a value"))?,
+                };
+                given.push(Given::Opt(row.expect("found"), value));
+            }
+            _ if inline.is_some() && (row.is_some() || matches!(name, "h" | "help")) => {
+                return Err(format!("-{name}: takes no value"));
+            }
+            Some(_) => given.push(Given::Opt(row.expect("found"), String::new())),
+            None if matches!(name, "h" | "help") => help = true,
+            None => return Err(format!("-{name}: unknown option (see -help)")),
+        }
+    }
+    if help {
+        return Ok(Dashed::Help);
+    }
+    if given
+        .iter()
+        .any(|g| matches!(g, Given::Opt(o, _) if o.takes == Takes::List))
+    {
+        return Ok(Dashed::List);
+    }
+    let names = rows.iter().find(|o| o.takes == Takes::Names).map(|o| o.set);
+    let mut rec = R::default();
+    for g in given {
+        match g {
+            Given::Opt(o, v) => {
+                // Given twice, the last value counts, also for its error.
+                let result = (o.set)(&mut rec, &v);
+                let wrong = &mut rec.shared().wrong;
+                wrong.retain(|(n, _)| *n != o.name);
+                if let Err(why) = result {
+                    wrong.push((o.name, format!("-{} {v}: {why}", o.name)));
+                }
+                rec.shared().mark(o.name);
+            }
+            Given::Name(n) => {
+                if let Some(set) = names {
+                    set(&mut rec, &n).map_err(|why| format!("{n}: {why}"))?;
+                }
+            }
+        }
+    }
+    Ok(Dashed::Run(rec))
 }
 
 /// The calling sequence: `first` (the executable's name, padded) before line 0, `pad` before
 /// every further line; only the options `listed` keeps.
-pub fn synopsis(table: &[Opt], listed: impl Fn(Accept) -> bool, first: &str, pad: &str) -> String {
-    let mut rows: Vec<&Opt> = table
+pub fn synopsis<R>(
+    table: &[Opt<R>],
+    listed: impl Fn(Accept) -> bool,
+    first: &str,
+    pad: &str,
+) -> String {
+    let mut rows: Vec<&Opt<R>> = table
         .iter()
         .filter(|o| listed(o.accept) && !o.synopsis.2.is_empty())
         .collect();
@@ -163,8 +314,8 @@ pub fn synopsis(table: &[Opt], listed: impl Fn(Accept) -> bool, first: &str, pad
 }
 
 /// The help paragraphs of the options `listed` keeps, in table order, with `fill` applied.
-pub fn help_text(
-    table: &[Opt],
+pub fn help_text<R>(
+    table: &[Opt<R>],
     listed: impl Fn(Accept) -> bool,
     fill: impl Fn(&str) -> String,
 ) -> String {
@@ -173,115 +324,4 @@ pub fn help_text(
         .filter(|o| listed(o.accept))
         .map(|o| fill(o.help))
         .collect()
-}
-
-/// For the suites with their own options (imb-threads, imb-omp): IMB style (`-name value`,
-/// `-name=value`, `--name`) to clap's `--name=value`. A value option without its value, a flag
-/// with one, and an unknown option are one-line errors naming them. `-h` and `-help` become
-/// the `help` switch.
-pub fn dashes(args: &[String], table: &[Opt]) -> std::result::Result<Vec<String>, String> {
-    let mut out = Vec::new();
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let Some(bare) = a.strip_prefix("--").or_else(|| a.strip_prefix('-')) else {
-            out.push(a.clone());
-            continue;
-        };
-        let (name, inline) = match bare.split_once('=') {
-            Some((n, v)) => (n, Some(v.to_string())),
-            None => (bare, None),
-        };
-        let takes = if matches!(name, "h" | "help") {
-            Some(Takes::Help)
-        } else {
-            table
-                .iter()
-                .find(|o| o.name == name && o.takes != Takes::Names)
-                .map(|o| o.takes)
-        };
-        match takes {
-            Some(Takes::Value | Takes::Append) => {
-                let value = match inline {
-                    Some(v) => v,
-                    None => it
-                        .next()
-                        .cloned()
-                        .ok_or_else(|| format!("-{name}: needs a value"))?,
-                };
-                out.push(format!("--{name}={value}"));
-            }
-            Some(t) => {
-                if inline.is_some() {
-                    return Err(format!("-{name}: takes no value"));
-                }
-                out.push(if t == Takes::Help {
-                    "--help".to_string()
-                } else {
-                    format!("--{name}")
-                });
-            }
-            None => return Err(format!("-{name}: unknown option (see -help)")),
-        }
-    }
-    Ok(out)
-}
-
-/// The whole command line of a suite with its own options (imb-threads, imb-omp): `dashes`,
-/// then the table's clap command (with a `help` switch). Errors are one line.
-pub fn dash_matches(
-    exe: &'static str,
-    args: &[String],
-    table: &[Opt],
-) -> std::result::Result<clap::ArgMatches, String> {
-    let norm = dashes(args, table)?;
-    command(exe, table)
-        .arg(Arg::new("help").long("help").action(ArgAction::SetTrue))
-        .try_get_matches_from(&norm)
-        .map_err(|e| e.to_string().lines().next().unwrap_or_default().to_string())
-}
-
-/// A whole number `min..=max` (the thread suites' counts); the error says why, and the caller
-/// names the option or the file. All digits but too long for a number is above any limit.
-pub fn whole(s: &str, min: usize, max: usize) -> std::result::Result<usize, String> {
-    let s = s.trim();
-    let v: usize = match s.parse() {
-        Ok(v) => v,
-        Err(_) if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) => usize::MAX,
-        Err(_) => return Err(format!("expected a whole number ({min}..{max})")),
-    };
-    if v < min || v > max {
-        return Err(format!("must be {min}..{max}"));
-    }
-    Ok(v)
-}
-
-/// Most numbers a list may hold: every thread count or CPU the suites take once (imb-omp's
-/// 4096 threads). A longer list only repeats them, and a range written over and over (a
-/// 128 KiB argument of `1-1024,` took 1.9 GB and 45 s to refuse) must not fill the memory.
-pub const MAX_LIST: usize = 4096;
-
-/// A list of numbers written `4`, `1,2,4` or `1-4` (the thread suites' `-threads`, imb-threads'
-/// `-cpus`), each number read by `num`, which says why one is wrong; a range that goes
-/// downwards is an error, and so is a list of more than [`MAX_LIST`] numbers. The callers put
-/// the option in front of the message.
-pub fn number_list(
-    s: &str,
-    num: impl Fn(&str) -> std::result::Result<usize, String>,
-) -> std::result::Result<Vec<usize>, String> {
-    let mut v = Vec::new();
-    for part in s.split(',') {
-        let (a, b) = part.split_once('-').unwrap_or((part, part));
-        let (a, b) = (num(a)?, num(b)?);
-        if b < a {
-            return Err(format!(
-                "range {} goes downwards (write it low-high)",
-                part.trim()
-            ));
-        }
-        if v.len().saturating_add((b - a).saturating_add(1)) > MAX_LIST {
-            return Err(format!("more than {MAX_LIST} numbers"));
-        }
-        v.extend(a..=b);
-    }
-    Ok(v)
 }

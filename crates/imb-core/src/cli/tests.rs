@@ -394,7 +394,7 @@ fn thread_level_prescan() {
 #[test]
 fn reading_argv_touches_no_file() {
     // Files named on the command line are only read by resolve.
-    let raw::Command::Run(r) = raw::read(&args(
+    let raw::Command::Run(r) = read(&args(
         "-input /nonexistent/list -msglen /nonexistent/lens -settings /nonexistent/s.toml \
          -map 3x5 PingPong",
     ))
@@ -402,7 +402,7 @@ fn reading_argv_touches_no_file() {
         panic!("not a run")
     };
     assert_eq!(
-        r.names,
+        r.shared.names,
         vec![
             raw::Named::Input("/nonexistent/list".into()),
             raw::Named::Name("PingPong".into())
@@ -411,11 +411,8 @@ fn reading_argv_touches_no_file() {
     assert_eq!(r.map, Some(Map { p: 3, q: 5 }));
     assert!(err("-input /nonexistent/list", 2).starts_with("-input /nonexistent/list"));
     assert!(err("-map 3x5", 2).starts_with("-map: 3x5 has 15 places"));
-    assert_eq!(raw::read(&args("-list -bogus_name")).ok(), None);
-    assert_eq!(
-        raw::read(&args("-list PingPong")).unwrap(),
-        raw::Command::List
-    );
+    assert_eq!(read(&args("-list -bogus_name")).ok(), None);
+    assert_eq!(read(&args("-list PingPong")).unwrap(), raw::Command::List);
 }
 
 #[test]
@@ -472,18 +469,18 @@ fn summary_and_progress() {
 
 #[test]
 fn number_lists_are_bounded() {
-    let num = |x: &str| table::whole(x, 1, 1024);
+    let num = |x: &str| value::whole(x, 1, 1024);
     let full = ["1-1024"; 4].join(",");
     assert_eq!(
-        table::number_list(&full, num).unwrap().len(),
-        table::MAX_LIST
+        value::number_list(&full, num).unwrap().len(),
+        value::MAX_LIST
     );
     // One more number, or a range written over and over (fuzz/regressions/threads_cli), is
     // refused before it is expanded.
     for s in [format!("{full},1"), vec!["1-1024"; 20_000].join(",")] {
         assert_eq!(
-            table::number_list(&s, num).unwrap_err(),
-            format!("more than {} numbers", table::MAX_LIST)
+            value::number_list(&s, num).unwrap_err(),
+            format!("more than {} numbers", value::MAX_LIST)
         );
     }
 }

@@ -3,30 +3,80 @@
 //! or `-settings FILE`). Every error is one line naming the option, file or line.
 
 use crate::suite::BENCHMARKS;
-use imb_core::cli::table::{self, Opt, Takes};
+use imb_core::cli::shared::{self, HasShared, Named, Shared};
+use imb_core::cli::table::{self, Dashed, Opt, Takes};
+use imb_core::cli::value::{number_list, whole};
 use imb_core::cli::ProgressMode;
 use imb_harness::binding::{self, Bind};
 use serde::Deserialize;
 use toml::Spanned;
 
-/// The options, in `-help` order; `-help` and the argv normaliser come from this table.
-const OPTS: &[Opt] = &[
-    Opt::row("help", Takes::Help, (0, 0, "[-h{elp}]"), ""),
-    Opt::row("list", Takes::Flag, (0, 1, "[-list]"), ""),
+/// The command line as typed: each option's text, read when the settings are known
+/// (`parse_args`), and the shared rows' values.
+#[derive(Debug, Clone, Default, PartialEq)]
+struct Raw {
+    shared: Shared,
+    cutoff: Option<String>,
+    min_reps: Option<String>,
+    max_reps: Option<String>,
+    bind: Option<String>,
+    threads: Option<String>,
+    cpus: Option<String>,
+    correct: bool,
+}
+
+impl HasShared for Raw {
+    fn shared(&mut self) -> &mut Shared {
+        &mut self.shared
+    }
+}
+
+type Why = Result<(), String>;
+
+/// The options, in `-help` order; `-help` and the argv reader come from this table.
+const OPTS: &[Opt<Raw>] = &[
+    shared::help((0, 0, "[-h{elp}]"), ""),
+    shared::list((0, 1, "[-list]"), ""),
     Opt::row(
         "cutoff",
         Takes::Value,
+        |r, v| -> Why {
+            r.cutoff = Some(v.to_string());
+            Ok(())
+        },
         (0, 2, "[-cutoff PCT]"),
         "- -cutoff PCT: a data point settles when the standard deviation of its timings is at most\n  \
 PCT % of their mean (default 5, any finite PCT >= 0), after at least -min_reps timings\n  \
 (default 5); after -max_reps timings (default 100) it stops and is flagged UNSETTLED.\n  \
 Both are 2..1000000.\n",
     ),
-    Opt::row("min_reps", Takes::Value, (0, 3, "[-min_reps N]"), ""),
-    Opt::row("max_reps", Takes::Value, (0, 4, "[-max_reps N]"), ""),
+    Opt::row(
+        "min_reps",
+        Takes::Value,
+        |r, v| -> Why {
+            r.min_reps = Some(v.to_string());
+            Ok(())
+        },
+        (0, 3, "[-min_reps N]"),
+        "",
+    ),
+    Opt::row(
+        "max_reps",
+        Takes::Value,
+        |r, v| -> Why {
+            r.max_reps = Some(v.to_string());
+            Ok(())
+        },
+        (0, 4, "[-max_reps N]"),
+        "",
+    ),
     Opt::row(
         "bind",
         Takes::Value,
+        |r, v| -> Why {
+            r.bind = Some(v.to_string());
+            Ok(())
+        },
         (1, 0, "[-bind same|different|none|all]"),
         "- -bind same|different|none|all: where the threads of multi-thread benchmarks run: all on\n  \
 one CPU, each on its own, left to the OS, or all three (default). A comma list works\n  \
@@ -35,6 +85,10 @@ one CPU, each on its own, left to the OS, or all three (default). A comma list w
     Opt::row(
         "threads",
         Takes::Value,
+        |r, v| -> Why {
+            r.threads = Some(v.to_string());
+            Ok(())
+        },
         (1, 1, "[-threads LIST]"),
         "- -threads LIST: thread counts of Cond_Broadcast, Barrier and Std_Barrier (default 2,4),\n  \
 e.g. 4, 1,2,4 or 1-4; each 1..1024.\n",
@@ -42,6 +96,10 @@ e.g. 4, 1,2,4 or 1-4; each 1..1024.\n",
     Opt::row(
         "cpus",
         Takes::Value,
+        |r, v| -> Why {
+            r.cpus = Some(v.to_string());
+            Ok(())
+        },
         (1, 2, "[-cpus LIST]"),
         "- -cpus LIST: bind only to these CPUs (they must be in the process's affinity mask; none\n  \
 twice with -bind different).\n",
@@ -49,40 +107,34 @@ twice with -bind different).\n",
     Opt::row(
         "correct",
         Takes::Flag,
+        |r, _| -> Why {
+            r.correct = true;
+            Ok(())
+        },
         (1, 3, "[-correct]"),
         "- -correct: subtract the harness's own cost (an empty action) from every mean; a row whose\n  \
 correction is anomalous is flagged UNRELIABLE.\n",
     ),
-    Opt::row(
-        "settings",
-        Takes::Value,
+    shared::settings(
         (2, 0, "[-settings FILE.toml]"),
         "- -settings FILE: defaults from a file like settings/threads.toml (a regular file).\n",
     ),
-    Opt::row(
-        "json",
-        Takes::Value,
+    shared::json(
         (2, 1, "[-json FILE]"),
         "- -json FILE: the results as data (doc/OUTPUT.md, \"JSON\"): provenance, header facts and\n  \
 every table, rewritten after each table; FILE must be a regular file or not exist yet.\n",
     ),
-    Opt::row(
-        "force",
-        Takes::Flag,
+    shared::force(
         (2, 2, "[-force]"),
         "- -force: run even when the rows asked for need more than an hour at the least.\n",
     ),
-    Opt::row(
-        "progress",
-        Takes::Value,
+    shared::progress(
         (3, 0, "[-progress on|off|auto]"),
         "- -progress on|off|auto: lines on stderr saying which benchmark and row the run is at, the\n  \
 time elapsed and an estimate of the time left; never on stdout. auto (default): only when\n  \
 stderr is a terminal.\n",
     ),
-    Opt::row(
-        "names",
-        Takes::Names,
+    shared::names(
         (3, 1, "[benchmark1 [benchmark2 ...]]"),
         "- benchmarki: names in any case; default all, in the order below.\n",
     ),
@@ -213,7 +265,7 @@ pub fn parse_binds(s: &str) -> Result<Vec<Bind>, String> {
 /// or the file).
 pub fn parse_list(s: &str, min: usize, max: usize) -> Result<Vec<usize>, String> {
     let shape = || format!("expected numbers like 4, 1,2,4 or 1-4 (each {min}..{max})");
-    table::number_list(s, |x| match table::whole(x, min, max) {
+    number_list(s, |x| match whole(x, min, max) {
         Ok(n) => Ok(n),
         Err(_) if x.trim().bytes().all(|b| b.is_ascii_digit()) && !x.trim().is_empty() => {
             Err(format!("{} is outside {min}..{max}", x.trim()))
@@ -229,14 +281,12 @@ pub fn parse(args: &[String]) -> Result<Action, String> {
 }
 
 fn parse_args(args: &[String]) -> Result<Action, String> {
-    let m = table::dash_matches("imb-threads", args, OPTS)?;
-    if m.get_flag("help") {
-        return Ok(Action::Help);
-    }
-    if m.get_flag("list") {
-        return Ok(Action::List);
-    }
-    let settings = m.get_one::<String>("settings").cloned();
+    let r = match table::read_dashes(args, OPTS)? {
+        Dashed::Help => return Ok(Action::Help),
+        Dashed::List => return Ok(Action::List),
+        Dashed::Run(r) => r,
+    };
+    let settings = r.shared.settings.clone();
     let d = match &settings {
         Some(f) => {
             // A regular file of at most 4 MiB: /dev/zero or a FIFO is an error, not a hang.
@@ -247,8 +297,7 @@ fn parse_args(args: &[String]) -> Result<Action, String> {
         }
         None => defaults(DEFAULTS, "<built-in>")?,
     };
-    let opt = |name: &str| m.get_one::<String>(name);
-    let cutoff_pct = match opt("cutoff") {
+    let cutoff_pct = match &r.cutoff {
         Some(s) => {
             let v = s
                 .parse::<f64>()
@@ -257,31 +306,31 @@ fn parse_args(args: &[String]) -> Result<Action, String> {
         }
         None => *d.cutoff_pct.get_ref(),
     };
-    let reps = |name: &str, d: usize| -> Result<usize, String> {
-        opt(name).map_or(Ok(d), |s| {
-            table::whole(s, 2, MAX_REPS).map_err(|e| format!("-{name} {s}: {e}"))
+    let reps = |name: &str, given: &Option<String>, d: usize| -> Result<usize, String> {
+        given.as_ref().map_or(Ok(d), |s| {
+            whole(s, 2, MAX_REPS).map_err(|e| format!("-{name} {s}: {e}"))
         })
     };
-    let min_reps = reps("min_reps", *d.min_reps.get_ref())?;
-    let max_reps = reps("max_reps", *d.max_reps.get_ref())?;
+    let min_reps = reps("min_reps", &r.min_reps, *d.min_reps.get_ref())?;
+    let max_reps = reps("max_reps", &r.max_reps, *d.max_reps.get_ref())?;
     if max_reps < min_reps {
         return Err(format!(
             "-max_reps {max_reps}: must be at least -min_reps ({min_reps})"
         ));
     }
-    let binds = match opt("bind") {
+    let binds = match &r.bind {
         Some(s) => parse_binds(s).map_err(|e| format!("-bind {s}: {e}"))?,
         None => parse_binds(d.bind.get_ref())?,
     };
-    let threads = match opt("threads") {
+    let threads = match &r.threads {
         Some(s) => parse_list(s, 1, MAX_THREADS).map_err(|e| format!("-threads {s}: {e}"))?,
         None => parse_list(d.threads.get_ref(), 1, MAX_THREADS)?,
     };
-    let progress = opt("progress")
-        .map(|s| ProgressMode::parse(s).map_err(|e| format!("-progress {s}: {e}")))
-        .transpose()?
-        .unwrap_or_default();
-    let cpus = opt("cpus")
+    r.shared.check("progress")?;
+    let progress = r.shared.progress.unwrap_or_default();
+    let cpus = r
+        .cpus
+        .as_ref()
         .map(|s| {
             parse_list(s, 0, MAX_CPU)
                 .map(|v| (s.clone(), v))
@@ -289,7 +338,10 @@ fn parse_args(args: &[String]) -> Result<Action, String> {
         })
         .transpose()?;
     let mut benchmarks = Vec::new();
-    for n in m.get_many::<String>("names").into_iter().flatten() {
+    for n in r.shared.names.iter().filter_map(|n| match n {
+        Named::Name(n) => Some(n),
+        Named::Input(_) => None,
+    }) {
         match BENCHMARKS
             .iter()
             .position(|b| b.name.eq_ignore_ascii_case(n))
@@ -308,7 +360,10 @@ fn parse_args(args: &[String]) -> Result<Action, String> {
         benchmarks = (0..BENCHMARKS.len()).collect();
     }
     // Fail before measuring; nothing is created yet.
-    let json = opt("json")
+    let json = r
+        .shared
+        .json
+        .as_ref()
         .map(|f| imb_core::safefile::OutFile::check("-json", f).map_err(|e| e.to_string()))
         .transpose()?;
     let mut o = Options {
@@ -319,19 +374,20 @@ fn parse_args(args: &[String]) -> Result<Action, String> {
         binds,
         threads,
         cpus,
-        correct: m.get_flag("correct") || *d.correct.get_ref(),
-        force: m.get_flag("force"),
+        correct: r.correct || *d.correct.get_ref(),
+        force: r.shared.force,
         json,
         params: Vec::new(),
         settings,
         progress,
     };
-    let given = |name: &str| match name {
-        "correct" | "force" => m.get_flag(name),
-        _ => opt(name).is_some(),
-    };
     let std = defaults(DEFAULTS, "<built-in>")?;
-    o.params = params::parameters(&o, &std, given, o.settings.is_some());
+    o.params = params::parameters(
+        &o,
+        &std,
+        |name| r.shared.was_given(name),
+        o.settings.is_some(),
+    );
     Ok(Action::Run(Box::new(o)))
 }
 
@@ -357,7 +413,7 @@ fn check_file(d: &Defaults, text: &str, file: &str) -> Result<(), String> {
         );
     }
     for (key, v) in [("MIN_REPS", &d.min_reps), ("MAX_REPS", &d.max_reps)] {
-        if let Err(e) = table::whole(&v.get_ref().to_string(), 2, MAX_REPS) {
+        if let Err(e) = whole(&v.get_ref().to_string(), 2, MAX_REPS) {
             return at(v.span(), format!("{key} = {}: {e}", v.get_ref()));
         }
     }
