@@ -1,15 +1,31 @@
 //! imb-core's readers: the MPI executables' command line, settings files, `-msglen` and
-//! `-input` files.
+//! `-input` files. The families' options and settings files are compiled in from their
+//! crates, unchanged (they touch no MPI), so each executable's reading is the program's.
 
 use super::common::{args, one_line, scratch_file, text};
 use imb_core::cli::{self, Spec};
 use imb_core::error::plain;
-use imb_core::settings::Kind;
 
-/// The built-in parameters of both kinds, parsed once (they are TOML).
+// Their other items are the benchmarks', not the readers'.
+#[allow(dead_code)]
+#[path = "../../crates/imb-ext/src/options.rs"]
+mod ext_options;
+#[allow(dead_code)]
+#[path = "../../crates/imb-io/src/options.rs"]
+mod io_options;
+#[allow(dead_code)]
+#[path = "../../crates/imb-mpi1/src/options.rs"]
+mod mpi1_options;
+
+/// The settings files of imb-mpi1 and imb-io.
+fn settings_specs() -> [&'static imb_core::settings::Spec; 2] {
+    [&mpi1_options::SETTINGS, &io_options::SETTINGS]
+}
+
+/// The built-in parameters of both files, parsed once (they are TOML).
 fn standard() -> &'static [imb_core::settings::Params; 2] {
     static P: std::sync::OnceLock<[imb_core::settings::Params; 2]> = std::sync::OnceLock::new();
-    P.get_or_init(|| [Kind::Mpi1, Kind::Io].map(imb_core::settings::standard))
+    P.get_or_init(|| settings_specs().map(imb_core::settings::standard))
 }
 
 /// A `-msglen` file, then its values as a table's lengths (capped, rounded to the unit).
@@ -74,25 +90,43 @@ pub const IO_NAMES: &[&str] = &[
 pub const RMA_NAMES: &[&str] = &["Unidir_put", "One_put_all", "Compare_and_swap"];
 pub const NBC_NAMES: &[&str] = &["Ibcast", "Iallreduce", "Ibarrier", "Ibcast_pure"];
 
-/// The option-parsing facts of each MPI executable (`driver::run_world` builds them from the
-/// suite): name, benchmarks, how many run by default, settings kind, -npmin, aggregate modes,
-/// windows of messages.
+/// The option-parsing facts of each MPI executable (`driver::parse` builds them from the
+/// suite): name, benchmarks, how many run by default, settings file, -npmin, aggregate modes,
+/// the family's options.
 pub fn specs() -> [Spec<'static>; 5] {
-    let s = |exe, names: &'static [&'static str], defaults, kind, npmin, aggregate, window| Spec {
-        exe,
-        names,
-        defaults,
-        kind,
-        npmin,
-        aggregate,
-        window,
-    };
+    let s =
+        |exe, names: &'static [&'static str], defaults, settings, npmin, aggregate, family| Spec {
+            exe,
+            names,
+            defaults,
+            settings,
+            npmin,
+            aggregate,
+            family,
+        };
+    let (ext, ext_opts) = (&ext_options::SETTINGS, &ext_options::OPTIONS);
     [
-        s("imb-mpi1", MPI1_NAMES, 13, Kind::Mpi1, 2, false, true),
-        s("imb-ext", EXT_NAMES, 6, Kind::Mpi1, 2, true, false),
-        s("imb-io", IO_NAMES, 5, Kind::Io, 1, true, false),
-        s("imb-rma", RMA_NAMES, 3, Kind::Mpi1, 2, true, false),
-        s("imb-nbc", NBC_NAMES, 3, Kind::Mpi1, 2, false, false),
+        s(
+            "imb-mpi1",
+            MPI1_NAMES,
+            13,
+            &mpi1_options::SETTINGS,
+            2,
+            false,
+            &mpi1_options::OPTIONS,
+        ),
+        s("imb-ext", EXT_NAMES, 6, ext, 2, true, ext_opts),
+        s(
+            "imb-io",
+            IO_NAMES,
+            5,
+            &io_options::SETTINGS,
+            1,
+            true,
+            &io_options::OPTIONS,
+        ),
+        s("imb-rma", RMA_NAMES, 3, ext, 2, true, ext_opts),
+        s("imb-nbc", NBC_NAMES, 3, ext, 2, false, ext_opts),
     ]
 }
 
@@ -114,7 +148,7 @@ fn core_error(reader: &str, e: &imb_core::Error) {
 pub fn core_cli(data: &[u8]) {
     let Some(argv) = args(data) else { return };
     let _ = cli::prescan_thread_level(&argv);
-    let raw = cli::read(&argv);
+    let raw = cli::read(&argv, specs()[0].family);
     for spec in specs() {
         for np in [1, 2, 4, 6] {
             match cli::parse(&spec, &argv, np) {
@@ -136,15 +170,15 @@ pub fn core_cli(data: &[u8]) {
     }
 }
 
-/// A settings file (`-settings FILE`) of imb-mpi1/imb-ext and of imb-io, then merged with the
-/// command line as the programs do.
+/// A settings file (`-settings FILE`) of imb-mpi1 and of imb-io, then merged with the command
+/// line as the programs do.
 pub fn settings(data: &[u8]) {
     if text(data).is_none() {
         return;
     }
     let path = scratch_file("settings.toml", data);
-    for (kind, spec) in [(Kind::Mpi1, 0), (Kind::Io, 2)] {
-        match imb_core::settings::load(&path, kind) {
+    for (file, spec) in settings_specs().into_iter().zip([0, 2]) {
+        match imb_core::settings::load(&path, file) {
             Err(e) => core_error("settings", &e),
             Ok(s) => {
                 assert!(

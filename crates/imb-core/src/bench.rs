@@ -110,7 +110,7 @@ pub struct Effort {
     /// Timed loops of the n repetitions per size, each after N_BARR barriers.
     pub loops: f64,
     /// The option that shrinks what this benchmark adds to the plain count, named first in
-    /// a refusal (Uniband's `-window_size`).
+    /// a refusal (e.g. a family's option that sets a window's length).
     pub lever: Option<&'static str>,
 }
 

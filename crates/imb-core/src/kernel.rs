@@ -9,15 +9,15 @@
 
 use crate::bench::{Info, Mode};
 use crate::buffers::{Buffer, Defect};
-use crate::cli::Options;
+use crate::cli::{Family, Options};
 use crate::plan::Plan;
-use crate::report::Note;
+use crate::report::{Header, Note};
 use crate::settings::Params;
 use crate::table::{Record, Wire};
+use crate::values::Values;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 use std::any::{Any, TypeId};
-use std::path::Path;
 
 /// The communicator a benchmark runs on.
 pub type Comm = SimpleCommunicator;
@@ -36,7 +36,7 @@ pub struct Ctx<'a> {
     pub send: &'a [u8],
     /// Receive buffer, zeroed for this size.
     pub recv: &'a mut [u8],
-    /// The run's parameters (OVERALL_VOL, TARGET_CPU_SECS, FILENAME, ...).
+    /// The run's parameters (OVERALL_VOL, TARGET_CPU_SECS, the suite's own keys, ...).
     pub params: &'a Params,
     /// MPI_Info hints from the settings file's `[info]` table, for windows and files.
     pub info: &'a [(String, String)],
@@ -53,19 +53,18 @@ pub struct Prep<'a> {
     pub rank: usize,
     pub size: usize,
     pub world_rank: usize,
-    /// The index-based group number under `-multi` (IO file names carry it), else None.
+    /// The index-based group number under `-multi` (e.g. for file names of its own), else None.
     pub group: Option<usize>,
-    /// Groups running this step at once (1 without `-multi`): each has files of its own, and
-    /// IO's check for free space adds them up.
+    /// Groups running this step at once (1 without `-multi`): each may need resources of its
+    /// own (files, say, whose free space adds up).
     pub groups: usize,
-    /// The largest n_sample·X of the step's sizes and modes (IO: bytes a file must hold).
+    /// The largest n_sample·X of the step's sizes and modes (e.g. bytes a file must hold).
     pub volume: usize,
+    /// The run's parameters, the suite's own settings keys among them (`Params::family`).
     pub params: &'a Params,
     pub info: &'a [(String, String)],
-    /// Directory and base name of the files a benchmark creates (`-dir`, FILENAME).
-    pub base: &'a Path,
-    /// `-overwrite`: a file that already exists under our name may be replaced.
-    pub overwrite: bool,
+    /// What the family's own options resolved to (`Options::family`), read through its slots.
+    pub family: &'a Values,
 }
 
 /// One repetition of a pattern, plus optional hooks around the loop.
@@ -208,38 +207,46 @@ pub trait Benchmark: Sync {
     fn info(&self) -> &'static Info;
     /// Build the kernel for `ctx.x` (untimed: counts, views, windows, files).
     fn kernel<'a>(&self, ctx: Ctx<'a>) -> Box<dyn Timed + 'a>;
-    /// Once per process count on the active ranks, before the first size (IO: create and fill
-    /// the files). Untimed. The value is handed to every kernel of the step as `Ctx::prep` and
-    /// dropped after the step's last table on every rank (IO: removes the files). An error is
-    /// one line; every rank then ends the run.
+    /// Once per process count on the active ranks, before the first size (e.g. create and
+    /// fill files). Untimed. The value is handed to every kernel of the step as `Ctx::prep` and
+    /// dropped after the step's last table on every rank, or when the step ends in an error
+    /// (e.g. removes the files; `Hooks` says what covers a rank that dies). An error is one
+    /// line; every rank then ends the run.
     fn prepare(&self, _p: &Prep) -> std::result::Result<Option<Box<dyn Any>>, String> {
         Ok(None)
     }
 }
 
-/// What a family adds to the engine's run, registered once in its `Suite`: IMB-IO's file
-/// guardian, buffer contents, header and CPU calibration come in through these, so the driver
-/// never asks which executable it runs. `Hooks::IMB` is the plain IMB behaviour.
+/// What a family adds to the engine's run, registered once in its `Suite`: a guardian of its
+/// resources, buffer contents, header facts and a calibration come in through these, so the
+/// driver never asks which executable it runs. `Hooks::IMB` is the plain IMB behaviour.
+///
+/// Resources a family creates (files, say) are cleaned up through two of them together, and
+/// no third is needed: `Benchmark::prepare` creates them, and the engine drops its value after
+/// the step on every rank, also when the step ends in an error; for a rank that dies (a signal,
+/// `MPI_Abort`, `panic = "abort"`) nothing in the rank can run, so `before_mpi`, which runs
+/// before MPI starts and so is inherited by no MPI state, starts a process that outlives the
+/// rank and removes what the rank registered with it (imb-io's file guardian, `files.rs`).
 #[derive(Clone, Copy)]
 pub struct Hooks {
     /// First thing in `main`, before MPI starts; `Some(status)` ends the program there with
-    /// that exit status (imb-io: this process is the file guardian, or it could not start).
+    /// that exit status (e.g. this process is a guardian, or the guardian could not start).
     pub before_mpi: fn(exe: &str) -> Option<u8>,
     /// Whether each step is warmed up before its first size (doc/METHODOLOGY.md, "Warm-up").
     pub warm_up: bool,
     /// How group rank `pos` fills its send buffer.
     pub fill: fn(&mut Buffer, usize),
-    /// The header in IMB-IO's form: "io portion" lines, printed with `-msglen` too, and no
-    /// datatype lines (doc/OUTPUT.md, "Header").
-    pub io_header: bool,
+    /// The family's own header facts, set on the engine's (doc/OUTPUT.md, "Header"; e.g. the
+    /// lengths as an io portion, also with `-msglen`, and no datatype lines).
+    pub header: fn(&mut Header, &Options),
     /// Once on every rank after the header, given the selected benchmarks: state for the
     /// whole run, handed to every kernel as `Ctx::run`, and a block for the output if the
     /// suite prints one (imb-io: CPU_Exploit's calibration and its block when a non-blocking
     /// benchmark runs; imb-nbc: its calibration, with no block, as IMB 2021 prints none).
     pub run_state: fn(&[&'static Info]) -> Option<RunState>,
     /// On rank 0 after the run-time bound and before the header: a cheap check of the whole
-    /// plan that would otherwise fail only when its step comes, maybe hours in (imb-io: the
-    /// file system under `-dir` can hold the largest step's files). The error is one line;
+    /// plan that would otherwise fail only when its step comes, maybe hours in (e.g. that a
+    /// file system can hold the largest step's files). The error is one line;
     /// every rank ends the run with exit status 3 and no table.
     pub before_run: fn(&Plan, &Options) -> std::result::Result<(), String>,
 }
@@ -260,13 +267,15 @@ fn nothing_to_check(_: &Plan, _: &Options) -> std::result::Result<(), String> {
     Ok(())
 }
 
+fn imb_header(_: &mut Header, _: &Options) {}
+
 impl Hooks {
     /// IMB's MPI-1 and EXT behaviour: warm-up, BUF_VALUE buffers, the MPI-1 header.
     pub const IMB: Hooks = Hooks {
         before_mpi: nothing_before_mpi,
         warm_up: true,
         fill: Buffer::fill,
-        io_header: false,
+        header: imb_header,
         run_state: no_run_state,
         before_run: nothing_to_check,
     };
@@ -278,11 +287,14 @@ pub struct Suite {
     pub exe: &'static str,
     /// Title part, e.g. `MPI-1 part`.
     pub part: &'static str,
-    pub settings: crate::settings::Kind,
+    /// Its settings file: the file's name, its built-in text, its own keys.
+    pub settings: &'static crate::settings::Spec,
     /// Default `-npmin`.
     pub npmin: usize,
     /// Benchmarks in default run order.
     pub benchmarks: &'static [&'static dyn Benchmark],
+    /// Its options beyond the engine's, what they mean, and other executables' it refuses.
+    pub options: &'static Family,
     pub hooks: Hooks,
 }
 

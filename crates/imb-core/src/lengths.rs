@@ -130,7 +130,7 @@ pub fn read_msglen(file: &str) -> Result<Vec<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::settings::{standard, Kind};
+    use crate::settings::{standard, STANDARD};
 
     fn reps(p: &Params, unit: usize) -> Vec<(usize, usize)> {
         default_ladder(p, unit, 0)
@@ -141,7 +141,7 @@ mod tests {
 
     #[test]
     fn sample1_pingpong_ladder_and_repetitions() {
-        let p = standard(Kind::Mpi1);
+        let p = standard(&STANDARD);
         let r = reps(&p, 1);
         assert_eq!(r.len(), 24);
         assert_eq!(r[0], (0, 1000));
@@ -165,7 +165,7 @@ mod tests {
 
     #[test]
     fn sample1_allreduce_ladder_uses_unit_4() {
-        let p = standard(Kind::Mpi1);
+        let p = standard(&STANDARD);
         let l = default_ladder(&p, 4, 0);
         assert_eq!(l.len(), 22);
         assert_eq!(&l[..4], &[0, 4, 8, 16]);
@@ -174,7 +174,7 @@ mod tests {
 
     #[test]
     fn sample2_lengths_file_repetitions() {
-        let p = standard(Kind::Mpi1);
+        let p = standard(&STANDARD);
         let v = parse_msglen("0\n100\n1000\n10000\n100000\n1000000\n", "Lengths").unwrap();
         let n: Vec<_> = resolve(&v, &p, 1, 0)
             .iter()
@@ -183,9 +183,14 @@ mod tests {
         assert_eq!(n, vec![1000, 1000, 1000, 1000, 419, 41]);
     }
 
+    /// A larger ladder on a smaller volume: 2^24 bytes, 16 MiB, caps 50 and 10.
     #[test]
-    fn io_ladders() {
-        let p = standard(Kind::Io);
+    fn ladders_of_a_larger_volume() {
+        let p = Params {
+            maxmsglog: 24,
+            overall_vol: 16 << 20,
+            ..standard(&STANDARD)
+        };
         let l = default_ladder(&p, 1, 0);
         assert_eq!(l.len(), 26);
         let agg: Vec<_> = l.iter().map(|&x| n_sample(x, 50, p.overall_vol)).collect();
@@ -198,7 +203,7 @@ mod tests {
 
     #[test]
     fn ext_second_size_and_nonaggr() {
-        let p = standard(Kind::Mpi1);
+        let p = standard(&STANDARD);
         assert_eq!(&default_ladder(&p, 4, 4)[..3], &[0, 4, 8]);
         let r = resolve(&[0, 0, 8, 1, 7, 1001], &p, 4, 4);
         let x: Vec<_> = r.iter().map(|l| l.x).collect();
@@ -209,7 +214,7 @@ mod tests {
 
     #[test]
     fn msglog_style_ladder() {
-        let mut p = standard(Kind::Mpi1);
+        let mut p = standard(&STANDARD);
         p.minmsglog = 2;
         p.maxmsglog = 5;
         assert_eq!(default_ladder(&p, 1, 0), vec![0, 4, 8, 16, 32]);
@@ -224,7 +229,7 @@ mod tests {
         let t = "# comment\n\n0\n  +5\n1k\n1 k\n1kB\n2 M\n8000000\n7\n7\n   \n";
         let v = parse_msglen(t, "f").unwrap();
         assert_eq!(v, vec![0, 5, 1024, 1024, 1024, 2 << 20, 8000000, 7, 7]);
-        let p = standard(Kind::Mpi1);
+        let p = standard(&STANDARD);
         let r = resolve(&v, &p, 1, 0);
         assert_eq!(r[6].x, 4194304);
         assert_eq!(r[6].truncated_from, Some(8000000));

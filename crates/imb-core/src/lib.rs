@@ -16,7 +16,6 @@ pub mod buffers;
 pub mod cli;
 pub mod cpu_exploit;
 pub mod error;
-pub mod files;
 pub mod grid;
 pub mod lengths;
 pub mod note;
@@ -29,6 +28,7 @@ pub mod settle;
 pub mod stats;
 pub mod sysinfo;
 pub mod table;
+pub mod values;
 pub mod vocab;
 pub mod whitebox;
 

@@ -28,8 +28,8 @@ pub enum Procs {
     /// That ladder from at least 2 processes; one process is "invalid" (a Sphinx latency needs
     /// a process besides the root).
     AtLeastTwo,
-    /// That ladder over even counts only (IMB 2021's Uniband and Biband pair rank i with
-    /// i + NP/2): P_min rounded up and P rounded down to even; one process is "invalid", an odd
+    /// That ladder over even counts only (IMB 2021's message-rate benchmarks pair rank i
+    /// with i + NP/2): P_min rounded up and P rounded down to even; one process is "invalid", an odd
     /// last process waits in MPI_Barrier.
     Pairs,
 }

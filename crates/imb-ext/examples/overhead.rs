@@ -12,7 +12,6 @@ use imb_core::bench::Mode;
 use imb_core::kernel::Comm;
 use imb_core::pairs::{self, Goal, Pairing, Table};
 use imb_core::report::mode_name;
-use imb_core::settings::Kind;
 use mpi::ffi;
 use mpi::raw::AsRaw;
 use mpi::traits::*;
@@ -91,7 +90,7 @@ fn raw_unidir_put(comm: &Comm, s: &[u8], r: &mut [u8], x: usize, agg: bool, n: u
 }
 
 fn main() {
-    let ex = pairs::start(200, Some(2), Kind::Mpi1);
+    let ex = pairs::start(200, Some(2), &imb_core::settings::STANDARD);
     let put = pairs::find(imb_ext::BENCHMARKS, "Unidir_Put");
     assert_eq!(ex.params.n_barr, N_BARR, "standard N_BARR");
     // BufShape::Window: max(X, OVERALL_VOL) for both buffers, as the engine allocates them.

@@ -11,12 +11,12 @@
 mod accumulate;
 mod epoch;
 mod onesided;
+pub mod options;
 pub mod rma;
 mod window;
 
 use imb_core::kernel::Benchmark;
 use imb_core::kernel::{Hooks, Suite};
-use imb_core::settings::Kind;
 
 /// Every benchmark, in IMB 3.0's default run order.
 pub static BENCHMARKS: &[&dyn Benchmark] = &[
@@ -32,9 +32,10 @@ pub static BENCHMARKS: &[&dyn Benchmark] = &[
 pub static SUITE: Suite = Suite {
     exe: "imb-ext",
     part: "MPI-2 part",
-    settings: Kind::Mpi1,
+    settings: &options::SETTINGS,
     npmin: 2,
     benchmarks: BENCHMARKS,
+    options: &options::OPTIONS,
     hooks: Hooks::IMB,
 };
 

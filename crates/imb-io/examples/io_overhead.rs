@@ -14,10 +14,12 @@ use imb_core::buffers::Buffer;
 use imb_core::kernel::{Benchmark, Comm, Ctx, Prep, Sample};
 use imb_core::lengths::n_sample;
 use imb_core::pairs::{self, Figure, Goal};
-use imb_core::settings::{Kind, Params};
+use imb_core::settings::Params;
 use imb_core::stats::Usec;
 use imb_core::table::Wire;
+use imb_core::values::Values;
 use imb_io::cpu::Calibration;
+use imb_io::options::{DIR, OVERWRITE};
 use imb_io::{overlap_pct, NonblockingTimes};
 use mpi::ffi;
 use mpi::raw::AsRaw;
@@ -121,7 +123,8 @@ fn raw_write_indv(comm: &Comm, path: &Path, s: &[u8], x: usize, n: usize) -> f64
 struct Env<'a> {
     comm: &'a Comm,
     params: &'a Params,
-    base: &'a Path,
+    /// `-dir` and `-overwrite` as the engine hands them to `Benchmark::prepare`.
+    family: &'a Values,
     cpu: Option<&'a Calibration>,
 }
 
@@ -136,8 +139,7 @@ fn prepare(e: &Env, b: &dyn Benchmark, volume: usize) -> Option<Box<dyn Any>> {
         volume,
         params: e.params,
         info: &[],
-        base: e.base,
-        overwrite: true,
+        family: e.family,
     })
     .expect("prepare")
 }
@@ -168,12 +170,15 @@ fn ours(
 }
 
 fn main() {
-    let ex = pairs::start(60, None, Kind::Io);
+    let ex = pairs::start(60, None, &imb_io::options::SETTINGS);
     let (world, pairs, params) = (&ex.world, ex.pairs, &ex.params);
     let me = world.rank();
     let dir = std::env::temp_dir().join("imb-rs-bench-io");
     std::fs::create_dir_all(&dir).expect("scratch directory");
     let base = dir.join("IMB_out");
+    let mut family = Values::default();
+    DIR.set(&mut family, dir.to_string_lossy().into_owned());
+    OVERWRITE.set(&mut family, true);
     let mut bufs = (
         Buffer::new(params.overall_vol).expect("buffer"),
         Buffer::new(params.overall_vol).expect("buffer"),
@@ -182,7 +187,7 @@ fn main() {
     let env = Env {
         comm: world,
         params,
-        base: &base,
+        family: &family,
         cpu: None,
     };
 
@@ -222,7 +227,7 @@ fn main() {
         let env = Env {
             comm: &solo,
             params,
-            base: &base,
+            family: &family,
             cpu: Some(&cal),
         };
         let sw = bench("S_IWrite_Indv");

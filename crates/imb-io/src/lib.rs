@@ -4,18 +4,23 @@
 //! the Multi- version of each. imb-core runs them; this crate declares the 37 benchmarks and
 //! implements one access of each pattern. Files go to `-dir` (default the current directory),
 //! are prepared once per process count and are removed when the benchmark ends, also after an
-//! error or a signal (imb_core::files). All MPI-IO calls go through the checked wrappers of
-//! `file`. What IMB-IO does differently from the other suites (the file guardian, the buffer
-//! contents, no warm-up, its header, the CPU_Exploit calibration) reaches the engine through
-//! the suite's `Hooks`.
+//! error or a signal (`files`). All MPI-IO calls go through the checked wrappers of `file`.
+//! What IMB-IO does differently from the other suites reaches the engine through the suite:
+//! its options and settings file (`options`: `-dir`, `-overwrite`, FILENAME), and its `Hooks`
+//! (the file guardian, the buffer contents, no warm-up, its header, the CPU_Exploit
+//! calibration).
 
 #![allow(non_upper_case_globals)] // benchmark statics carry the guide's names (S_Write_Indv)
 
 mod access;
 pub mod cpu;
 mod file;
+pub mod files;
 mod layout;
 mod open_close;
+pub mod options;
+#[cfg(test)]
+mod options_tests;
 mod overlap;
 mod prep;
 
@@ -23,10 +28,10 @@ pub use overlap::{overlap_pct, NonblockingTimes};
 
 use imb_core::bench::{BufShape, Class, Effort, Info, Mode, Procs};
 use imb_core::buffers::Buffer;
+use imb_core::cli::{Lengths, Options};
 use imb_core::kernel::{Benchmark, Ctx, Prep, Timed};
 use imb_core::kernel::{Hooks, RunState, Suite};
-use imb_core::report::Note;
-use imb_core::settings::Kind;
+use imb_core::report::{Header, Note};
 use imb_core::table;
 use layout::{Family, Pos, Scope};
 use std::any::Any;
@@ -222,15 +227,16 @@ fn family(info: &Info) -> Option<Family> {
 pub static SUITE: Suite = Suite {
     exe: "imb-io",
     part: "MPI-IO part",
-    settings: Kind::Io,
+    settings: &options::SETTINGS,
     npmin: 1,
     benchmarks: BENCHMARKS,
+    options: &options::OPTIONS,
     hooks: Hooks {
         before_mpi: guard_files,
         // IMB-IO has no warm-up (doc/METHODOLOGY.md, "Warm-up").
         warm_up: false,
         fill: Buffer::fill_io,
-        io_header: true,
+        header: io_header,
         run_state: calibrate_for,
         before_run: |plan, opts| prep::room_for_plan(plan, opts, family),
     },
@@ -240,16 +246,25 @@ pub static SUITE: Suite = Suite {
 /// guardian must not inherit MPI's state, and it removes the rank's files however the rank
 /// ends (SIGKILL and MPI_Abort included).
 fn guard_files(exe: &str) -> Option<u8> {
-    if let Some(code) = imb_core::files::guardian_main() {
+    if let Some(code) = files::guardian_main() {
         return Some(code);
     }
-    imb_core::files::ignore_sigxfsz();
-    match imb_core::files::start_guardian() {
+    files::ignore_sigxfsz();
+    match files::start_guardian() {
         Ok(()) => None,
         Err(e) => {
             eprintln!("{exe}: error: {e}");
             Some(imb_core::driver::EXIT_RUNTIME)
         }
+    }
+}
+
+/// IMB-IO's header (doc/OUTPUT.md, "Header"): "io portion" lines, printed with `-msglen` too
+/// (0 to 2^MAXMSGLOG), and no datatype lines.
+fn io_header(h: &mut Header, o: &Options) {
+    h.io = true;
+    if let Lengths::File { .. } = o.lengths {
+        h.min_max = Some((0, 1usize << o.params.maxmsglog));
     }
 }
 

@@ -2,13 +2,14 @@
 //! before its first size: refuse a file we did not make (unless -overwrite), register it with the
 //! guardian before it exists, create it at its full size and, for reads, fill it with rank 0's IO
 //! pattern so every read has known contents. The file is removed when the `Prepared` value is
-//! dropped at the end of the step (imb_core::files), or by the guardian if the rank dies.
+//! dropped at the end of the step (`files::Created`), or by the guardian if the rank dies.
 
 use crate::file::{File, On, Open};
+use crate::files::Created;
 use crate::layout::{self, Family};
+use crate::options::{self, OVERWRITE};
 use imb_core::buffers::io_value;
 use imb_core::cli::Options;
-use imb_core::files::Created;
 use imb_core::hints::Info;
 use imb_core::kernel::Prep;
 use imb_core::plan::{Plan, StepPlan};
@@ -29,12 +30,13 @@ const CHUNK: usize = 1 << 20;
 /// `fam` is None for Open_Close, which only needs its name reserved.
 pub fn prepare(fam: Option<&Family>, p: &Prep) -> Result<Option<Box<dyn Any>>, String> {
     let private = fam.is_some_and(|f| f.private());
-    let path = layout::file_name(p.base, p.group, private.then_some(p.world_rank));
+    let base = options::base(p.params, p.family);
+    let path = layout::file_name(&base, p.group, private.then_some(p.world_rank));
     let creator = private || p.rank == 0;
     let mut created = None;
     if creator {
         if std::fs::symlink_metadata(&path).is_ok() {
-            if !p.overwrite {
+            if OVERWRITE.get(p.family) != Some(true) {
                 return Err(format!(
                     "{} exists and was not created by this run: remove it, choose another -dir, \
                      or pass -overwrite to let imb-io replace (and then remove) it",
@@ -99,8 +101,7 @@ pub fn room_for_plan(
     let Some((total, n, name)) = largest else {
         return Ok(());
     };
-    let base = std::path::Path::new(&opts.dir).join(p.filename.as_deref().unwrap_or("IMB_out"));
-    room(&base, total, n).map_err(|e| format!("{name}: {e}"))
+    room(&options::base(p, &opts.family), total, n).map_err(|e| format!("{name}: {e}"))
 }
 
 /// Create the file at the size the step's accesses need; reads get rank 0's pattern.

@@ -13,7 +13,6 @@ use imb_core::bench::Mode;
 use imb_core::buffers::Buffer;
 use imb_core::kernel::Comm;
 use imb_core::pairs::{self, Figure, Goal, Table};
-use imb_core::settings::Kind;
 use imb_core::whitebox::Times;
 use mpi::collective::SystemOperation;
 use mpi::ffi;
@@ -140,7 +139,7 @@ impl Raw {
 }
 
 fn main() {
-    let ex = pairs::start(20, None, Kind::Mpi1);
+    let ex = pairs::start(20, None, &imb_core::settings::STANDARD);
     let (world, pairs) = (&ex.world, ex.pairs);
     let (me, np) = (world.rank() as usize, world.size() as usize);
     assert!(np >= 2, "run with mpirun -np 2 or more");

@@ -9,7 +9,6 @@
 use imb_core::bench::Mode;
 use imb_core::kernel::Comm;
 use imb_core::pairs::{self, Goal, Table};
-use imb_core::settings::Kind;
 use mpi::ffi;
 use mpi::raw::AsRaw;
 use mpi::traits::*;
@@ -56,7 +55,7 @@ fn raw_pingpong(comm: &Comm, s: &[u8], r: &mut [u8], n: usize) -> f64 {
 }
 
 fn main() {
-    let ex = pairs::start(200, Some(2), Kind::Mpi1);
+    let ex = pairs::start(200, Some(2), &imb_core::settings::STANDARD);
     let world = &ex.world;
     let pingpong = pairs::find(imb_mpi1::BENCHMARKS, "PingPong");
     let mut bufs = ex.buffers(SIZES.iter().map(|s| s.0).max().unwrap_or(0));

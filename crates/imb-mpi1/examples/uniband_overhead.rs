@@ -11,7 +11,6 @@ use imb_core::bench::Mode;
 use imb_core::buffers::Buffer;
 use imb_core::kernel::Comm;
 use imb_core::pairs::{self, Goal, Table};
-use imb_core::settings::Kind;
 use mpi::ffi;
 use mpi::raw::AsRaw;
 use mpi::traits::*;
@@ -67,9 +66,9 @@ fn raw_uniband(comm: &Comm, s: &[u8], r: &mut [u8], w: usize, n: usize) -> f64 {
 }
 
 fn main() {
-    let ex = pairs::start(100, Some(2), Kind::Mpi1);
+    let ex = pairs::start(100, Some(2), &imb_mpi1::options::SETTINGS);
     let uniband = pairs::find(imb_mpi1::BENCHMARKS, "Uniband");
-    let w = ex.params.window_size;
+    let w = imb_mpi1::options::window_size(&ex.params);
     let table = Table::sizes()
         .sides("Msg/s", 12, 0)
         .ratio("t ours/raw(median)", 19, 4)

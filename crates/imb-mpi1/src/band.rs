@@ -90,7 +90,7 @@ fn msg_rate(r: &RowIn<Messages>) -> Vec<f64> {
 /// acknowledgement that waits for them. The time grows with W (with Open MPI's shared memory,
 /// faster than W: doc/ReadMe_IMB.md, "Uniband and Biband"), so `-window_size` is what lowers it.
 fn window(s: &Shape, ways: usize) -> Effort {
-    let msgs = ways * s.params.window_size;
+    let msgs = ways * crate::options::window_size(s.params);
     Effort {
         msgs: msgs as f64,
         bytes: (msgs * s.x) as f64,
@@ -116,7 +116,7 @@ pub struct Pair<'a> {
 impl<'a> Pair<'a> {
     fn new(c: Ctx<'a>, per_window: usize) -> Self {
         let half = c.size / 2;
-        let w = c.params.window_size;
+        let w = crate::options::window_size(c.params);
         Pair {
             m: Mpi::new(c.comm),
             first: c.rank < half,

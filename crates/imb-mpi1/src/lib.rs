@@ -14,11 +14,13 @@ mod ffi;
 mod jacobi;
 mod latency;
 mod latency_notes;
+pub mod options;
+#[cfg(test)]
+mod options_tests;
 mod p2p;
 
 use imb_core::kernel::Benchmark;
 use imb_core::kernel::{Hooks, Suite};
-use imb_core::settings::Kind;
 
 /// Every benchmark, in IMB 3.0's default run order.
 pub static BENCHMARKS: &[&dyn Benchmark] = &[
@@ -54,9 +56,10 @@ pub static BENCHMARKS: &[&dyn Benchmark] = &[
 pub static SUITE: Suite = Suite {
     exe: "imb-mpi1",
     part: "MPI-1 part",
-    settings: Kind::Mpi1,
+    settings: &options::SETTINGS,
     npmin: 2,
     benchmarks: BENCHMARKS,
+    options: &options::OPTIONS,
     hooks: Hooks::IMB,
 };
 

@@ -12,7 +12,6 @@ use imb_core::bench::Mode;
 use imb_core::buffers::Buffer;
 use imb_core::kernel::Comm;
 use imb_core::pairs::{self, Goal, Table};
-use imb_core::settings::Kind;
 use mpi::ffi;
 use mpi::raw::AsRaw;
 use mpi::traits::*;
@@ -61,7 +60,7 @@ fn raw_iallreduce(comm: &Comm, s: &[u8], r: &mut [u8], n_barr: usize, n: usize) 
 }
 
 fn main() {
-    let ex = pairs::start(200, None, Kind::Mpi1);
+    let ex = pairs::start(200, None, &imb_core::settings::STANDARD);
     let bench = pairs::find(imb_nbc::BENCHMARKS, "Iallreduce_pure");
     let n_barr = ex.params.n_barr;
     let table = Table::sizes().in_usec();

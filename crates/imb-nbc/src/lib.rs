@@ -19,7 +19,6 @@ pub use overlap::overlap_pct;
 
 use imb_core::bench::{BufShape, Class, Info};
 use imb_core::kernel::{Benchmark, Hooks, RunState, Suite};
-use imb_core::settings::Kind;
 use overlap::{Nbc, OVERLAP, OVERLAP_SYNC};
 use std::any::Any;
 use std::marker::PhantomData;
@@ -154,9 +153,10 @@ pub static BENCHMARKS: &[&dyn Benchmark] = &[
 pub static SUITE: Suite = Suite {
     exe: "imb-nbc",
     part: "MPI-NBC part",
-    settings: Kind::Mpi1,
+    settings: &imb_ext::options::SETTINGS,
     npmin: 2,
     benchmarks: BENCHMARKS,
+    options: &imb_ext::options::OPTIONS,
     hooks: Hooks {
         run_state: calibrate_for,
         ..Hooks::IMB

@@ -12,7 +12,6 @@ use imb_core::bench::Mode;
 use imb_core::kernel::Comm;
 use imb_core::pairs::{self, Figure, Goal, Pairing, Table};
 use imb_core::report::mode_name;
-use imb_core::settings::Kind;
 use mpi::ffi;
 use mpi::raw::AsRaw;
 use mpi::traits::*;
@@ -78,7 +77,7 @@ fn raw(comm: &Comm, s: &[u8], r: &mut [u8], x: usize, agg: bool, n: usize, n_bar
 }
 
 fn main() {
-    let ex = pairs::start(200, Some(2), Kind::Mpi1);
+    let ex = pairs::start(200, Some(2), &imb_core::settings::STANDARD);
     let mut bufs = ex.buffers(SIZES[SIZES.len() - 1]);
     let table = Table::modes()
         .sides("usec", 12, 4)

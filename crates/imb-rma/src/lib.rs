@@ -19,7 +19,6 @@ mod truly;
 
 use imb_core::kernel::Benchmark;
 use imb_core::kernel::{Hooks, Suite};
-use imb_core::settings::Kind;
 
 /// Every benchmark, in IMB-RMA's default run order; those run only when named come last.
 pub static BENCHMARKS: &[&dyn Benchmark] = &[
@@ -48,9 +47,10 @@ pub static BENCHMARKS: &[&dyn Benchmark] = &[
 pub static SUITE: Suite = Suite {
     exe: "imb-rma",
     part: "MPI-RMA part",
-    settings: Kind::Mpi1,
+    settings: &imb_ext::options::SETTINGS,
     npmin: 2,
     benchmarks: BENCHMARKS,
+    options: &imb_ext::options::OPTIONS,
     hooks: Hooks::IMB,
 };
 

@@ -1,7 +1,8 @@
 //! `-help` and `-list` of the MPI executables.
 
-use super::mpi_opts::MPI;
-use super::table::{self, Accept};
+use super::mpi_opts::{FAMILY_AFTER, MPI};
+use super::raw::Raw;
+use super::table::{self, Accept, Opt};
 use super::*;
 
 /// `-list`: the benchmarks of this executable in default run order.
@@ -19,25 +20,34 @@ pub fn list(spec: &Spec) -> String {
     s
 }
 
+/// The rows of `-help`: the engine's, with the family's own after `FAMILY_AFTER`.
+pub fn rows(family: &Family) -> Vec<Opt<Raw>> {
+    let at = MPI
+        .iter()
+        .position(|o| o.name == FAMILY_AFTER)
+        .map_or(MPI.len(), |i| i + 1);
+    let mut v = MPI[..at].to_vec();
+    v.extend_from_slice(family.rows);
+    v.extend_from_slice(&MPI[at..]);
+    v
+}
+
 /// `-help`: 3.0's calling sequence, then the options imb-rs adds; only the options this
-/// executable accepts (`Spec::accepts`), all from the option table.
+/// executable accepts (`Spec::accepts`), all from the option rows.
 pub fn help(spec: &Spec) -> String {
     let listed = |a: Accept| spec.accepts(a);
+    let rows = rows(spec.family);
     let mut s = String::from("\nCalling sequence:\n\n\n");
     s.push_str(&table::synopsis(
-        MPI,
+        &rows,
         listed,
         &format!("{:<12}", spec.exe),
         &" ".repeat(12),
     ));
     s.push_str("\nwhere \n\n");
-    let std = settings::standard(spec.kind);
-    let file = if spec.kind == Kind::Io {
-        "settings/settings_io.toml"
-    } else {
-        "settings/settings.toml"
-    };
-    s.push_str(&table::help_text(MPI, listed, |h| {
+    let std = settings::standard(spec.settings);
+    let file = spec.settings.file;
+    s.push_str(&table::help_text(&rows, listed, |h| {
         h.replace("{npmin}", &spec.npmin.to_string())
             .replace("{min}", &std.minmsglog.to_string())
             .replace("{max}", &std.maxmsglog.to_string())

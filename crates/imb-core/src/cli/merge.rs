@@ -1,13 +1,18 @@
-//! The one settings merge: command line (`-msglog`, `-iter`, `-window_size`) over the `[optional]` block of a
-//! settings file over the standard values, recording where each value came from; the header's
-//! optional-mode block is written from that record.
+//! The one settings merge: command line (`-msglog`, `-iter`, a family's rows that set a key of
+//! its settings file) over the `[optional]` block of a settings file over the standard values,
+//! recording where each value came from; the header's optional-mode block is written from
+//! that record.
 
 use super::raw::Raw;
 use super::*;
 use crate::settings::{Origin, Origins};
 
 /// The parameters of a run and their origins.
-pub(super) fn merge(settings: &Settings, raw: &Raw) -> Result<(Params, Origins)> {
+pub(super) fn merge(
+    settings: &Settings,
+    spec: &settings::Spec,
+    raw: &Raw,
+) -> Result<(Params, Origins)> {
     let mut params = settings.params.clone();
     let mut origins = settings.origins.clone();
     let mut cli = |key: &str| origins.set(key, Origin::CommandLine);
@@ -37,9 +42,11 @@ pub(super) fn merge(settings: &Settings, raw: &Raw) -> Result<(Params, Origins)>
             cli("MSGS_NONAGGR");
         }
     }
-    if let Some(w) = raw.window_size {
-        params.window_size = w;
-        cli("WINDOW_SIZE");
+    for k in spec.keys {
+        if let Some(v) = raw.family.get(k.name) {
+            params.family.set(k.name, v.clone());
+            cli(k.name);
+        }
     }
     Ok((params, origins))
 }

@@ -10,10 +10,14 @@
 
 use crate::error::{Error, Result};
 use crate::lengths;
-use crate::settings::{self, Kind, Params, Settings};
+use crate::settings::{self, Params, Settings};
+use crate::values::Values;
 use crate::vocab::Map;
 use serde::{Deserialize, Serialize};
 
+mod family;
+#[cfg(test)]
+mod family_tests;
 mod help;
 mod merge;
 mod mpi_opts;
@@ -26,9 +30,9 @@ mod tests;
 pub mod value;
 
 pub use crate::vocab::Multi;
+pub use family::{Family, FamilyIn, Refused};
 pub use help::{help, list};
 pub use mpi_opts::read;
-pub use resolve::MAX_FILE_PATH;
 pub use value::{AggregateMode, ProgressMode, ThreadLevel};
 
 /// What a binary tells the parser about itself.
@@ -38,12 +42,13 @@ pub struct Spec<'a> {
     pub names: &'a [&'a str],
     /// The first `defaults` names run when none is given; the rest only when named.
     pub defaults: usize,
-    pub kind: Kind,
+    /// Its settings file.
+    pub settings: &'static settings::Spec,
     pub npmin: usize,
     /// Whether some benchmark has AGGREGATE/NON-AGGREGATE tables (`-aggregate_mode` applies).
     pub aggregate: bool,
-    /// Whether some benchmark sends windows of messages (`-window_size` applies).
-    pub window: bool,
+    /// Its family's options.
+    pub family: &'a Family,
 }
 
 impl Spec<'_> {
@@ -52,8 +57,6 @@ impl Spec<'_> {
         match a {
             table::Accept::All => true,
             table::Accept::Aggregate => self.aggregate,
-            table::Accept::Files => self.kind == Kind::Io,
-            table::Accept::Window => self.window,
         }
     }
 }
@@ -91,10 +94,9 @@ pub struct Options {
     /// `-json FILE`: the tables as data, rewritten after every table (checked before the run).
     pub json: Option<crate::safefile::OutFile>,
     pub aggregate_mode: AggregateMode,
-    /// imb-io: the directory of the files (`-dir`, default the current directory).
-    pub dir: String,
-    /// imb-io `-overwrite`: replace files that exist under our names instead of refusing.
-    pub overwrite: bool,
+    /// What the family's own options resolved to (`Family::resolve`), read through its slots.
+    #[serde(default)]
+    pub family: Values,
     /// `-adaptive`: repeat each size's n_sample loop until the timings settle.
     pub adaptive: Option<Adaptive>,
     /// `-force`: run even when the run cannot finish within `LONG_RUN_SECS`.
@@ -171,7 +173,7 @@ pub fn prescan_thread_level(args: &[String]) -> ThreadLevel {
 /// Parse argv (without the program name) on world size `np`: `read`, then
 /// `resolve::resolve`.
 pub fn parse(spec: &Spec, args: &[String], np: usize) -> Result<Action> {
-    Ok(match read(args)? {
+    Ok(match read(args, spec.family)? {
         raw::Command::Help => Action::Help(help(spec)),
         raw::Command::List => Action::List(list(spec)),
         raw::Command::Run(raw) => Action::Run(Box::new(resolve::resolve(spec, &raw, np)?)),

@@ -4,6 +4,7 @@
 //! help are the executable's defaults. A declarative table: longer than the engine's other
 //! files by design. `read` turns argv into a `Raw` through it.
 
+use super::family::{all_rows, Family};
 use super::raw::{Command, Named, Raw};
 use super::shared;
 use super::table::{self, Accept, Opt, Takes};
@@ -50,14 +51,19 @@ pub const IMB2021_UNSUPPORTED: &[&str] = &[
     "load",
 ];
 
-/// Read argv (without the program name) through `MPI`. Pure: the same argv gives the same
-/// result anywhere. `-h` wins over everything after it; wrong values over `-list`.
-pub fn read(args: &[String]) -> Result<Command> {
-    let Some(given) = table::imb_style(args, MPI, IMB2021_UNSUPPORTED)? else {
+/// Where a family's own rows stand in `-help`: after this row.
+pub const FAMILY_AFTER: &str = "aggregate_mode";
+
+/// Read argv (without the program name) through `MPI` and `family`'s rows. Pure: the same
+/// argv gives the same result anywhere. `-h` wins over everything after it; wrong values over
+/// `-list`.
+pub fn read(args: &[String], family: &Family) -> Result<Command> {
+    let rows = all_rows(MPI, family);
+    let Some(given) = table::imb_style(args, &rows, IMB2021_UNSUPPORTED)? else {
         return Ok(Command::Help);
     };
     let mut raw = Raw::default();
-    table::apply_imb(&mut raw, given, MPI)?;
+    table::apply_imb(&mut raw, given, &rows)?;
     if raw.shared.list {
         return Ok(Command::List);
     }
@@ -224,40 +230,6 @@ applies when IMB_OPTIONAL = true, and the header then says so.\n",
 (default).\n",
     )
     .only(Accept::Aggregate),
-    value(
-            "window_size",
-            |r, v| -> Why {
-                r.window_size = Some(window_size(v)?);
-                Ok(())
-            },
-            (10, 1, "[-window_size <W>]"),
-            "- -window_size W: Uniband and Biband keep W messages in flight per repetition\n  \
-(IMB 2021; default 256).\n",
-    )
-    .only(Accept::Window),
-    value(
-            "dir",
-            |r, v| -> Why {
-                r.dir = Some(v.to_string());
-                Ok(())
-            },
-            (11, 0, "[-dir <directory>]"),
-            "- -dir D: create the files (FILENAME, FILENAME_<rank>, ...) in D (default the\n  \
-current directory). They are removed when each benchmark ends, also after an error or a\n  \
-signal. A file already there under one of those names stops the run, unless -overwrite\n  \
-lets imb-io replace it (and then remove it).\n",
-    )
-    .only(Accept::Files),
-    flag(
-        "overwrite",
-        |r, _| -> Why {
-            r.overwrite = true;
-            Ok(())
-        },
-        (11, 1, "[-overwrite]"),
-        "",
-    )
-    .only(Accept::Files),
     flag(
         "adaptive",
         |r, _| -> Why {
@@ -338,13 +310,3 @@ the run is at, the time elapsed and an estimate of the time left; never on stdou
 given; default: all of the first list below, in its order.\n\n",
     ),
 ];
-
-fn window_size(s: &str) -> std::result::Result<usize, String> {
-    match s.trim().parse::<usize>() {
-        Ok(n) if (1..=crate::settings::MAX_WINDOW_SIZE).contains(&n) => Ok(n),
-        _ => Err(format!(
-            "expected a number of messages from 1 to {}",
-            crate::settings::MAX_WINDOW_SIZE
-        )),
-    }
-}

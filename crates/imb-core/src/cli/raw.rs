@@ -1,10 +1,11 @@
 //! The command line as typed: every option of the MPI executables in its type, as the rows of
-//! `mpi_opts` store it, without looking at any file or path. What the values mean on this
+//! `mpi_opts` and of the family store it, without looking at any file or path. What the values mean on this
 //! machine (files read, paths probed, `-map` against the world size, settings merged) is
 //! `resolve`'s job.
 
 use super::shared::{HasShared, Shared};
 use super::value::{AggregateMode, Iter, ThreadLevel};
+use crate::values::Values;
 use crate::vocab::{Map, Multi};
 
 pub use super::shared::Named;
@@ -32,15 +33,13 @@ pub struct Raw {
     pub check: bool,
     pub thread_level: Option<ThreadLevel>,
     pub aggregate_mode: Option<AggregateMode>,
-    pub dir: Option<String>,
-    pub overwrite: bool,
     pub adaptive: bool,
     pub cutoff: Option<f64>,
     pub min_reps: Option<usize>,
     pub max_reps: Option<usize>,
     pub summary: bool,
-    /// `-window_size` (imb-mpi1: Uniband, Biband).
-    pub window_size: Option<usize>,
+    /// What the family's own rows stored, through its slots (`cli::Family`).
+    pub family: Values,
 }
 
 impl HasShared for Raw {

@@ -1,6 +1,7 @@
 //! What the command line means on this machine and world size: benchmark names and `-input`
-//! files, `-map` against the process count, the settings merged once, `-adaptive`'s rule, the
-//! directory of imb-io's files and their path lengths, the `-json` and `-msglen` files.
+//! files, options of other executables refused, `-map` against the process count, the
+//! settings merged once, `-adaptive`'s rule, the family's own options (`Family::resolve`), the
+//! `-json` and `-msglen` files.
 
 use super::raw::{Named, Raw};
 use super::*;
@@ -18,13 +19,15 @@ pub fn resolve(spec: &Spec, raw: &Raw, np: usize) -> Result<Options> {
             ),
         ));
     }
-    if !spec.window && raw.window_size.is_some() {
+    if let Some(r) = spec
+        .family
+        .refused
+        .iter()
+        .find(|r| raw.shared.was_given(r.name))
+    {
         return Err(Error::arg(
-            "-window_size",
-            format!(
-                "{} has no benchmark with a window of messages (imb-mpi1's Uniband and Biband have)",
-                spec.exe
-            ),
+            format!("-{}", r.name),
+            r.why.replace("{exe}", spec.exe),
         ));
     }
     if let Some(Map { p, q }) = raw.map {
@@ -36,10 +39,10 @@ pub fn resolve(spec: &Spec, raw: &Raw, np: usize) -> Result<Options> {
         }
     }
     let settings = match &raw.shared.settings {
-        Some(f) => settings::load(f, spec.kind)?,
-        None => settings::built_in(spec.kind),
+        Some(f) => settings::load(f, spec.settings)?,
+        None => settings::built_in(spec.settings),
     };
-    let (params, origins) = merge::merge(&settings, raw)?;
+    let (params, origins) = merge::merge(&settings, spec.settings, raw)?;
     // Fail before measuring, not after the first table; nothing is created yet.
     let json = raw
         .shared
@@ -48,8 +51,12 @@ pub fn resolve(spec: &Spec, raw: &Raw, np: usize) -> Result<Options> {
         .map(|f| crate::safefile::OutFile::check("-json", f))
         .transpose()?;
     let adaptive = adaptive_options(raw)?;
-    let base = params.filename.as_deref().unwrap_or("IMB_out");
-    let (dir, overwrite) = files_options(raw, spec.kind, base, np)?;
+    let family = (spec.family.resolve)(&FamilyIn {
+        exe: spec.exe,
+        raw: &raw.family,
+        params: &params,
+        np,
+    })?;
     let lengths = match &raw.msglen {
         Some(f) => Lengths::File {
             file: f.clone(),
@@ -73,8 +80,7 @@ pub fn resolve(spec: &Spec, raw: &Raw, np: usize) -> Result<Options> {
         thread_level: raw.thread_level.unwrap_or(ThreadLevel::Single),
         json,
         aggregate_mode: raw.aggregate_mode.unwrap_or(AggregateMode::Both),
-        dir,
-        overwrite,
+        family,
         adaptive,
         force: raw.shared.force,
         summary: raw.summary,
@@ -179,90 +185,6 @@ fn adaptive_options(raw: &Raw) -> Result<Option<Adaptive>> {
         ));
     }
     Ok(Some(a))
-}
-
-/// `-dir` and `-overwrite` (imb-io only): the directory must be a writable directory, and no
-/// file of ours may already be there unless `-overwrite` says it may be replaced. Checked on
-/// rank 0 before anything runs; a node-local directory is checked again where files are made.
-/// The longest file path imb-io opens. Open MPI 4.1's MPI-IO (OMPIO) builds names from the
-/// path as given (`<path>-<job id>-<rank>.lock`, `<path>.locktest.<rank>`) in a 256-byte buffer
-/// and aborts the whole job ("buffer overflow detected") when they do not fit: measured, a
-/// 240-byte path worked and 242 aborted, the margin moving with the job id's digits. The
-/// limit leaves room for a 10-digit job id and a 6-digit rank, under every MPI, so no run dies
-/// half-way for its path.
-pub const MAX_FILE_PATH: usize = 227;
-
-/// The length of the longest path imb-io opens in `dir` for `np` processes: the base name, and
-/// `_g<group>_<rank>` for private files under -multi (imb-io's `layout::file_name`).
-pub(super) fn longest_file_path(dir: &str, base: &str, np: usize) -> usize {
-    let digits = np.saturating_sub(1).max(1).ilog10() as usize + 1;
-    let sep = usize::from(!dir.ends_with('/'));
-    dir.len() + sep + base.len() + "_g".len() + digits + "_".len() + digits
-}
-
-fn files_options(raw: &Raw, kind: Kind, base: &str, np: usize) -> Result<(String, bool)> {
-    let dir = raw.dir.clone();
-    let overwrite = raw.overwrite;
-    if kind != Kind::Io {
-        let which = if dir.is_some() { "-dir" } else { "-overwrite" };
-        if dir.is_some() || overwrite {
-            return Err(Error::arg(which, "only imb-io creates files"));
-        }
-        return Ok((".".into(), false));
-    }
-    let given = dir.is_some();
-    let dir = dir.unwrap_or_else(|| ".".into());
-    let what = if given {
-        "-dir"
-    } else {
-        "the current directory"
-    };
-    match std::fs::metadata(&dir) {
-        Ok(md) if md.is_dir() => {}
-        Ok(_) => return Err(Error::file("-dir", &dir, "not a directory")),
-        Err(e) => return Err(Error::file("-dir", &dir, format!("cannot use it: {e}"))),
-    }
-    let writable = nix::unistd::access(
-        dir.as_str(),
-        nix::unistd::AccessFlags::W_OK | nix::unistd::AccessFlags::X_OK,
-    );
-    if let Err(e) = writable {
-        return Err(if given {
-            Error::file("-dir", &dir, format!("cannot create files there: {e}"))
-        } else {
-            Error::arg(
-                "-dir",
-                format!("{what} ({dir}) is not writable ({e}); choose one with -dir"),
-            )
-        });
-    }
-    let longest = longest_file_path(&dir, base, np);
-    if longest > MAX_FILE_PATH {
-        return Err(Error::file(
-            "-dir",
-            &dir,
-            format!(
-                "the file paths imb-io makes there reach {longest} bytes, more than \
-                 {MAX_FILE_PATH}: Open MPI's MPI-IO aborts the job on paths past about 240 \
-                 bytes; choose a shorter -dir (or FILENAME)"
-            ),
-        ));
-    }
-    if !overwrite {
-        if let Some(f) = crate::files::foreign(std::path::Path::new(&dir), base) {
-            // The full path: "./IMB_out" says little about which directory was meant.
-            let f = std::fs::canonicalize(&f).unwrap_or(f);
-            return Err(Error::arg(
-                "-overwrite",
-                format!(
-                    "{} exists and was not created by this run: remove it, choose another -dir, \
-                     or pass -overwrite to let imb-io replace (and then remove) it",
-                    f.display()
-                ),
-            ));
-        }
-    }
-    Ok((dir, overwrite))
 }
 
 /// A benchmark name and, when it came from an `-input` file, that file and line.

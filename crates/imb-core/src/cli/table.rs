@@ -27,16 +27,13 @@ pub enum Takes {
 }
 
 /// Which executables list an option in `-help`. Every MPI executable parses every engine
-/// option, so an option that does not apply is an error naming why, not "unknown option".
+/// option, so an option that does not apply is an error naming why, not "unknown option"
+/// (a family's own options: `family::Refused`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Accept {
     All,
     /// Executables with AGGREGATE/NON-AGGREGATE tables.
     Aggregate,
-    /// Executables that create files (imb-io).
-    Files,
-    /// Executables with windows of messages in flight (imb-mpi1: Uniband, Biband).
-    Window,
 }
 
 /// How a row stores its value: parse it (the error says why it is wrong; the reader names the

@@ -1,7 +1,7 @@
 //! Unit tests of the command line: parsing, every error message, help and files.
 
-use super::resolve::longest_file_path;
 use super::*;
+use crate::settings::STANDARD;
 
 const NAMES: &[&str] = &["PingPong", "PingPing", "Sendrecv", "Allreduce", "Barrier"];
 fn spec() -> Spec<'static> {
@@ -9,10 +9,10 @@ fn spec() -> Spec<'static> {
         exe: "imb-mpi1",
         names: NAMES,
         defaults: NAMES.len(),
-        kind: Kind::Mpi1,
+        settings: &STANDARD,
         npmin: 2,
         aggregate: true,
-        window: false,
+        family: &Family::NONE,
     }
 }
 fn args(s: &str) -> Vec<String> {
@@ -76,11 +76,10 @@ fn imb_2021_list_options_and_unsupported_ones() {
 fn help_lists_only_accepted_options() {
     let mpi1 = Spec {
         aggregate: false,
-        window: false,
         ..spec()
     };
     let h = help(&mpi1);
-    assert!(!h.contains("-aggregate_mode") && !h.contains("-dir") && !h.contains("-overwrite"));
+    assert!(!h.contains("-aggregate_mode"));
     assert!(h.contains("-include") && h.contains("-force") && h.contains("settings/settings.toml"));
     let e = parse(&mpi1, &args("-aggregate_mode both"), 2)
         .unwrap_err()
@@ -90,31 +89,6 @@ fn help_lists_only_accepted_options() {
         "{e}"
     );
     assert!(help(&spec()).contains("-aggregate_mode"));
-}
-
-#[test]
-fn window_size_only_where_a_benchmark_has_windows() {
-    let win = Spec {
-        window: true,
-        ..spec()
-    };
-    assert!(help(&win).contains("[-window_size <W>]"));
-    assert!(!help(&spec()).contains("-window_size"));
-    let r = |s: &str| match parse(&win, &args(s), 2).unwrap() {
-        Action::Run(o) => *o,
-        a => panic!("{a:?}"),
-    };
-    assert_eq!(r("").params.window_size, settings::WINDOW_SIZE);
-    let o = r("-window_size 64");
-    assert_eq!(o.params.window_size, 64);
-    assert_eq!(o.origins.of("WINDOW_SIZE"), settings::Origin::CommandLine);
-    for bad in ["0", "x", "1048577"] {
-        let e = parse(&win, &args(&format!("-window_size {bad}")), 2)
-            .unwrap_err()
-            .to_string();
-        assert!(e.starts_with("-window_size: "), "{e}");
-    }
-    assert!(err("-window_size 8", 2).starts_with("-window_size: imb-mpi1 has no benchmark"));
 }
 
 #[test]
@@ -154,7 +128,7 @@ fn defaults() {
     assert_eq!(o.benchmarks, vec![0, 1, 2, 3, 4]);
     assert_eq!((o.npmin, o.multi, o.map), (2, None, None));
     assert_eq!(o.lengths, Lengths::Ladder);
-    assert_eq!(o.params, settings::standard(Kind::Mpi1));
+    assert_eq!(o.params, settings::standard(&STANDARD));
     assert!(o.zero_size && !o.check);
     assert_eq!(o.thread_level, ThreadLevel::Single);
 }
@@ -252,68 +226,12 @@ fn bad_values_name_the_option() {
         ("-foo", "-foo: unknown option"),
         ("-NPMIN 2", "-NPMIN: unknown option"),
         ("-check=1", "-check: takes no value"),
-        ("-dir /tmp", "-dir: only imb-io creates files"),
-        ("-overwrite", "-overwrite: only imb-io creates files"),
+        ("-dir /tmp", "-dir: unknown option"),
     ] {
         let e = err(cmd, 4);
         assert!(e.starts_with(needle), "{cmd}: {e}");
         assert!(!e.contains('\n'), "{cmd}: {e}");
     }
-}
-
-#[test]
-fn io_dir_and_foreign_files() {
-    let io = Spec {
-        exe: "imb-io",
-        names: NAMES,
-        defaults: NAMES.len(),
-        kind: Kind::Io,
-        npmin: 1,
-        aggregate: true,
-        window: false,
-    };
-    let d = std::env::temp_dir().join(format!("imb-cli-dir-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    let ds = d.to_string_lossy().into_owned();
-    let parse_io = |s: &str| parse(&io, &args(s), 2);
-    match parse_io(&format!("-dir {ds}")).unwrap() {
-        Action::Run(o) => assert_eq!((o.dir.as_str(), o.overwrite), (ds.as_str(), false)),
-        a => panic!("{a:?}"),
-    }
-    std::fs::write(d.join("IMB_out_g1"), "").unwrap();
-    let e = parse_io(&format!("-dir {ds}")).unwrap_err().to_string();
-    assert!(
-        e.starts_with("-overwrite: ") && e.contains("IMB_out_g1 exists"),
-        "{e}"
-    );
-    assert!(parse_io(&format!("-dir {ds} -overwrite")).is_ok());
-    let e = parse_io(&format!("-dir {ds}/IMB_out_g1"))
-        .unwrap_err()
-        .to_string();
-    assert!(e.ends_with("IMB_out_g1: not a directory"), "{e}");
-    // A path Open MPI's MPI-IO would overflow on is refused before anything runs.
-    let fill = "x".repeat(MAX_FILE_PATH - ds.len() - "/".len() - "/IMB_out_g1_1".len());
-    let deep = d.join(&fill);
-    std::fs::create_dir_all(&deep).unwrap();
-    let deep = deep.to_string_lossy().into_owned();
-    assert_eq!(longest_file_path(&deep, "IMB_out", 2), MAX_FILE_PATH);
-    assert!(parse_io(&format!("-dir {deep}")).is_ok());
-    // A trailing slash adds nothing to the paths.
-    assert!(parse_io(&format!("-dir {deep}/")).is_ok());
-    let over = format!("{deep}x");
-    std::fs::create_dir_all(&over).unwrap();
-    let e = parse_io(&format!("-dir {over}")).unwrap_err().to_string();
-    assert!(
-        e.starts_with(&format!(
-            "-dir {over}: the file paths imb-io makes there reach 228 bytes"
-        )),
-        "{e}"
-    );
-    // Ranks with more digits make longer names.
-    assert!(parse(&io, &args(&format!("-dir {deep}")), 11).is_err());
-    assert_eq!(longest_file_path("/d/", "B", 1), "/d/B_g0_0".len());
-    assert_eq!(longest_file_path("/d", "B", 101), "/d/B_g100_100".len());
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 #[test]
@@ -394,10 +312,13 @@ fn thread_level_prescan() {
 #[test]
 fn reading_argv_touches_no_file() {
     // Files named on the command line are only read by resolve.
-    let raw::Command::Run(r) = read(&args(
-        "-input /nonexistent/list -msglen /nonexistent/lens -settings /nonexistent/s.toml \
-         -map 3x5 PingPong",
-    ))
+    let raw::Command::Run(r) = read(
+        &args(
+            "-input /nonexistent/list -msglen /nonexistent/lens -settings /nonexistent/s.toml \
+             -map 3x5 PingPong",
+        ),
+        &Family::NONE,
+    )
     .unwrap() else {
         panic!("not a run")
     };
@@ -411,8 +332,11 @@ fn reading_argv_touches_no_file() {
     assert_eq!(r.map, Some(Map { p: 3, q: 5 }));
     assert!(err("-input /nonexistent/list", 2).starts_with("-input /nonexistent/list"));
     assert!(err("-map 3x5", 2).starts_with("-map: 3x5 has 15 places"));
-    assert_eq!(read(&args("-list -bogus_name")).ok(), None);
-    assert_eq!(read(&args("-list PingPong")).unwrap(), raw::Command::List);
+    assert_eq!(read(&args("-list -bogus_name"), &Family::NONE).ok(), None);
+    assert_eq!(
+        read(&args("-list PingPong"), &Family::NONE).unwrap(),
+        raw::Command::List
+    );
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! The header of a run and what it says about the run before it starts: optional-mode lines
 //! (written from the settings merge's record of where each value came from) and the sizes each
-//! benchmark asks for.
+//! benchmark asks for; the suite's `Hooks::header` adds its own facts.
 
 use super::*;
 use crate::settings::Origin;
@@ -18,11 +18,9 @@ impl Runner<'_> {
                 },
                 1usize << p.maxmsglog,
             )),
-            // IMB-IO prints its io portion lines whatever -msglen says (doc/OUTPUT.md, "Header").
-            Lengths::File { .. } if self.suite.hooks.io_header => Some((0, 1usize << p.maxmsglog)),
             Lengths::File { .. } => None,
         };
-        Header {
+        let mut h = Header {
             version: env!("CARGO_PKG_VERSION").to_string(),
             part: self.suite.part.to_string(),
             date: sysinfo::date(),
@@ -32,11 +30,13 @@ impl Runner<'_> {
             uversion,
             mpi_version: sysinfo::mpi_version(),
             thread_env: sysinfo::thread_name(granted).to_string(),
-            io: self.suite.hooks.io_header,
+            io: false,
             min_max,
             info: self.opts.settings.info.clone(),
             notes: self.optional_mode().into_iter().collect(),
-        }
+        };
+        (self.suite.hooks.header)(&mut h, &self.opts);
+        h
     }
 
     /// The header block that says a run is not in standard mode, and why (None in standard

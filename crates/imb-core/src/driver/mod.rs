@@ -135,17 +135,13 @@ pub fn parse(suite: &Suite, args: &[String], np: usize) -> Result<Action> {
         exe: suite.exe,
         names: &names,
         defaults: suite.defaults(),
-        kind: suite.settings,
+        settings: suite.settings,
         npmin: suite.npmin,
         aggregate: suite
             .benchmarks
             .iter()
             .any(|b| b.info().modes.contains(&Mode::Aggregate)),
-        // The paired benchmarks (Uniband, Biband) are the ones that send windows.
-        window: suite
-            .benchmarks
-            .iter()
-            .any(|b| b.info().procs == crate::bench::Procs::Pairs),
+        family: suite.options,
     };
     cli::parse(&spec, args, np)
 }

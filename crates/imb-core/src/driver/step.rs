@@ -1,12 +1,12 @@
-//! One plan step: communicators, files, buffers, warm-up, the measurement of every size,
-//! gather and the row.
+//! One plan step: communicators, what the benchmark prepares, buffers, warm-up, the
+//! measurement of every size, gather and the row.
 
 use super::*;
 use crate::table::TableKind;
 
 impl Runner<'_> {
     /// Execute one step of the plan: set up, then for each mode a table of every measured
-    /// size (measure, gather, reduce, emit), then let go of the step's files.
+    /// size (measure, gather, reduce, emit), then let go of what the step prepared.
     pub(super) fn run_step(
         &mut self,
         bench: &dyn Benchmark,
@@ -54,8 +54,8 @@ impl Runner<'_> {
             let bad = out.unsuccessful;
             self.emit(|s| s.table_end(&notes, bad));
         }
-        // Every rank lets go of the step's files before any rank prepares the next step's,
-        // which may carry the same names.
+        // Every rank lets go of what the step prepared before any rank prepares the next
+        // step's, which may carry the same names.
         drop(step);
         self.world.barrier();
         Ok(())
@@ -89,8 +89,6 @@ impl Runner<'_> {
     ) -> Result<Option<Box<dyn std::any::Any>>> {
         let info = bench.info();
         let p = &self.opts.params;
-        let base =
-            std::path::Path::new(&self.opts.dir).join(p.filename.as_deref().unwrap_or("IMB_out"));
         let mut out = None;
         let mut why = None;
         if let (Some(c), Some((g, pos))) = (comm, role) {
@@ -104,8 +102,7 @@ impl Runner<'_> {
                 volume,
                 params: p,
                 info: &self.opts.settings.info,
-                base: &base,
-                overwrite: self.opts.overwrite,
+                family: &self.opts.family,
             };
             match bench.prepare(&prep) {
                 Ok(v) => out = v,

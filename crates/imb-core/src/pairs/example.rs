@@ -6,7 +6,7 @@ use crate::bench::Mode;
 use crate::buffers::Buffer;
 use crate::kernel::{Benchmark, Comm};
 use crate::lengths::n_sample;
-use crate::settings::{standard, Kind, Params};
+use crate::settings::{standard, Params, Spec};
 use mpi::environment::Universe;
 use mpi::traits::*;
 
@@ -21,8 +21,8 @@ pub struct Example {
 }
 
 /// PAIRS (the first argument, or `default`), MPI started on exactly `np` ranks where given,
-/// and the standard settings of `kind`.
-pub fn start(default: usize, np: Option<i32>, kind: Kind) -> Example {
+/// and the standard settings of `spec`.
+pub fn start(default: usize, np: Option<i32>, spec: &Spec) -> Example {
     let pairs = std::env::args()
         .nth(1)
         .map_or(default, |a| a.parse().expect("PAIRS is a number"));
@@ -33,7 +33,7 @@ pub fn start(default: usize, np: Option<i32>, kind: Kind) -> Example {
     }
     Example {
         world,
-        params: standard(kind),
+        params: standard(spec),
         pairs,
         _universe: universe,
     }

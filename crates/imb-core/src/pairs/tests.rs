@@ -87,7 +87,7 @@ fn left_keys_and_extras() {
 
 #[test]
 fn one_sided_cases_follow_the_mode_caps() {
-    let p = crate::settings::standard(crate::settings::Kind::Mpi1);
+    let p = crate::settings::standard(&crate::settings::STANDARD);
     let cases = one_sided_cases(&p, [Mode::NonAggregate, Mode::Aggregate], &[4, 4 << 20]);
     let n = |x, cap| crate::lengths::n_sample(x, cap, p.overall_vol);
     assert_eq!(

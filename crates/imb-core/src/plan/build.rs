@@ -122,7 +122,7 @@ mod tests {
     use super::*;
     use crate::bench::{BufShape, Mode, Procs};
     use crate::cli::{self, Action, AggregateMode, Multi, Spec};
-    use crate::settings::Kind;
+    use crate::settings::STANDARD;
 
     /// The options of `imb-mpi1 -msglog 3` on 4 processes, changed by each test as needed.
     fn opts() -> Options {
@@ -130,10 +130,10 @@ mod tests {
             exe: "imb-mpi1",
             names: &["PingPong"],
             defaults: 1,
-            kind: Kind::Mpi1,
+            settings: &STANDARD,
             npmin: 2,
             aggregate: true,
-            window: false,
+            family: &cli::Family::NONE,
         };
         match cli::parse(&spec, &["-msglog".into(), "3".into()], 4).unwrap() {
             Action::Run(o) => *o,

@@ -223,9 +223,33 @@ pub fn least(plan: &Plan, opts: &Options, warm_up: bool) -> Least {
 mod tests {
     use super::*;
     use crate::bench::{BufShape, Class, Procs};
+    use crate::cli::raw::Raw;
+    use crate::cli::table::{Opt, Takes};
     use crate::cli::{self, Action, Adaptive, Spec};
     use crate::plan::build;
-    use crate::settings::Kind;
+    use crate::settings::{self, InStandard, Key, Type, STANDARD};
+    use crate::values::{Slot, Value};
+
+    /// A family of the tests' own: `-burst N` sets its settings key BURST (standard 256), the
+    /// messages one repetition of `WINDOWED` keeps in flight.
+    const BURST: Slot<usize> = Slot::new("BURST");
+    static BURSTS: settings::Spec = settings::Spec {
+        keys: &[Key {
+            name: "BURST",
+            ty: Type::Count,
+            standard: InStandard::Default(|| Value::Count(256)),
+            optional: false,
+            check: settings::any_value,
+        }],
+        ..STANDARD
+    };
+    static FAMILY: cli::Family = cli::Family {
+        rows: &[Opt::plain("burst", Takes::Value, |r: &mut Raw, v| {
+            BURST.set(&mut r.family, v.parse().map_err(|_| "a count")?);
+            Ok(())
+        })],
+        ..cli::Family::NONE
+    };
 
     /// `imb-mpi1 ARGS` on np processes; its plan has one benchmark, `info`.
     fn run(args: &str, info: &'static Info, np: usize, warm_up: bool) -> (Options, Least) {
@@ -233,10 +257,10 @@ mod tests {
             exe: "imb-mpi1",
             names: &["PingPong"],
             defaults: 1,
-            kind: Kind::Mpi1,
+            settings: &BURSTS,
             npmin: 2,
             aggregate: true,
-            window: true,
+            family: &FAMILY,
         };
         let a: Vec<String> = args.split_whitespace().map(String::from).collect();
         let Action::Run(o) = cli::parse(&spec, &a, np).unwrap() else {
@@ -254,11 +278,11 @@ mod tests {
     static WINDOWED: Info = Info {
         procs: Procs::Pairs,
         effort: |s| Effort {
-            msgs: s.params.window_size as f64,
-            lever: Some("-window_size"),
+            msgs: BURST.get(&s.params.family).unwrap_or(0) as f64,
+            lever: Some("-burst"),
             ..Effort::call(s.x)
         },
-        ..Info::mpi1("Uniband", Class::ParallelTransfer)
+        ..Info::mpi1("Bursts", Class::ParallelTransfer)
     };
     static WINDOW_BUFFERS: Info = Info {
         bufs: BufShape::Window,
@@ -289,7 +313,7 @@ mod tests {
     #[test]
     fn a_family_counts_its_own_effort() {
         let (o, l) = run(
-            "-msglog 3:3 -zero_size off -window_size 4096",
+            "-msglog 3:3 -zero_size off -burst 4096",
             &WINDOWED,
             2,
             false,
@@ -297,7 +321,7 @@ mod tests {
         let n = o.params.msgspersample as f64;
         let rep = CALL_SECS + 4096.0 * MSG_SECS + 8.0 / BYTES_PER_SEC;
         assert!(close(l.total.reps, n * rep));
-        assert_eq!(l.benchmarks[0].1, Some("-window_size"));
+        assert_eq!(l.benchmarks[0].1, Some("-burst"));
         // On one process nothing waits: its calls cost what a message does.
         let (_, one) = run("-msglog 3:3 -zero_size off -npmin 1", &PINGPONG, 1, false);
         let (_, two) = run("-msglog 3:3 -zero_size off", &PINGPONG, 2, false);
@@ -369,19 +393,19 @@ mod tests {
             total,
             benchmarks: vec![
                 ("PingPong", None, parts(60.0, 0.0, 0.0)),
-                ("Uniband", Some("-window_size"), total),
+                ("Bursts", Some("-burst"), total),
             ],
         };
         assert_eq!(
             l(parts(7500.0, 1.0, 1.0)).refusal(),
-            "this run needs at least 2 h 06 min on any machine (Uniband the longest at 2 h 06 \
+            "this run needs at least 2 h 06 min on any machine (Bursts the longest at 2 h 06 \
              min; each MPI call counted at 0.1 usec, each message of a window at 0.02 usec, each \
-             MiB at 20 usec); lower -window_size, MSGSPERSAMPLE or OVERALL_VOL (-iter), MAXMSGLOG \
+             MiB at 20 usec); lower -burst, MSGSPERSAMPLE or OVERALL_VOL (-iter), MAXMSGLOG \
              (-msglog), or cap each size with -time, or pass -force to run it anyway"
         );
-        assert!(l(parts(1.0, 7500.0, 1.0)).refusal().contains(
-            "; lower -window_size, N_WARMUP (-settings) or MAXMSGLOG (-msglog), or pass"
-        ));
+        assert!(l(parts(1.0, 7500.0, 1.0))
+            .refusal()
+            .contains("; lower -burst, N_WARMUP (-settings) or MAXMSGLOG (-msglog), or pass"));
         assert!(l(parts(1.0, 1.0, 7500.0))
             .refusal()
             .contains("; lower N_BARR (-settings), OVERALL_VOL (-iter), -min_reps, or the"));

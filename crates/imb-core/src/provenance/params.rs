@@ -3,16 +3,16 @@
 
 use super::{to_json, Origin, Param};
 use crate::cli::{AggregateMode, Lengths, Multi, Options, ThreadLevel};
-use crate::settings::{self, Kind};
+use crate::settings::{self, Spec};
 use serde_json::Value;
 
-/// Every parameter of a run of an executable with settings `kind` (`aggregate`: it has
+/// Every parameter of a run of an executable with settings file `spec` (`aggregate`: it has
 /// AGGREGATE/NON-AGGREGATE tables): the settings parameters by name, with their standard
-/// values, then the options by `-name`, in the order of `-help`; an option's value is what the
-/// run used, given or not.
-pub fn mpi_parameters(o: &Options, kind: Kind, aggregate: bool) -> Vec<Param> {
+/// values, then the options by `-name`, the family's own after `-aggregate_mode`; an option's
+/// value is what the run used, given or not.
+pub fn mpi_parameters(o: &Options, spec: &Spec, aggregate: bool) -> Vec<Param> {
     let mut v = Vec::new();
-    let std = to_json(settings::standard(kind));
+    let std = to_json(settings::standard(spec));
     if let (Value::Object(now), Value::Object(std)) = (to_json(&o.params), std) {
         for (key, value) in now {
             let standard = std.get(&key).cloned().unwrap_or(Value::Null);
@@ -71,9 +71,8 @@ pub fn mpi_parameters(o: &Options, kind: Kind, aggregate: bool) -> Vec<Param> {
         };
         opt("aggregate_mode", to_json(mode), &[]);
     }
-    if kind == Kind::Io {
-        opt("dir", to_json(&o.dir), &[]);
-        opt("overwrite", to_json(o.overwrite), &[]);
+    for (name, value) in o.family.iter() {
+        opt(name, to_json(value), &[]);
     }
     opt(
         "adaptive",

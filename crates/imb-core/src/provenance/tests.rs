@@ -1,5 +1,5 @@
 use super::*;
-use crate::settings::Kind;
+use crate::settings::STANDARD;
 use std::ffi::OsString;
 use std::os::unix::ffi::OsStringExt;
 
@@ -144,10 +144,10 @@ fn mpi_parameters_say_where_each_value_came_from() {
         exe: "imb-mpi1",
         names: &["PingPong"],
         defaults: 1,
-        kind: Kind::Mpi1,
+        settings: &STANDARD,
         npmin: 2,
         aggregate: false,
-        window: false,
+        family: &cli::Family::NONE,
     };
     let args: Vec<String> = ["-msglog", "3", "-npmin", "1", "-settings"]
         .iter()
@@ -157,7 +157,7 @@ fn mpi_parameters_say_where_each_value_came_from() {
     let Action::Run(o) = cli::parse(&spec, &args, 4).unwrap() else {
         panic!("a run")
     };
-    let p = mpi_parameters(&o, Kind::Mpi1, false);
+    let p = mpi_parameters(&o, &STANDARD, false);
     let find = |n: &str| {
         p.iter()
             .find(|x| x.name == n)
@@ -172,9 +172,7 @@ fn mpi_parameters_say_where_each_value_came_from() {
     assert_eq!(find("-npmin").origin, Origin::CommandLine);
     assert_eq!(find("-npmin").value, 1);
     assert_eq!(find("-check").origin, Origin::Standard);
-    assert!(p
-        .iter()
-        .all(|x| x.name != "-dir" && x.name != "-aggregate_mode"));
+    assert!(p.iter().all(|x| x.name != "-aggregate_mode"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -1,11 +1,19 @@
 //! The ranges of the parameters and the differences from the standard values; errors name the
 //! line of the key's value in the file (`file` knows where each value stands).
 
+use super::file::at;
 use super::*;
 
-/// Check value ranges; the error names the line of the key's value in force (`line`, 0 when
-/// the value is not in the file).
-pub fn validate(p: &Params, path: &str, kind: Kind, line: &dyn Fn(&str) -> usize) -> Result<()> {
+/// Check value ranges, then the suite's own keys (`Key::check`), then the keys of other
+/// suites' files an `[optional]` block set (`foreign`: key and line); the error names the line
+/// of the key's value in force (`line`, 0 when the value is not in the file).
+pub(super) fn validate(
+    p: &Params,
+    path: &str,
+    spec: &Spec,
+    foreign: &[(&str, usize)],
+    line: &dyn Fn(&str) -> usize,
+) -> Result<()> {
     let bad = |key: &str, msg: String| match line(key) {
         0 => Error::file("-settings", path, format!("{key}: {msg}")),
         l => Error::line("-settings", path, l, format!("{key}: {msg}")),
@@ -50,40 +58,27 @@ pub fn validate(p: &Params, path: &str, kind: Kind, line: &dyn Fn(&str) -> usize
     if !(p.target_cpu_secs.is_finite() && p.target_cpu_secs > 0.0) {
         return Err(bad("TARGET_CPU_SECS", "must be a positive number".into()));
     }
-    match (kind, &p.filename) {
-        (Kind::Mpi1, Some(_)) => {
-            return Err(bad(
-                "FILENAME",
-                "is an imb-io setting (settings_io.toml)".into(),
-            ))
+    for k in spec.keys {
+        match p.family.get(k.name) {
+            Some(v) => (k.check)(v).map_err(|msg| bad(k.name, msg))?,
+            None if matches!(k.standard, InStandard::Required { .. }) => {
+                return Err(bad(k.name, "is missing".into()))
+            }
+            None => {}
         }
-        (Kind::Io, Some(f)) if f.is_empty() || f == "." || f == ".." || f.contains(['/', '\0']) => {
-            return Err(bad(
-                "FILENAME",
-                format!("{f:?}: must be a plain file name (not empty, . or .., no / or NUL)"),
-            ))
-        }
-        (Kind::Io, Some(f)) if f.len() > MAX_FILENAME => {
-            return Err(bad(
-                "FILENAME",
-                format!(
-                    "{} bytes: at most {MAX_FILENAME}, so the names made from it fit the 255 \
-                     of a file name (imb-io adds _g<group>_<rank>, the MPI-IO library \
-                     .locktest.<rank> or -<job>-<n>.lock)",
-                    f.len()
-                ),
-            ))
-        }
-        (Kind::Io, None) => return Err(bad("FILENAME", "is missing".into())),
-        _ => {}
+    }
+    if let Some(&(key, l)) = foreign.first() {
+        let f = spec.foreign.iter().find(|f| f.name == key);
+        let (exe, file) = f.map_or(("other", "another file"), |f| (f.exe, f.file));
+        return Err(at(path, l, format!("{key}: is an {exe} setting ({file})")));
     }
     Ok(())
 }
 
-/// (key, value, standard value) of every parameter where `p` differs from `std`.
-pub fn differences(p: &Params, std: &Params) -> Vec<(&'static str, String, String)> {
-    let f = |o: &Option<String>| o.clone().unwrap_or_default();
-    [
+/// (key, value, standard value) of every parameter where `p` differs from `std`: the guide's
+/// keys, then the suite's own in `std`'s order.
+pub fn differences<'a>(p: &'a Params, std: &'a Params) -> Vec<(&'a str, String, String)> {
+    let mut v: Vec<(&'a str, String, String)> = vec![
         (
             "MINMSGLOG",
             p.minmsglog.to_string(),
@@ -116,18 +111,19 @@ pub fn differences(p: &Params, std: &Params) -> Vec<(&'static str, String, Strin
             p.target_cpu_secs.to_string(),
             std.target_cpu_secs.to_string(),
         ),
-        ("FILENAME", f(&p.filename), f(&std.filename)),
-        (
-            "WINDOW_SIZE",
-            p.window_size.to_string(),
-            std.window_size.to_string(),
-        ),
-    ]
-    .into_iter()
-    .filter(|(_, v, s)| v != s)
-    .collect()
+    ];
+    let shown = |x: Option<&Value>| x.map(Value::to_string).unwrap_or_default();
+    for (key, s) in std.family.iter() {
+        v.push((key, shown(p.family.get(key)), s.to_string()));
+    }
+    for (key, x) in p.family.iter().filter(|(k, _)| std.family.get(k).is_none()) {
+        v.push((key, x.to_string(), String::new()));
+    }
+    v.retain(|(_, v, s)| v != s);
+    v
 }
 
-pub(super) fn line_of(text: &str, offset: usize) -> usize {
+/// The line (from 1) of byte `offset` of `text`.
+pub fn line_of(text: &str, offset: usize) -> usize {
     text[..offset.min(text.len())].matches('\n').count() + 1
 }

@@ -1,81 +1,16 @@
 //! Reading a settings file: the `[standard]` block (absent or equal to the built-in values),
 //! the `[optional]` block when `IMB_OPTIONAL` switches it on, and the `[info]` hints.
 //!
-//! Every value is read with its place in the file (`toml::Spanned`), straight from the text:
-//! a wrong type, an unknown or duplicate key, a value out of range or a standard value changed
-//! is an error naming the line of the value or key. (Reading a block into a `toml::Table`
-//! first and converting it afterwards loses the places, which is how `[standard]` once lost
-//! its line numbers.)
+//! The keys a block takes come from the suite's `Spec`, so one reader (`read`) serves every
+//! suite. Every value is read with its place in the file (`toml::Spanned`), straight from the
+//! text: a wrong type, an unknown key, a value out of range or a standard value changed is an
+//! error naming the line of the value or key. (Reading a block into a `toml::Table` first and
+//! converting it afterwards loses the places, which is how `[standard]` once lost its line
+//! numbers.)
 
+use super::read::{Block, LayoutSeed, Read, GUIDE};
 use super::*;
-use toml::Spanned;
-
-type Value<T> = Option<Spanned<T>>;
-
-/// The `[standard]` block: when present, every key but FILENAME (imb-io's) and WINDOW_SIZE
-/// (the command line's) is required, and each must equal the built-in value.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct StandardBlock {
-    #[serde(rename = "MINMSGLOG")]
-    minmsglog: Value<u32>,
-    #[serde(rename = "MAXMSGLOG")]
-    maxmsglog: Value<u32>,
-    #[serde(rename = "MSGSPERSAMPLE")]
-    msgspersample: Value<usize>,
-    #[serde(rename = "MSGS_NONAGGR")]
-    msgs_nonaggr: Value<usize>,
-    #[serde(rename = "OVERALL_VOL")]
-    overall_vol: Value<usize>,
-    #[serde(rename = "N_WARMUP")]
-    n_warmup: Value<usize>,
-    #[serde(rename = "N_BARR")]
-    n_barr: Value<usize>,
-    #[serde(rename = "TARGET_CPU_SECS")]
-    target_cpu_secs: Value<f64>,
-    #[serde(rename = "FILENAME")]
-    filename: Value<String>,
-    #[serde(rename = "WINDOW_SIZE")]
-    window_size: Value<usize>,
-}
-
-/// The user's block: every key optional, `IMB_OPTIONAL` switches it on.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct OptionalBlock {
-    #[serde(rename = "IMB_OPTIONAL")]
-    imb_optional: Value<bool>,
-    #[serde(rename = "MINMSGLOG")]
-    minmsglog: Value<u32>,
-    #[serde(rename = "MAXMSGLOG")]
-    maxmsglog: Value<u32>,
-    #[serde(rename = "MSGSPERSAMPLE")]
-    msgspersample: Value<usize>,
-    #[serde(rename = "MSGS_NONAGGR")]
-    msgs_nonaggr: Value<usize>,
-    #[serde(rename = "OVERALL_VOL")]
-    overall_vol: Value<usize>,
-    #[serde(rename = "N_WARMUP")]
-    n_warmup: Value<usize>,
-    #[serde(rename = "N_BARR")]
-    n_barr: Value<usize>,
-    #[serde(rename = "TARGET_CPU_SECS")]
-    target_cpu_secs: Value<f64>,
-    #[serde(rename = "FILENAME")]
-    filename: Value<String>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct FileLayout {
-    /// Absent: the built-in standard values (a file may hold only its `[optional]` block).
-    standard: Option<StandardBlock>,
-    #[serde(default)]
-    optional: OptionalBlock,
-    /// MPI_Info hints for MPI_Win_create / MPI_File_open (the guide's `User_Set_Info`).
-    #[serde(default)]
-    info: std::collections::BTreeMap<Spanned<String>, Spanned<String>>,
-}
+use serde::de::DeserializeSeed;
 
 /// Where each parameter's value in force stands in the file (key, line); 0 when it does not.
 #[derive(Debug, Default)]
@@ -96,7 +31,7 @@ impl Lines {
 }
 
 /// `-settings FILE, line N: MSG`, or without the line when it is 0.
-fn at(path: &str, line: usize, msg: String) -> Error {
+pub(super) fn at(path: &str, line: usize, msg: String) -> Error {
     match line {
         0 => Error::file("-settings", path, msg),
         l => Error::line("-settings", path, l, msg),
@@ -117,7 +52,6 @@ fn key_before(text: &str, at: usize) -> Option<&str> {
 
 /// A TOML or type error of `text` as one line and the line it names (0: none): the key it
 /// concerns first when the message does not name it, and Rust's type names said in words.
-/// imb-threads' settings file can use it too.
 pub fn toml_message(text: &str, e: &toml::de::Error) -> (usize, String) {
     let mut msg = e.message().trim().replace('\n', ": ");
     for (rust, words) in [
@@ -138,20 +72,40 @@ pub fn toml_message(text: &str, e: &toml::de::Error) -> (usize, String) {
     (line, msg)
 }
 
-pub(super) fn parse(text: &str, path: &str, kind: Kind) -> Result<Settings> {
-    let line = |s: &std::ops::Range<usize>| line_of(text, s.start);
-    let layout: FileLayout = toml::from_str(text).map_err(|e| {
+/// A settings file of a suite's own shape (imb-threads' `[defaults]`): read from `path` as the
+/// MPI executables read theirs (a small regular file of UTF-8 text), its TOML and type errors
+/// one line naming the file and line (`toml_message`). Returns the value and the text, whose
+/// lines the suite's own checks name (`line_of`).
+pub fn read_toml<T: serde::de::DeserializeOwned>(path: &str) -> Result<(T, String)> {
+    let text = crate::safefile::read_text("-settings", path)?;
+    let v = parse_toml(&text, path)?;
+    Ok((v, text))
+}
+
+/// `text` as `T`, with `read_toml`'s errors.
+pub fn parse_toml<T: serde::de::DeserializeOwned>(text: &str, path: &str) -> Result<T> {
+    toml::from_str(text).map_err(|e| {
         let (l, msg) = toml_message(text, &e);
         at(path, l, msg)
-    })?;
+    })
+}
+
+pub(super) fn parse(text: &str, path: &str, spec: &Spec) -> Result<Settings> {
+    let layout = LayoutSeed { spec, text }
+        .deserialize(toml::Deserializer::new(text))
+        .map_err(|e| {
+            let (l, msg) = toml_message(text, &e);
+            at(path, l, msg)
+        })?;
     let mut lines = Lines::default();
     let std_params = match layout.standard {
-        Some(b) => standard_block(b, text, path, kind, &mut lines)?,
+        Some(b) => standard_block(&b, text, path, spec, &mut lines)?,
         None if path == "<built-in>" => {
             return Err(Error::file("-settings", path, "no [standard] block"))
         }
-        None => standard(kind),
+        None => standard(spec),
     };
+    let line = |s: &std::ops::Range<usize>| line_of(text, s.start);
     let mut info = Vec::new();
     for (k, v) in &layout.info {
         let (key, value) = (k.get_ref(), v.get_ref());
@@ -174,9 +128,9 @@ pub(super) fn parse(text: &str, path: &str, kind: Kind) -> Result<Settings> {
         }
         info.push((key.clone(), value.clone()));
     }
-    validate(&std_params, path, kind, &|k| lines.of(k))?;
+    validate(&std_params, path, spec, &[], &|k| lines.of(k))?;
     let o = layout.optional;
-    if !o.imb_optional.as_ref().is_some_and(|b| *b.get_ref()) {
+    if !matches!(o.get("IMB_OPTIONAL"), Some((_, Read::Bool(true), _))) {
         return Ok(Settings {
             params: std_params,
             optional: false,
@@ -187,27 +141,20 @@ pub(super) fn parse(text: &str, path: &str, kind: Kind) -> Result<Settings> {
     }
     let mut origins = Origins::default();
     let mut p = std_params;
-    macro_rules! over {
-        ($($field:ident: $key:literal),*) => {$(
-            if let Some(v) = o.$field {
-                lines.set($key, line(&v.span()));
-                origins.set($key, Origin::SettingsFile);
-                p.$field = v.into_inner().into();
-            }
-        )*};
+    let mut foreign = Vec::new();
+    for (key, v, l) in &o.0 {
+        if *key == "IMB_OPTIONAL" {
+            continue;
+        }
+        if spec.foreign.iter().any(|f| f.name == *key) {
+            foreign.push((*key, *l));
+            continue;
+        }
+        lines.set(key, *l);
+        origins.set(key, Origin::SettingsFile);
+        set(&mut p, key, v);
     }
-    over!(
-        minmsglog: "MINMSGLOG",
-        maxmsglog: "MAXMSGLOG",
-        msgspersample: "MSGSPERSAMPLE",
-        msgs_nonaggr: "MSGS_NONAGGR",
-        overall_vol: "OVERALL_VOL",
-        n_warmup: "N_WARMUP",
-        n_barr: "N_BARR",
-        target_cpu_secs: "TARGET_CPU_SECS",
-        filename: "FILENAME"
-    );
-    validate(&p, path, kind, &|k| lines.of(k))?;
+    validate(&p, path, spec, &foreign, &|k| lines.of(k))?;
     Ok(Settings {
         params: p,
         optional: true,
@@ -217,18 +164,33 @@ pub(super) fn parse(text: &str, path: &str, kind: Kind) -> Result<Settings> {
     })
 }
 
+/// Parameter `key` of `p` is `v` (its type is the key's: the reader read it so).
+fn set(p: &mut Params, key: &str, v: &Read) {
+    match (key, v) {
+        ("MINMSGLOG", Read::U32(x)) => p.minmsglog = *x,
+        ("MAXMSGLOG", Read::U32(x)) => p.maxmsglog = *x,
+        ("MSGSPERSAMPLE", Read::Usize(x)) => p.msgspersample = *x,
+        ("MSGS_NONAGGR", Read::Usize(x)) => p.msgs_nonaggr = *x,
+        ("OVERALL_VOL", Read::Usize(x)) => p.overall_vol = *x,
+        ("N_WARMUP", Read::Usize(x)) => p.n_warmup = *x,
+        ("N_BARR", Read::Usize(x)) => p.n_barr = *x,
+        ("TARGET_CPU_SECS", Read::F64(x)) => p.target_cpu_secs = *x,
+        (k, Read::Own(x)) => p.family.set(k, x.clone()),
+        (k, v) => unreachable!("{k} read as {v:?}"),
+    }
+}
+
 /// The `[standard]` block of a file: for the built-in text, the values; for a user's file it
 /// must hold every key and equal the built-in values key for key (the first differing key is
-/// named with its line), and a block of the other suite's file says which file to use. The
+/// named with its line), and a block of another suite's file says which file to use. The
 /// line of each key goes into `lines`.
 fn standard_block(
-    b: StandardBlock,
+    b: &Block,
     text: &str,
     path: &str,
-    kind: Kind,
+    spec: &Spec,
     lines: &mut Lines,
 ) -> Result<Params> {
-    let line = |s: &std::ops::Range<usize>| line_of(text, s.start);
     // Where the block starts: its header, or the line of `standard = {` or `standard.KEY =`.
     let header = text
         .lines()
@@ -239,73 +201,70 @@ fn standard_block(
                     .is_some_and(|r| r.trim_start().starts_with(['=', '.']))
         })
         .map_or(0, |i| i + 1);
-    let (other, this_file, other_exe) = match kind {
-        Kind::Mpi1 => ("settings_io.toml", "settings/settings.toml", "imb-io"),
-        Kind::Io => (
-            "settings.toml",
-            "settings/settings_io.toml",
-            "imb-mpi1 and imb-ext",
-        ),
-    };
-    let wrong_suite = match kind {
-        Kind::Mpi1 => b.filename.is_some(),
-        Kind::Io => b.filename.is_none(),
-    };
-    if wrong_suite && path != "<built-in>" {
-        return Err(Error::file(
-            "-settings",
-            path,
-            format!(
-                "this looks like {other} (the settings of {other_exe}); this executable takes \
-                 {this_file}"
-            ),
-        ));
+    if path != "<built-in>" {
+        let other = spec
+            .foreign
+            .iter()
+            .find(|f| b.get(f.name).is_some())
+            .map(|f| (f.file, f.exe))
+            .or_else(|| {
+                spec.keys.iter().find_map(|k| match k.standard {
+                    InStandard::Required { else_file } if b.get(k.name).is_none() => {
+                        Some(else_file)
+                    }
+                    _ => None,
+                })
+            });
+        if let Some((file, exe)) = other {
+            return Err(Error::file(
+                "-settings",
+                path,
+                format!(
+                    "this looks like {file} (the settings of {exe}); this executable takes {}",
+                    spec.file
+                ),
+            ));
+        }
     }
-    macro_rules! required {
-        ($($field:ident: $key:literal),*) => {
-            Params {
-                $($field: match b.$field {
-                    Some(v) => {
-                        lines.set($key, line(&v.span()));
-                        v.into_inner()
-                    }
-                    None => {
-                        return Err(at(
-                            path,
-                            header,
-                            format!(
-                                "[standard]: {} is missing; the block holds every standard \
-                                 value, unchanged (or leave it out)",
-                                $key
-                            ),
-                        ))
-                    }
-                },)*
-                filename: b.filename.map(|v| {
-                    lines.set("FILENAME", line(&v.span()));
-                    v.into_inner()
-                }),
-                window_size: b.window_size.map_or(WINDOW_SIZE, |v| {
-                    lines.set("WINDOW_SIZE", line(&v.span()));
-                    v.into_inner()
-                }),
-            }
+    let mut p = Params {
+        minmsglog: 0,
+        maxmsglog: 0,
+        msgspersample: 0,
+        msgs_nonaggr: 0,
+        overall_vol: 0,
+        n_warmup: 0,
+        n_barr: 0,
+        target_cpu_secs: 0.0,
+        family: Values::default(),
+    };
+    for key in GUIDE {
+        let Some((key, v, l)) = b.get(key) else {
+            return Err(at(
+                path,
+                header,
+                format!(
+                    "[standard]: {key} is missing; the block holds every standard value, \
+                     unchanged (or leave it out)"
+                ),
+            ));
         };
+        lines.set(key, *l);
+        set(&mut p, key, v);
     }
-    let p = required!(
-        minmsglog: "MINMSGLOG",
-        maxmsglog: "MAXMSGLOG",
-        msgspersample: "MSGSPERSAMPLE",
-        msgs_nonaggr: "MSGS_NONAGGR",
-        overall_vol: "OVERALL_VOL",
-        n_warmup: "N_WARMUP",
-        n_barr: "N_BARR",
-        target_cpu_secs: "TARGET_CPU_SECS"
-    );
+    for k in spec.keys {
+        match (b.get(k.name), k.standard) {
+            (Some((key, v, l)), _) => {
+                lines.set(key, *l);
+                set(&mut p, key, v);
+            }
+            (None, InStandard::Default(v)) => p.family.set(k.name, v()),
+            (None, InStandard::Required { .. }) => {}
+        }
+    }
     if path == "<built-in>" {
         return Ok(p);
     }
-    let built_in = standard(kind);
+    let built_in = standard(spec);
     if let Some((key, v, std)) = differences(&p, &built_in).into_iter().next() {
         return Err(at(
             path,

@@ -1,38 +1,100 @@
-//! Standard and optional parameter sets (guide 5.2.1, Table 19 and the settings_io.h sample).
+//! Standard and optional parameter sets (guide 5.2.1, Table 19).
 //!
-//! The standard values are embedded from `settings/*.toml`, so a lone binary still works; a
-//! settings file chosen with `-settings` may switch on its `[optional]` block. Command-line
-//! overrides (`-iter`, `-msglog`) are merged later, in one step, by `cli`; `Origins` records
-//! where every value came from. `file` reads a settings file, `check` holds the value ranges.
+//! A suite's settings file is data it supplies (`Spec`): the file shipped for it, its text
+//! (the standard values, built into the binary so a lone binary still works) and the keys it
+//! has beyond the guide's eight. A settings file chosen with `-settings` may switch on its
+//! `[optional]` block. Command-line overrides (`-iter`, `-msglog`, a family's own options) are
+//! merged later, in one step, by `cli`; `Origins` records where every value came from. `file`
+//! reads a settings file, `check` holds the value ranges.
 
 use crate::error::{Error, Result};
+use crate::values::{Value, Values};
 use serde::{Deserialize, Serialize};
 
 mod check;
+#[cfg(test)]
+mod family_tests;
 mod file;
+mod read;
 #[cfg(test)]
 mod tests;
 
-use check::line_of;
-pub use check::{differences, validate};
+use check::validate;
+pub use check::{differences, line_of};
 use file::parse;
-pub use file::toml_message;
+pub use file::{parse_toml, read_toml, toml_message};
 
-const MPI1_TOML: &str = include_str!("../../../../settings/settings.toml");
-const IO_TOML: &str = include_str!("../../../../settings/settings_io.toml");
+/// The guide's standard parameter set, for imb-mpi1, imb-ext, imb-rma and imb-nbc: a suite
+/// uses it as it is or adds its own keys (`Spec { keys, ..STANDARD }`).
+pub const STANDARD: Spec = Spec {
+    file: "settings/settings.toml",
+    toml: include_str!("../../../../settings/settings.toml"),
+    keys: &[],
+    foreign: &[],
+};
 
-/// Which built-in parameter set a suite uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Kind {
-    /// imb-mpi1, imb-ext: `settings.toml`
-    Mpi1,
-    /// imb-io: `settings_io.toml`
-    Io,
+/// A suite's settings file.
+#[derive(Debug)]
+pub struct Spec {
+    /// The file shipped for it, as `-help` and the errors name it.
+    pub file: &'static str,
+    /// Its text: the standard values, built in.
+    pub toml: &'static str,
+    /// Its keys beyond the guide's eight, in the order the header and `-json` list them.
+    pub keys: &'static [Key],
+    /// Keys of other suites' files: read, then refused with the file they belong to, so a
+    /// file given to the wrong executable says which one takes it.
+    pub foreign: &'static [Foreign],
 }
 
-/// The parameters that control a run, named as in the guide.
+/// The type of a suite's own key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Type {
+    Count,
+    Text,
+}
+
+/// Where a suite's own key stands in `[standard]`.
+#[derive(Debug, Clone, Copy)]
+pub enum InStandard {
+    /// Every `[standard]` block holds it; a user's block without it is the settings file of
+    /// other executables: (that file's name, those executables), for the error.
+    Required {
+        else_file: (&'static str, &'static str),
+    },
+    /// Absent, or equal to this standard value.
+    Default(fn() -> Value),
+}
+
+/// A key of a suite's own (`Spec::keys`).
+#[derive(Debug, Clone, Copy)]
+pub struct Key {
+    pub name: &'static str,
+    pub ty: Type,
+    pub standard: InStandard,
+    /// Whether the `[optional]` block may set it (else only the command line does).
+    pub optional: bool,
+    /// Why a value is out of range (the caller names the key, the file and the line).
+    pub check: fn(&Value) -> std::result::Result<(), String>,
+}
+
+/// A key of another suite's file (`Spec::foreign`).
+#[derive(Debug, Clone, Copy)]
+pub struct Foreign {
+    pub name: &'static str,
+    pub ty: Type,
+    /// The file it belongs to and its executable: `settings_x.toml`, `imb-x`.
+    pub file: &'static str,
+    pub exe: &'static str,
+}
+
+/// Accepts every value (`Key::check` of a key without a range).
+pub fn any_value(_: &Value) -> std::result::Result<(), String> {
+    Ok(())
+}
+
+/// The parameters that control a run, named as in the guide, and the suite's own keys.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Params {
     #[serde(rename = "MINMSGLOG")]
     pub minmsglog: u32,
@@ -50,22 +112,9 @@ pub struct Params {
     pub n_barr: usize,
     #[serde(rename = "TARGET_CPU_SECS")]
     pub target_cpu_secs: f64,
-    #[serde(rename = "FILENAME", default, skip_serializing_if = "Option::is_none")]
-    pub filename: Option<String>,
-    /// Messages in flight per repetition of Uniband and Biband: IMB 2021's `-window_size`,
-    /// set only from the command line (doc/ReadMe_IMB.md, "Uniband and Biband").
-    #[serde(rename = "WINDOW_SIZE", default = "default_window")]
-    pub window_size: usize,
-}
-
-/// IMB 2021's `-window_size` default.
-pub const WINDOW_SIZE: usize = 256;
-
-/// Largest `-window_size`: one MPI_Request each, allocated before timing.
-pub const MAX_WINDOW_SIZE: usize = 1 << 20;
-
-fn default_window() -> usize {
-    WINDOW_SIZE
+    /// The suite's own keys (`Spec::keys`), read through the suite's `values::Slot`s.
+    #[serde(flatten)]
+    pub family: Values,
 }
 
 /// Parameters plus where they came from.
@@ -128,35 +177,22 @@ pub const MAX_MSGLOG: u32 = 30;
 /// be a mistake (at 0.1 µs a repetition, 2^31 repetitions take 3.6 minutes per size).
 pub const MAX_COUNT: usize = i32::MAX as usize;
 
-/// Longest FILENAME: NAME_MAX (255) less the longest suffix imb-io (`_g<group>_<rank>`) and
-/// the MPI-IO libraries (OMPIO `-<jobid>-<n>.lock`, `.locktest.<rank>`; ROMIO `.<name>.shfp.<n>`)
-/// add. Open MPI 4.1's sharedfp aborts the job on a name of 250 characters.
-pub const MAX_FILENAME: usize = 200;
-
 /// Largest OVERALL_VOL: 1 TiB. n_sample = OVERALL_VOL / X, so a larger volume only makes
 /// MSGSPERSAMPLE the cap for every size, and EXT windows are OVERALL_VOL bytes each.
 pub const MAX_OVERALL_VOL: usize = 1 << 40;
 
 /// The built-in standard parameters of a suite.
-pub fn standard(kind: Kind) -> Params {
-    let text = embedded(kind);
+pub fn standard(spec: &Spec) -> Params {
     // The embedded files are tested (`embedded_files_parse`), so this cannot fail at run time.
-    parse(text, "<built-in>", kind)
+    parse(spec.toml, "<built-in>", spec)
         .map(|s| s.params)
         .unwrap_or_else(|e| unreachable!("built-in settings: {e}"))
 }
 
-fn embedded(kind: Kind) -> &'static str {
-    match kind {
-        Kind::Mpi1 => MPI1_TOML,
-        Kind::Io => IO_TOML,
-    }
-}
-
 /// Settings with no file: standard mode.
-pub fn built_in(kind: Kind) -> Settings {
+pub fn built_in(spec: &Spec) -> Settings {
     Settings {
-        params: standard(kind),
+        params: standard(spec),
         optional: false,
         source: None,
         info: Vec::new(),
@@ -165,10 +201,10 @@ pub fn built_in(kind: Kind) -> Settings {
 }
 
 /// Read a settings file chosen with `-settings`.
-pub fn load(path: &str, kind: Kind) -> Result<Settings> {
+pub fn load(path: &str, spec: &Spec) -> Result<Settings> {
     let text = crate::safefile::read_text("-settings", path)?;
-    let mut s = parse(&text, path, kind)?;
-    if s.params != standard(kind) && !s.optional {
+    let mut s = parse(&text, path, spec)?;
+    if s.params != standard(spec) && !s.optional {
         // Unreachable through parse (checked there), kept as a guard for future keys.
         return Err(Error::file(
             "-settings",

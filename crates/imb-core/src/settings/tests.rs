@@ -1,29 +1,20 @@
 use super::*;
 
+const MPI1_TOML: &str = STANDARD.toml;
+
 #[test]
 fn embedded_files_parse() {
-    let p = standard(Kind::Mpi1);
+    let p = standard(&STANDARD);
     assert_eq!(
         (p.minmsglog, p.maxmsglog, p.msgspersample, p.msgs_nonaggr),
         (0, 22, 1000, 100)
     );
     assert_eq!((p.overall_vol, p.n_warmup, p.n_barr), (40 << 20, 2, 2));
     assert_eq!(p.target_cpu_secs, 0.01);
-    let io = standard(Kind::Io);
-    assert_eq!(
-        (
-            io.minmsglog,
-            io.maxmsglog,
-            io.msgspersample,
-            io.msgs_nonaggr
-        ),
-        (0, 24, 50, 10)
-    );
-    assert_eq!((io.overall_vol, io.target_cpu_secs), (16 << 20, 0.1));
-    assert_eq!(io.filename.as_deref(), Some("IMB_out"));
+    assert!(p.family.is_empty());
 }
 
-fn tmp(name: &str, text: &str) -> String {
+pub(super) fn tmp(name: &str, text: &str) -> String {
     let dir = std::env::temp_dir().join(format!("imb-settings-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let p = dir.join(name);
@@ -33,9 +24,9 @@ fn tmp(name: &str, text: &str) -> String {
 
 #[test]
 fn shipped_file_is_standard_mode() {
-    let s = load(&tmp("a.toml", MPI1_TOML), Kind::Mpi1).unwrap();
+    let s = load(&tmp("a.toml", MPI1_TOML), &STANDARD).unwrap();
     assert!(!s.optional);
-    assert_eq!(s.params, standard(Kind::Mpi1));
+    assert_eq!(s.params, standard(&STANDARD));
 }
 
 #[test]
@@ -44,7 +35,7 @@ fn optional_block_overrides() {
         "IMB_OPTIONAL = false",
         "IMB_OPTIONAL = true\nMAXMSGLOG = 10\nMSGSPERSAMPLE = 7",
     );
-    let s = load(&tmp("b.toml", &text), Kind::Mpi1).unwrap();
+    let s = load(&tmp("b.toml", &text), &STANDARD).unwrap();
     assert!(s.optional);
     assert_eq!((s.params.maxmsglog, s.params.msgspersample), (10, 7));
     assert_eq!(s.params.n_barr, 2);
@@ -53,7 +44,7 @@ fn optional_block_overrides() {
 #[test]
 fn optional_block_ignored_unless_switched_on() {
     let text = MPI1_TOML.replace("# MAXMSGLOG = 24", "MAXMSGLOG = 5");
-    let s = load(&tmp("c.toml", &text), Kind::Mpi1).unwrap();
+    let s = load(&tmp("c.toml", &text), &STANDARD).unwrap();
     assert!(!s.optional);
     assert_eq!(s.params.maxmsglog, 22);
 }
@@ -62,7 +53,7 @@ fn optional_block_ignored_unless_switched_on() {
 fn bad_key_names_file_and_line() {
     let text = MPI1_TOML.replace("IMB_OPTIONAL = false", "IMB_OPTIONAL = true\nMAXMSG = 3");
     let f = tmp("d.toml", &text);
-    let e = load(&f, Kind::Mpi1).unwrap_err();
+    let e = load(&f, &STANDARD).unwrap_err();
     let line = text.lines().position(|l| l == "MAXMSG = 3").unwrap() + 1;
     match &e {
         Error::Line { line: l, msg, .. } => {
@@ -88,10 +79,9 @@ fn bad_values_are_errors() {
             "IMB_OPTIONAL = true\nMSGSPERSAMPLE = \"x\"",
             "MSGSPERSAMPLE",
         ),
-        ("IMB_OPTIONAL = true\nFILENAME = \"a\"", "FILENAME"),
     ] {
         let text = MPI1_TOML.replace("IMB_OPTIONAL = false", repl);
-        let e = load(&tmp("e.toml", &text), Kind::Mpi1).unwrap_err();
+        let e = load(&tmp("e.toml", &text), &STANDARD).unwrap_err();
         assert!(matches!(e, Error::Line { .. }), "{repl}: {e:?}");
         let s = e.to_string();
         assert!(s.contains("line"), "{repl}: {s}");
@@ -102,7 +92,7 @@ fn bad_values_are_errors() {
 #[test]
 fn changed_standard_block_is_an_error() {
     let text = MPI1_TOML.replace("MAXMSGLOG = 22", "MAXMSGLOG = 20");
-    let e = load(&tmp("f.toml", &text), Kind::Mpi1)
+    let e = load(&tmp("f.toml", &text), &STANDARD)
         .unwrap_err()
         .to_string();
     let line = MPI1_TOML
@@ -125,36 +115,12 @@ fn a_file_with_only_an_optional_block_works() {
             "opt.toml",
             "[optional]\nIMB_OPTIONAL = true\nMAXMSGLOG = 3\n",
         ),
-        Kind::Mpi1,
+        &STANDARD,
     )
     .unwrap();
     assert!(s.optional);
     assert_eq!(s.params.maxmsglog, 3);
-    assert_eq!(s.params.msgspersample, standard(Kind::Mpi1).msgspersample);
-    let io = load(
-        &tmp("optio.toml", "[optional]\nIMB_OPTIONAL = true\n"),
-        Kind::Io,
-    )
-    .unwrap();
-    assert_eq!(io.params, standard(Kind::Io));
-}
-
-#[test]
-fn the_other_suites_file_says_which_file_to_use() {
-    let e = load(&tmp("io.toml", IO_TOML), Kind::Mpi1)
-        .unwrap_err()
-        .to_string();
-    assert!(
-        e.contains("looks like settings_io.toml") && e.contains("settings/settings.toml"),
-        "{e}"
-    );
-    let e = load(&tmp("mpi.toml", MPI1_TOML), Kind::Io)
-        .unwrap_err()
-        .to_string();
-    assert!(
-        e.contains("looks like settings.toml") && e.contains("settings/settings_io.toml"),
-        "{e}"
-    );
+    assert_eq!(s.params.msgspersample, standard(&STANDARD).msgspersample);
 }
 
 #[test]
@@ -172,7 +138,7 @@ fn counts_have_limits() {
         ),
     ] {
         let f = tmp("lim.toml", &format!("[optional]\n{text}\n"));
-        let e = load(&f, Kind::Mpi1).unwrap_err().to_string();
+        let e = load(&f, &STANDARD).unwrap_err().to_string();
         assert!(
             e.contains(&format!(", line 3: {key}: ")) && e.contains("is above"),
             "{e}"
@@ -183,17 +149,17 @@ fn counts_have_limits() {
 #[test]
 fn hostile_settings_files_are_refused() {
     for f in ["/dev/zero", "/dev/urandom", "/tmp"] {
-        let e = load(f, Kind::Mpi1).unwrap_err().to_string();
+        let e = load(f, &STANDARD).unwrap_err().to_string();
         assert!(e.starts_with(&format!("-settings {f}: ")), "{e}");
     }
     // A byte-order mark is accepted.
     let bom = format!("\u{feff}{MPI1_TOML}");
-    assert!(load(&tmp("bom.toml", &bom), Kind::Mpi1).is_ok());
+    assert!(load(&tmp("bom.toml", &bom), &STANDARD).is_ok());
 }
 
 #[test]
 fn differences_name_the_changed_keys() {
-    let std = standard(Kind::Mpi1);
+    let std = standard(&STANDARD);
     assert!(differences(&std, &std).is_empty());
     let mut p = std.clone();
     p.maxmsglog = 10;
@@ -211,7 +177,7 @@ fn differences_name_the_changed_keys() {
 fn info_hints() {
     let text =
         format!("{MPI1_TOML}\n[info]\nno_locks = \"true\"\naccumulate_ordering = \"none\"\n");
-    let s = load(&tmp("g.toml", &text), Kind::Mpi1).unwrap();
+    let s = load(&tmp("g.toml", &text), &STANDARD).unwrap();
     assert_eq!(
         s.info,
         vec![
@@ -220,13 +186,13 @@ fn info_hints() {
         ]
     );
     let bad = format!("{MPI1_TOML}\n[info]\nno_locks = true\n");
-    let e = load(&tmp("h.toml", &bad), Kind::Mpi1).unwrap_err();
+    let e = load(&tmp("h.toml", &bad), &STANDARD).unwrap_err();
     assert!(matches!(e, Error::Line { .. }), "{e:?}");
 }
 
 #[test]
 fn missing_file() {
-    let e = load("/nonexistent/x.toml", Kind::Mpi1).unwrap_err();
+    let e = load("/nonexistent/x.toml", &STANDARD).unwrap_err();
     assert!(
         e.to_string()
             .starts_with("-settings /nonexistent/x.toml: cannot read"),
@@ -235,14 +201,14 @@ fn missing_file() {
 }
 
 /// The error of `text` read as a settings file of `kind`: it must be one line.
-fn error_of(name: &str, text: &str, kind: Kind) -> Error {
+pub(super) fn error_of(name: &str, text: &str, kind: &Spec) -> Error {
     let e = load(&tmp(name, text), kind).unwrap_err();
     assert!(!e.to_string().contains('\n'), "more than one line: {e}");
     e
 }
 
 /// Assert `e` names `line` and contains every one of `needles`.
-fn assert_line(e: &Error, line: usize, needles: &[&str]) {
+pub(super) fn assert_line(e: &Error, line: usize, needles: &[&str]) {
     match e {
         Error::Line { line: l, msg, .. } => {
             assert_eq!(*l, line, "{e}");
@@ -255,73 +221,8 @@ fn assert_line(e: &Error, line: usize, needles: &[&str]) {
 }
 
 /// The line (from 1) of the first line of `text` that starts with `start`.
-fn line_starting(text: &str, start: &str) -> usize {
+pub(super) fn line_starting(text: &str, start: &str) -> usize {
     text.lines().position(|l| l.starts_with(start)).unwrap() + 1
-}
-
-const STANDARD_KEYS: [&str; 8] = [
-    "MINMSGLOG",
-    "MAXMSGLOG",
-    "MSGSPERSAMPLE",
-    "MSGS_NONAGGR",
-    "OVERALL_VOL",
-    "N_WARMUP",
-    "N_BARR",
-    "TARGET_CPU_SECS",
-];
-
-#[test]
-fn a_wrong_type_names_its_line_for_every_key_of_either_block() {
-    for (kind, std_text) in [(Kind::Mpi1, MPI1_TOML), (Kind::Io, IO_TOML)] {
-        let mut keys = STANDARD_KEYS.to_vec();
-        if kind == Kind::Io {
-            keys.push("FILENAME");
-        }
-        for key in keys {
-            let bad = if key == "FILENAME" { "7" } else { "\"many\"" };
-            // In [standard]: the value replaced where it stands.
-            let text: String = std_text
-                .lines()
-                .map(|l| {
-                    if l.starts_with(&format!("{key} ")) {
-                        format!("{key} = {bad}")
-                    } else {
-                        l.to_string()
-                    }
-                })
-                .collect::<Vec<_>>()
-                .join("\n");
-            let e = error_of("type-std.toml", &text, kind);
-            assert_line(&e, line_starting(&text, key), &[key, "invalid type"]);
-            // In [optional], switched on.
-            let text = std_text.replace(
-                "IMB_OPTIONAL = false",
-                &format!("IMB_OPTIONAL = true\n{key} = {bad}"),
-            );
-            let e = error_of("type-opt.toml", &text, kind);
-            assert_line(&e, line_starting(&text, "IMB_OPTIONAL") + 1, &[key]);
-        }
-    }
-    let text = MPI1_TOML.replace("IMB_OPTIONAL = false", "IMB_OPTIONAL = \"yes\"");
-    let e = error_of("type-switch.toml", &text, Kind::Mpi1);
-    assert_line(
-        &e,
-        line_starting(&text, "IMB_OPTIONAL"),
-        &["IMB_OPTIONAL: invalid type: string \"yes\", expected a boolean"],
-    );
-    // The brief's example, in a file of only an [optional] block.
-    let e = error_of(
-        "many.toml",
-        "[optional]\nIMB_OPTIONAL = true\nMSGSPERSAMPLE = \"many\"\n",
-        Kind::Mpi1,
-    );
-    assert!(
-        e.to_string().ends_with(
-            "many.toml, line 3: MSGSPERSAMPLE: invalid type: string \"many\", expected a whole \
-             number of at least 0"
-        ),
-        "{e}"
-    );
 }
 
 #[test]
@@ -351,7 +252,7 @@ fn unknown_and_duplicate_keys_name_their_line() {
         ("[optional]\n[optional]\n", 2, "duplicate key `optional`"),
         ("[optional]\nN_BARR = \n", 2, "N_BARR: invalid string"),
     ] {
-        let e = error_of("keys.toml", text, Kind::Mpi1);
+        let e = error_of("keys.toml", text, &STANDARD);
         assert_line(&e, line, &[needle]);
     }
 }
@@ -393,27 +294,16 @@ fn values_out_of_range_name_their_own_line() {
             3,
             "TARGET_CPU_SECS: must be a positive number",
         ),
-        (
-            "[optional]\nIMB_OPTIONAL = true\nFILENAME = \"x\"\n",
-            3,
-            "FILENAME: is an imb-io setting",
-        ),
     ] {
-        let e = error_of("range.toml", text, Kind::Mpi1);
+        let e = error_of("range.toml", text, &STANDARD);
         assert_line(&e, line, &[key]);
     }
-    let e = error_of(
-        "range-io.toml",
-        "[optional]\nIMB_OPTIONAL = true\n\nFILENAME = \"a/b\"\n",
-        Kind::Io,
-    );
-    assert_line(&e, 4, &["FILENAME: \"a/b\": must be a plain file name"]);
 }
 
 #[test]
 fn a_standard_block_must_be_whole() {
     let text = "[optional]\nIMB_OPTIONAL = true\n[standard]\nMINMSGLOG = 0\n";
-    let e = error_of("partial.toml", text, Kind::Mpi1);
+    let e = error_of("partial.toml", text, &STANDARD);
     assert_line(&e, 3, &["[standard]: MAXMSGLOG is missing"]);
     // A changed value in an inline table names its line too.
     let text = MPI1_TOML
@@ -433,7 +323,7 @@ fn a_standard_block_must_be_whole() {
         .collect::<Vec<_>>()
         .join(", ");
     let text = format!("\nstandard = {{ {text} }}\n");
-    let e = error_of("inline.toml", &text, Kind::Mpi1);
+    let e = error_of("inline.toml", &text, &STANDARD);
     assert_line(
         &e,
         2,
@@ -455,7 +345,7 @@ fn hostile_settings_files_are_one_line_naming_the_file() {
         (dir.as_str(), "a directory"),
         ("/dev/zero", "a character device"),
     ] {
-        let e = load(f, Kind::Mpi1).unwrap_err().to_string();
+        let e = load(f, &STANDARD).unwrap_err().to_string();
         assert_eq!(
             e,
             format!("-settings {f}: {why}: only a regular file is read"),
@@ -468,7 +358,7 @@ fn hostile_settings_files_are_one_line_naming_the_file() {
         b"[optional]\nIMB_OPTIONAL = true\nN_BARR = \"\xff\"\n",
     )
     .unwrap();
-    let e = load(bad.to_str().unwrap(), Kind::Mpi1).unwrap_err();
+    let e = load(bad.to_str().unwrap(), &STANDARD).unwrap_err();
     assert_line(&e, 3, &["not UTF-8"]);
     std::fs::remove_dir_all(&d).unwrap();
 }
@@ -498,7 +388,7 @@ fn info_errors_name_their_line() {
             "a: invalid type: integer `1`, expected a string",
         ),
     ] {
-        let e = error_of("info.toml", &text, Kind::Mpi1);
+        let e = error_of("info.toml", &text, &STANDARD);
         assert_line(&e, line, &[needle]);
     }
 }

@@ -1,4 +1,6 @@
-//! The files IMB-IO creates, and a guardian process that removes them however the rank ends.
+//! The files imb-io creates, and a guardian process that removes them however the rank ends:
+//! imb-io's half of the engine's resource hooks (`imb_core::kernel::Hooks`): `before_mpi`
+//! starts the guardian, `Benchmark::prepare` registers each file (`Created`).
 //!
 //! IMB-IO must leave no file behind: not after success or an error, not after SIGINT/SIGTERM
 //! to mpirun, not after `MPI_Abort` (which SIGKILLs the ranks). No signal handler survives
@@ -22,7 +24,7 @@ use std::sync::{Mutex, OnceLock, PoisonError};
 
 use nix::sys::signal::{signal, SigHandler, Signal};
 
-use crate::error::{Error, Result};
+use imb_core::error::{Error, Result};
 
 /// Environment variable that turns an executable into a guardian.
 pub const GUARDIAN_ENV: &str = "IMB_RS_GUARDIAN";
@@ -31,7 +33,7 @@ pub const GUARDIAN_ENV: &str = "IMB_RS_GUARDIAN";
 static GUARDIAN: OnceLock<Mutex<ChildStdin>> = OnceLock::new();
 
 /// If this process was started as a guardian, run the guardian loop on stdin and return
-/// `Some(exit code)`; else `None`. The driver calls this first thing in `main`.
+/// `Some(exit code)`; else `None`. `Hooks::before_mpi` calls this first thing in `main`.
 pub fn guardian_main() -> Option<u8> {
     if std::env::var_os(GUARDIAN_ENV).as_deref() != Some(OsStr::new("1")) {
         return None;
@@ -218,36 +220,6 @@ impl Drop for Created {
     }
 }
 
-/// The first existing file in `dir` that IMB-IO could create from base name `base`: `base`,
-/// `base_<w>`, `base_g<g>` or `base_g<g>_<w>` (shared file, private file of world rank w,
-/// Multi group g, both). `None` if there is none or `dir` cannot be listed; the smallest name
-/// wins so the answer is deterministic.
-pub fn foreign(dir: &Path, base: &str) -> Option<PathBuf> {
-    std::fs::read_dir(dir)
-        .ok()?
-        .filter_map(|e| e.ok()?.file_name().into_string().ok())
-        .filter(|name| is_imb_name(name, base))
-        .min()
-        .map(|name| dir.join(name))
-}
-
-fn is_imb_name(name: &str, base: &str) -> bool {
-    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    let Some(rest) = name.strip_prefix(base) else {
-        return false;
-    };
-    let Some(rest) = rest.strip_prefix('_') else {
-        return rest.is_empty();
-    };
-    match rest.strip_prefix('g') {
-        None => digits(rest),
-        Some(g) => match g.split_once('_') {
-            None => digits(g),
-            Some((g, w)) => digits(g) && digits(w),
-        },
-    }
-}
-
 /// Make a file-size limit (`ulimit -f`) an I/O error (EFBIG) instead of a SIGXFSZ that kills
 /// the rank without a message.
 pub fn ignore_sigxfsz() {
@@ -302,40 +274,6 @@ mod tests {
         input.extend(record(b'+', &file, false));
         assert_eq!(guard(&input[..]), 1);
         assert!(!file.exists());
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn imb_names_have_exactly_four_shapes() {
-        for name in ["IMB_out", "IMB_out_3", "IMB_out_g0", "IMB_out_g12_345"] {
-            assert!(is_imb_name(name, "IMB_out"), "{name}");
-        }
-        for name in [
-            "IMB_outx",
-            "IMB_out_",
-            "IMB_out_g",
-            "IMB_out_1a",
-            "IMB_out_g1_",
-            "IMB_out_g_1",
-            "IMB_out_1_2",
-            "xIMB_out",
-        ] {
-            assert!(!is_imb_name(name, "IMB_out"), "{name}");
-        }
-    }
-
-    #[test]
-    fn foreign_finds_the_smallest_matching_name() {
-        let dir = scratch("foreign");
-        assert_eq!(foreign(&dir, "IMB_out"), None);
-        assert_eq!(foreign(&dir.join("absent"), "IMB_out"), None);
-        for name in ["IMB_outx", "IMB_out_", "IMB_out_g", "IMB_out_1a", "other"] {
-            std::fs::write(dir.join(name), b"x").unwrap();
-        }
-        assert_eq!(foreign(&dir, "IMB_out"), None);
-        std::fs::write(dir.join("IMB_out_g2_1"), b"x").unwrap();
-        std::fs::write(dir.join("IMB_out_7"), b"x").unwrap();
-        assert_eq!(foreign(&dir, "IMB_out"), Some(dir.join("IMB_out_7")));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -1,0 +1,79 @@
+//! What a family adds to the MPI executables' options (doc/ARCHITECTURE.md, "A new option"):
+//! rows of its own, which write into `Raw::family` through the family's typed slots; what
+//! those rows mean on this machine (`resolve`, on rank 0, after the settings merge); and the
+//! options of other executables it refuses with a reason instead of "unknown option". The
+//! engine names none of them: it reads, merges, broadcasts and shows what the family declares.
+
+use super::raw::Raw;
+use super::table::{Opt, Takes};
+use crate::error::Result;
+use crate::settings::Params;
+use crate::values::Values;
+
+/// A family's options.
+pub struct Family {
+    /// Its own rows, listed in `-help` after `-aggregate_mode`, in the calling sequence where
+    /// their place says. A row whose slot is a key of the suite's settings file (`settings::
+    /// Spec::keys`) sets that parameter, with the command line as its origin.
+    pub rows: &'static [Opt<Raw>],
+    /// Options other executables have and this one refuses, in the order they are checked.
+    pub refused: &'static [Refused],
+    /// What the rows mean, once the settings are merged: paths probed, values checked
+    /// against the settings and the world size. The values it returns are the family's
+    /// resolved options (`Options::family`): its benchmarks read them through its slots, and
+    /// `-json` lists each as `-key` after `-aggregate_mode`.
+    pub resolve: fn(&FamilyIn) -> Result<Values>,
+}
+
+/// An option of another executable: refused, naming why (`{exe}` is this executable).
+#[derive(Debug, Clone, Copy)]
+pub struct Refused {
+    pub name: &'static str,
+    /// `Value` when it takes one (so its value is not mistaken for a benchmark name).
+    pub takes: Takes,
+    pub why: &'static str,
+}
+
+/// What `Family::resolve` sees.
+pub struct FamilyIn<'a> {
+    pub exe: &'a str,
+    /// The values its rows stored (`Raw::family`).
+    pub raw: &'a Values,
+    /// The parameters in force after the settings merge (the suite's own keys included).
+    pub params: &'a Params,
+    /// The world size.
+    pub np: usize,
+}
+
+fn nothing(_: &FamilyIn) -> Result<Values> {
+    Ok(Values::default())
+}
+
+impl Family {
+    /// No options of its own, none refused.
+    pub const NONE: Family = Family {
+        rows: &[],
+        refused: &[],
+        resolve: nothing,
+    };
+}
+
+fn refuse(_: &mut Raw, _: &str) -> std::result::Result<(), String> {
+    Ok(())
+}
+
+/// The rows argv is read against: the engine's, the family's, and a hidden row for each
+/// refused option (stored in `Raw::refused` by `mpi_opts::read`).
+pub(super) fn all_rows(engine: &[Opt<Raw>], family: &Family) -> Vec<Opt<Raw>> {
+    engine
+        .iter()
+        .chain(family.rows)
+        .copied()
+        .chain(
+            family
+                .refused
+                .iter()
+                .map(|r| Opt::plain(r.name, r.takes, refuse)),
+        )
+        .collect()
+}

@@ -1,0 +1,145 @@
+//! A family's options through the engine, with a family of the tests' own: `-burst N` sets
+//! BURST, a key of its settings file that only the command line sets; `-far D` is an option
+//! whose meaning the family resolves; `-near` is another executable's, refused.
+
+use super::raw::Raw;
+use super::table::{Opt, Takes};
+use super::*;
+use crate::settings::{InStandard, Key, Origin, Type, STANDARD};
+use crate::values::{Slot, Value};
+
+const BURST: Slot<usize> = Slot::new("BURST");
+const FAR: Slot<String> = Slot::new("far");
+
+static BURSTS: settings::Spec = settings::Spec {
+    keys: &[Key {
+        name: "BURST",
+        ty: Type::Count,
+        standard: InStandard::Default(|| Value::Count(4)),
+        optional: false,
+        check: settings::any_value,
+    }],
+    ..STANDARD
+};
+
+type Why = std::result::Result<(), String>;
+
+fn far(f: &FamilyIn) -> Result<Values> {
+    let mut v = Values::default();
+    let far = FAR.get(f.raw).unwrap_or_else(|| "home".into());
+    if far == "moon" && f.np > 1 {
+        return Err(Error::arg(
+            "-far",
+            format!("the moon takes one process, not {}", f.np),
+        ));
+    }
+    FAR.set(&mut v, far);
+    Ok(v)
+}
+
+static FAMILY: Family = Family {
+    rows: &[
+        Opt::row(
+            "burst",
+            Takes::Value,
+            |r: &mut Raw, v| -> Why {
+                BURST.set(&mut r.family, value::positive_int(v)?);
+                Ok(())
+            },
+            (10, 1, "[-burst <n>]"),
+            "- -burst N: messages per burst.\n",
+        ),
+        Opt::row(
+            "far",
+            Takes::Value,
+            |r: &mut Raw, v| -> Why {
+                FAR.set(&mut r.family, v.to_string());
+                Ok(())
+            },
+            (10, 2, "[-far <where>]"),
+            "",
+        ),
+    ],
+    refused: &[Refused {
+        name: "near",
+        takes: Takes::Flag,
+        why: "{exe} goes far",
+    }],
+    resolve: far,
+};
+
+fn spec() -> Spec<'static> {
+    Spec {
+        exe: "imb-far",
+        names: &["PingPong"],
+        defaults: 1,
+        settings: &BURSTS,
+        npmin: 2,
+        aggregate: false,
+        family: &FAMILY,
+    }
+}
+
+fn parse_on(s: &str, np: usize) -> Result<Action> {
+    let args: Vec<String> = s.split_whitespace().map(String::from).collect();
+    parse(&spec(), &args, np)
+}
+
+fn run(s: &str, np: usize) -> Options {
+    match parse_on(s, np).unwrap() {
+        Action::Run(o) => *o,
+        a => panic!("{a:?}"),
+    }
+}
+
+#[test]
+fn a_familys_rows_are_listed_after_aggregate_mode() {
+    let Action::Help(h) = parse_on("-h", 2).unwrap() else {
+        panic!("help")
+    };
+    assert!(
+        h.contains("[-list]\n            [-burst <n>] [-far <where>]\n            [-adaptive"),
+        "{h}"
+    );
+    let settings = h.find("- -settings F:").unwrap();
+    let burst = h.find("- -burst N:").unwrap();
+    let adaptive = h.find("- -adaptive:").unwrap();
+    assert!(settings < burst && burst < adaptive, "{h}");
+    assert!(!h.contains("-near"), "{h}");
+}
+
+#[test]
+fn a_row_that_sets_a_key_of_the_settings_file_is_its_command_line_origin() {
+    let o = run("", 2);
+    assert_eq!(BURST.get(&o.params.family), Some(4));
+    assert_eq!(o.origins.of("BURST"), Origin::Standard);
+    let o = run("-burst 9", 2);
+    assert_eq!(BURST.get(&o.params.family), Some(9));
+    assert_eq!(o.origins.of("BURST"), Origin::CommandLine);
+    let std = settings::standard(&BURSTS);
+    assert_eq!(
+        settings::differences(&o.params, &std),
+        [("BURST", "9".to_string(), "4".to_string())]
+    );
+    let e = parse_on("-burst 0", 2).unwrap_err().to_string();
+    assert_eq!(
+        e,
+        "-burst: invalid value \"0\": expected a positive integer"
+    );
+}
+
+#[test]
+fn the_family_resolves_its_options_and_refuses_others() {
+    assert_eq!(FAR.get(&run("", 2).family).as_deref(), Some("home"));
+    let o = run("-far moon", 1);
+    assert_eq!(FAR.get(&o.family).as_deref(), Some("moon"));
+    assert!(o.given.iter().any(|g| g == "far"));
+    let e = parse_on("-far moon", 2).unwrap_err().to_string();
+    assert_eq!(e, "-far: the moon takes one process, not 2");
+    let e = parse_on("PingPong -near", 2).unwrap_err().to_string();
+    assert_eq!(e, "-near: imb-far goes far");
+    assert!(parse_on("-near=1", 2).is_err());
+    // Refused before what the settings and the family's resolution say.
+    let e = parse_on("-settings /nonexistent -far moon -near", 2).unwrap_err();
+    assert_eq!(e.to_string(), "-near: imb-far goes far");
+}
