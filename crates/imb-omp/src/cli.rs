@@ -8,6 +8,7 @@ use imb_core::cli::shared::{self, HasShared, Named, Shared};
 use imb_core::cli::table::{self, Dashed, Opt, Takes};
 use imb_core::cli::value::{number_list, whole};
 use imb_core::cli::ProgressMode;
+use imb_core::settings::{Origin, Origins};
 
 /// The command line as typed: each option's text, read when the runtime's limits are known
 /// (`parse_args`), and the shared rows' values.
@@ -288,9 +289,13 @@ fn parse_args(args: &[String], max_threads: i32, thread_limit: i32) -> Result<Ac
         params_with_origin: Vec::new(),
         progress,
     };
-    let given = |name: &str| r.shared.was_given(name);
+    // The command line over the built-in values: the merge's record, as every suite keeps it.
+    let mut origins = Origins::default();
+    for o in OPTS.iter().filter(|o| r.shared.was_given(o.name)) {
+        origins.set(&format!("-{}", o.name), Origin::CommandLine);
+    }
     let o = Options {
-        params_with_origin: json::parameters(&o, given, &std_threads),
+        params_with_origin: json::parameters(&o, &origins, &std_threads),
         ..o
     };
     let least = least_secs(&o);

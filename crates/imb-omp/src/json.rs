@@ -3,8 +3,9 @@
 //! document `imb_core::report::SuiteJson` keeps. Times are microseconds at full precision.
 
 use crate::{constructs::Family, ffi, method, Options, CONSTRUCTS};
-use imb_core::provenance::{Local, Origin, Param, Provenance};
+use imb_core::provenance::{Local, Param, Provenance};
 use imb_core::report::SuiteJson;
+use imb_core::settings::Origins;
 use serde_json::{json, Map, Value};
 
 /// The machine keys of the columns after a table's variables (`COLUMNS` less `threads`, which
@@ -22,16 +23,10 @@ const KEYS: &[&str] = &[
 ];
 
 /// Every option with its origin (imb-omp has no settings file): the values as typed, times in
-/// microseconds. `given(opt)`: the option was on the command line; `std_threads`: the thread
-/// counts without `-threads`.
-pub fn parameters(o: &Options, given: impl Fn(&str) -> bool, std_threads: &[i32]) -> Vec<Param> {
-    let origin = |opt: &str| {
-        if given(opt) {
-            Origin::CommandLine
-        } else {
-            Origin::Standard
-        }
-    };
+/// microseconds. `origins`: the merge's record, by `-name`; `std_threads`: the thread counts
+/// without `-threads`.
+pub fn parameters(o: &Options, origins: &Origins, std_threads: &[i32]) -> Vec<Param> {
+    let origin = |opt: &str| origins.of(&format!("-{opt}"));
     let p = &o.params;
     vec![
         Param::new("-threads", &o.threads, std_threads, origin("threads")),

@@ -13,40 +13,33 @@ pub(super) fn merge(
     spec: &settings::Spec,
     raw: &Raw,
 ) -> Result<(Params, Origins)> {
-    let mut params = settings.params.clone();
+    let mut p = settings.params.clone();
     let mut origins = settings.origins.clone();
-    let mut cli = |key: &str| origins.set(key, Origin::CommandLine);
-    if let Some((min, max)) = raw.msglog {
-        params.minmsglog = min;
-        params.maxmsglog = max;
-        cli("MINMSGLOG");
-        cli("MAXMSGLOG");
-    }
+    let cli = Origin::CommandLine;
+    origins.layer("MINMSGLOG", cli, raw.msglog.map(|m| m.0), &mut p.minmsglog);
+    origins.layer("MAXMSGLOG", cli, raw.msglog.map(|m| m.1), &mut p.maxmsglog);
     if let Some((msgs, vol, nonaggr)) = raw.iter {
-        params.msgspersample = msgs;
-        cli("MSGSPERSAMPLE");
-        if let Some(mb) = vol {
-            params.overall_vol = mb
-                .checked_mul(1 << 20)
-                .filter(|&v| v <= settings::MAX_OVERALL_VOL)
-                .ok_or_else(|| {
-                    Error::arg(
-                        "-iter",
-                        format!("{mb} MB is above OVERALL_VOL's 1 TiB limit"),
-                    )
-                })?;
-            cli("OVERALL_VOL");
-        }
-        if let Some(n) = nonaggr {
-            params.msgs_nonaggr = n;
-            cli("MSGS_NONAGGR");
-        }
+        origins.layer("MSGSPERSAMPLE", cli, Some(msgs), &mut p.msgspersample);
+        let vol = vol
+            .map(|mb| {
+                mb.checked_mul(1 << 20)
+                    .filter(|&v| v <= settings::MAX_OVERALL_VOL)
+                    .ok_or_else(|| {
+                        Error::arg(
+                            "-iter",
+                            format!("{mb} MB is above OVERALL_VOL's 1 TiB limit"),
+                        )
+                    })
+            })
+            .transpose()?;
+        origins.layer("OVERALL_VOL", cli, vol, &mut p.overall_vol);
+        origins.layer("MSGS_NONAGGR", cli, nonaggr, &mut p.msgs_nonaggr);
     }
     for k in spec.keys {
         if let Some(v) = raw.family.get(k.name) {
-            params.family.set(k.name, v.clone());
-            cli(k.name);
+            p.family.set(k.name, v.clone());
+            origins.set(k.name, cli);
         }
     }
-    Ok((params, origins))
+    Ok((p, origins))
 }

@@ -168,6 +168,16 @@ impl Origins {
     pub fn any(&self, origin: Origin) -> bool {
         self.0.iter().any(|&(_, o)| o == origin)
     }
+    /// One layer of the merge, over the layers below it: if `layer` holds a value of `key`,
+    /// it is `value`'s now, and `origin` is where it came from. Every suite merges so: the MPI
+    /// executables' settings file over the standard values and the command line over both
+    /// (`cli::merge`), imb-threads' and imb-omp's options alike.
+    pub fn layer<T>(&mut self, key: &str, origin: Origin, layer: Option<T>, value: &mut T) {
+        if let Some(v) = layer {
+            *value = v;
+            self.set(key, origin);
+        }
+    }
 }
 
 /// Largest MAXMSGLOG we accept: MPI counts are C ints.

@@ -7,9 +7,11 @@ use imb_core::cli::shared::{self, HasShared, Named, Shared};
 use imb_core::cli::table::{self, Dashed, Opt, Takes};
 use imb_core::cli::value::{number_list, whole};
 use imb_core::cli::ProgressMode;
+use imb_core::settings::{Origin, Origins};
 use imb_harness::binding::{self, Bind};
-use serde::Deserialize;
-use toml::Spanned;
+use settings::{check_cutoff, Defaults};
+#[cfg(test)]
+use settings::{defaults, DEFAULTS};
 
 /// The command line as typed: each option's text, read when the settings are known
 /// (`parse_args`), and the shared rows' values.
@@ -152,8 +154,6 @@ pub const MAX_CPU: usize = 1023;
 /// Most timings per data point (`-min_reps`, `-max_reps`): the harness's own limit.
 pub const MAX_REPS: usize = imb_harness::adaptive::MAX_REPS_LIMIT;
 
-const DEFAULTS: &str = include_str!("../../../../settings/threads.toml");
-
 #[derive(Debug, Clone, PartialEq)]
 pub struct Options {
     /// Indices into BENCHMARKS, in run order.
@@ -174,65 +174,14 @@ pub struct Options {
     /// Every parameter with its origin, for the `-json` provenance.
     pub params: Vec<imb_core::provenance::Param>,
     pub progress: ProgressMode,
+    /// Where each settings key's value came from, and which options were given (`-name`).
+    pub origins: Origins,
 }
 
 pub enum Action {
     Run(Box<Options>),
     Help,
     List,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct File {
-    defaults: Defaults,
-}
-
-/// The `[defaults]` of a settings file; each value keeps where it stands, so an error names
-/// its line.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Defaults {
-    #[serde(rename = "CUTOFF_PCT")]
-    cutoff_pct: Spanned<f64>,
-    #[serde(rename = "MIN_REPS")]
-    min_reps: Spanned<usize>,
-    #[serde(rename = "MAX_REPS")]
-    max_reps: Spanned<usize>,
-    #[serde(rename = "BIND")]
-    bind: Spanned<String>,
-    #[serde(rename = "THREADS")]
-    threads: Spanned<String>,
-    #[serde(rename = "CORRECT")]
-    correct: Spanned<bool>,
-}
-
-/// The line (from 1) of byte `at` of `text`.
-fn line_of(text: &str, at: usize) -> usize {
-    text.as_bytes()[..at.min(text.len())]
-        .iter()
-        .filter(|&&b| b == b'\n')
-        .count()
-        + 1
-}
-
-/// `-settings FILE, line N: MSG` (or without the line when none is known).
-fn file_error(file: &str, line: Option<usize>, msg: &str) -> String {
-    match line {
-        Some(l) => format!("-settings {file}, line {l}: {msg}"),
-        None => format!("-settings {file}: {msg}"),
-    }
-}
-
-/// The `[defaults]` block; a TOML or type error is one line naming its line and key, in
-/// the MPI executables' words (imb_core::settings::toml_message).
-fn defaults(text: &str, file: &str) -> Result<Defaults, String> {
-    toml::from_str::<File>(text)
-        .map(|f| f.defaults)
-        .map_err(|e| {
-            let (line, msg) = imb_core::settings::toml_message(text, &e);
-            file_error(file, (line > 0).then_some(line), &msg)
-        })
 }
 
 /// `same`, `all`, `same,none`, … in a fixed order without repeats. The error says what is
@@ -286,46 +235,65 @@ fn parse_args(args: &[String]) -> Result<Action, String> {
         Dashed::List => return Ok(Action::List),
         Dashed::Run(r) => r,
     };
-    let settings = r.shared.settings.clone();
-    let d = match &settings {
-        Some(f) => {
-            // A regular file of at most 4 MiB: /dev/zero or a FIFO is an error, not a hang.
-            let text = imb_core::safefile::read_text("-settings", f).map_err(|e| e.to_string())?;
-            let d = defaults(&text, f)?;
-            check_file(&d, &text, f)?;
-            d
-        }
-        None => defaults(DEFAULTS, "<built-in>")?,
-    };
-    let cutoff_pct = match &r.cutoff {
-        Some(s) => {
+    let std = settings::built_in()?;
+    let file = r
+        .shared
+        .settings
+        .as_deref()
+        .map(settings::read)
+        .transpose()?;
+    let mut origins = Origins::default();
+    let cutoff = r
+        .cutoff
+        .as_ref()
+        .map(|s| {
             let v = s
                 .parse::<f64>()
                 .map_err(|_| format!("-cutoff {s}: expected a percentage"))?;
-            check_cutoff(v).map_err(|e| format!("-cutoff {s}: {e}"))?
-        }
-        None => *d.cutoff_pct.get_ref(),
-    };
-    let reps = |name: &str, given: &Option<String>, d: usize| -> Result<usize, String> {
-        given.as_ref().map_or(Ok(d), |s| {
-            whole(s, 2, MAX_REPS).map_err(|e| format!("-{name} {s}: {e}"))
+            check_cutoff(v).map_err(|e| format!("-cutoff {s}: {e}"))
         })
+        .transpose()?;
+    let cutoff_pct = merged_key(&mut origins, "CUTOFF_PCT", &std, &file, cutoff, |d| {
+        *d.cutoff_pct.get_ref()
+    });
+    let reps = |name: &str, given: &Option<String>| -> Result<Option<usize>, String> {
+        given
+            .as_ref()
+            .map(|s| whole(s, 2, MAX_REPS).map_err(|e| format!("-{name} {s}: {e}")))
+            .transpose()
     };
-    let min_reps = reps("min_reps", &r.min_reps, *d.min_reps.get_ref())?;
-    let max_reps = reps("max_reps", &r.max_reps, *d.max_reps.get_ref())?;
+    let (min, max) = (
+        reps("min_reps", &r.min_reps)?,
+        reps("max_reps", &r.max_reps)?,
+    );
+    let min_reps = merged_key(&mut origins, "MIN_REPS", &std, &file, min, |d| {
+        *d.min_reps.get_ref()
+    });
+    let max_reps = merged_key(&mut origins, "MAX_REPS", &std, &file, max, |d| {
+        *d.max_reps.get_ref()
+    });
     if max_reps < min_reps {
         return Err(format!(
             "-max_reps {max_reps}: must be at least -min_reps ({min_reps})"
         ));
     }
-    let binds = match &r.bind {
-        Some(s) => parse_binds(s).map_err(|e| format!("-bind {s}: {e}"))?,
-        None => parse_binds(d.bind.get_ref())?,
-    };
-    let threads = match &r.threads {
-        Some(s) => parse_list(s, 1, MAX_THREADS).map_err(|e| format!("-threads {s}: {e}"))?,
-        None => parse_list(d.threads.get_ref(), 1, MAX_THREADS)?,
-    };
+    let bind = r
+        .bind
+        .as_ref()
+        .map(|s| parse_binds(s).map_err(|e| format!("-bind {s}: {e}")))
+        .transpose()?;
+    // The files' values were checked when they were read.
+    let binds = merged_key(&mut origins, "BIND", &std, &file, bind, |d| {
+        parse_binds(d.bind.get_ref()).unwrap_or_default()
+    });
+    let threads = r
+        .threads
+        .as_ref()
+        .map(|s| parse_list(s, 1, MAX_THREADS).map_err(|e| format!("-threads {s}: {e}")))
+        .transpose()?;
+    let threads = merged_key(&mut origins, "THREADS", &std, &file, threads, |d| {
+        parse_list(d.threads.get_ref(), 1, MAX_THREADS).unwrap_or_default()
+    });
     r.shared.check("progress")?;
     let progress = r.shared.progress.unwrap_or_default();
     let cpus = r
@@ -366,6 +334,19 @@ fn parse_args(args: &[String]) -> Result<Action, String> {
         .as_ref()
         .map(|f| imb_core::safefile::OutFile::check("-json", f).map_err(|e| e.to_string()))
         .transpose()?;
+    let correct = merged_key(
+        &mut origins,
+        "CORRECT",
+        &std,
+        &file,
+        r.correct.then_some(true),
+        |d| *d.correct.get_ref(),
+    );
+    for name in ["cpus", "settings", "json", "force", "progress"] {
+        if r.shared.was_given(name) {
+            origins.set(&format!("-{name}"), Origin::CommandLine);
+        }
+    }
     let mut o = Options {
         benchmarks,
         cutoff_pct,
@@ -374,69 +355,32 @@ fn parse_args(args: &[String]) -> Result<Action, String> {
         binds,
         threads,
         cpus,
-        correct: r.correct || *d.correct.get_ref(),
+        correct,
         force: r.shared.force,
         json,
         params: Vec::new(),
-        settings,
+        settings: r.shared.settings.clone(),
         progress,
+        origins,
     };
-    let std = defaults(DEFAULTS, "<built-in>")?;
-    o.params = params::parameters(
-        &o,
-        &std,
-        |name| r.shared.was_given(name),
-        o.settings.is_some(),
-    );
+    o.params = params::parameters(&o, &std);
     Ok(Action::Run(Box::new(o)))
 }
 
-/// A cut-off is a finite percentage >= 0 (0: every timing must agree exactly).
-fn check_cutoff(v: f64) -> Result<f64, String> {
-    if v.is_finite() && v >= 0.0 {
-        Ok(v)
-    } else {
-        Err("must be a percentage >= 0".into())
-    }
-}
-
-/// The values of a settings file, checked with the file and the line of the value in the
-/// error (the same values from the command line name the option instead).
-fn check_file(d: &Defaults, text: &str, file: &str) -> Result<(), String> {
-    let at = |span: std::ops::Range<usize>, msg: String| {
-        Err(file_error(file, Some(line_of(text, span.start)), &msg))
-    };
-    if let Err(e) = check_cutoff(*d.cutoff_pct.get_ref()) {
-        return at(
-            d.cutoff_pct.span(),
-            format!("CUTOFF_PCT = {}: {e}", d.cutoff_pct.get_ref()),
-        );
-    }
-    for (key, v) in [("MIN_REPS", &d.min_reps), ("MAX_REPS", &d.max_reps)] {
-        if let Err(e) = whole(&v.get_ref().to_string(), 2, MAX_REPS) {
-            return at(v.span(), format!("{key} = {}: {e}", v.get_ref()));
-        }
-    }
-    if d.max_reps.get_ref() < d.min_reps.get_ref() {
-        return at(
-            d.max_reps.span(),
-            format!(
-                "MAX_REPS = {}: must be at least MIN_REPS ({})",
-                d.max_reps.get_ref(),
-                d.min_reps.get_ref()
-            ),
-        );
-    }
-    if let Err(e) = parse_binds(d.bind.get_ref()) {
-        return at(d.bind.span(), format!("BIND = {:?}: {e}", d.bind.get_ref()));
-    }
-    if let Err(e) = parse_list(d.threads.get_ref(), 1, MAX_THREADS) {
-        return at(
-            d.threads.span(),
-            format!("THREADS = {:?}: {e}", d.threads.get_ref()),
-        );
-    }
-    Ok(())
+/// `key`'s value: the command line's (`cli`) over the settings file's over the built-in one,
+/// read from a `[defaults]` block by `get`; `origins` records where it came from.
+fn merged_key<T>(
+    origins: &mut Origins,
+    key: &str,
+    std: &Defaults,
+    file: &Option<Defaults>,
+    cli: Option<T>,
+    get: impl Fn(&Defaults) -> T,
+) -> T {
+    let mut v = get(std);
+    origins.layer(key, Origin::SettingsFile, file.as_ref().map(&get), &mut v);
+    origins.layer(key, Origin::CommandLine, cli, &mut v);
+    v
 }
 
 /// Checks that need the CPUs and the harness, before anything is measured: duplicate CPUs
@@ -554,5 +498,6 @@ pub fn list() -> String {
 #[cfg(test)]
 mod corpus;
 mod params;
+mod settings;
 #[cfg(test)]
 mod tests;

@@ -1,8 +1,10 @@
-//! The run's parameters for the `-json` provenance, each with its origin: the command line over
-//! a `-settings` file over the built-in defaults (settings/threads.toml).
+//! The run's parameters for the `-json` provenance, each with its origin as the merge recorded
+//! it (`Options::origins`): the command line over a `-settings` file over the built-in
+//! defaults (settings/threads.toml).
 
-use super::{parse_binds, parse_list, Defaults, Options, MAX_THREADS};
-use imb_core::provenance::{Origin, Param};
+use super::settings::Defaults;
+use super::{parse_binds, parse_list, Options, MAX_THREADS};
+use imb_core::provenance::Param;
 use imb_harness::binding::Bind;
 
 /// `bind` as the settings file writes it.
@@ -11,73 +13,57 @@ fn bind_names(b: &[Bind]) -> Vec<&'static str> {
 }
 
 /// Every parameter of `o`: the settings keys (standard: the built-in `std`), then the options
-/// without a settings key. `given(opt)`: the option was on the command line; `file`: a
-/// settings file gave the defaults.
-pub(super) fn parameters(
-    o: &Options,
-    std: &Defaults,
-    given: impl Fn(&str) -> bool,
-    file: bool,
-) -> Vec<Param> {
-    let origin = |opt: &str| {
-        if given(opt) {
-            Origin::CommandLine
-        } else if file {
-            Origin::SettingsFile
-        } else {
-            Origin::Standard
-        }
-    };
+/// without a settings key.
+pub(super) fn parameters(o: &Options, std: &Defaults) -> Vec<Param> {
+    let origin = |key: &str| o.origins.of(key);
     let std_binds = parse_binds(std.bind.get_ref()).unwrap_or_default();
     let std_threads = parse_list(std.threads.get_ref(), 1, MAX_THREADS).unwrap_or_default();
-    let plain = |opt: &str| {
-        if given(opt) {
-            Origin::CommandLine
-        } else {
-            Origin::Standard
-        }
-    };
     vec![
         Param::new(
             "CUTOFF_PCT",
             o.cutoff_pct,
             std.cutoff_pct.get_ref(),
-            origin("cutoff"),
+            origin("CUTOFF_PCT"),
         ),
         Param::new(
             "MIN_REPS",
             o.min_reps,
             std.min_reps.get_ref(),
-            origin("min_reps"),
+            origin("MIN_REPS"),
         ),
         Param::new(
             "MAX_REPS",
             o.max_reps,
             std.max_reps.get_ref(),
-            origin("max_reps"),
+            origin("MAX_REPS"),
         ),
         Param::new(
             "BIND",
             bind_names(&o.binds),
             bind_names(&std_binds),
-            origin("bind"),
+            origin("BIND"),
         ),
-        Param::new("THREADS", &o.threads, std_threads, origin("threads")),
+        Param::new("THREADS", &o.threads, std_threads, origin("THREADS")),
         Param::new(
             "CORRECT",
             o.correct,
             std.correct.get_ref(),
-            origin("correct"),
+            origin("CORRECT"),
         ),
-        Param::new("-cpus", o.cpus.as_ref().map(|(_, v)| v), (), plain("cpus")),
-        Param::new("-settings", &o.settings, (), plain("settings")),
+        Param::new(
+            "-cpus",
+            o.cpus.as_ref().map(|(_, v)| v),
+            (),
+            origin("-cpus"),
+        ),
+        Param::new("-settings", &o.settings, (), origin("-settings")),
         Param::new(
             "-json",
             o.json.as_ref().map(|f| &f.shown),
             (),
-            plain("json"),
+            origin("-json"),
         ),
-        Param::new("-force", o.force, (), plain("force")),
-        Param::new("-progress", o.progress, "auto", plain("progress")),
+        Param::new("-force", o.force, (), origin("-force")),
+        Param::new("-progress", o.progress, "auto", origin("-progress")),
     ]
 }
