@@ -203,3 +203,12 @@ fn the_other_suites_file_says_which_file_to_use() {
         "{e}"
     );
 }
+
+/// imb-io's own rows in doc/ReadMe_IMB.md (`imb_core::cli::doc`).
+#[test]
+fn the_readme_lists_imb_ios_rows() {
+    let table =
+        imb_core::cli::doc::markdown(OPTIONS.rows, |_| true, |_| "imb-io".into(), str::to_string);
+    let doc = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../doc/ReadMe_IMB.md");
+    imb_core::cli::doc::check(&doc, "imb-io", &table).unwrap();
+}

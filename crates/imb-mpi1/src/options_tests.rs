@@ -53,3 +53,16 @@ fn imb_ios_options_are_refused() {
         assert_eq!(parse(cmd).unwrap_err().to_string(), want, "{cmd}");
     }
 }
+
+/// imb-mpi1's own rows in doc/ReadMe_IMB.md (`imb_core::cli::doc`).
+#[test]
+fn the_readme_lists_imb_mpi1s_rows() {
+    let table = imb_core::cli::doc::markdown(
+        OPTIONS.rows,
+        |_| true,
+        |_| "imb-mpi1".into(),
+        str::to_string,
+    );
+    let doc = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../doc/ReadMe_IMB.md");
+    imb_core::cli::doc::check(&doc, "imb-mpi1", &table).unwrap();
+}

@@ -4,7 +4,8 @@
 
 use crate::constructs::{self, Kind, CONSTRUCTS};
 use crate::{ffi, json, method};
-use imb_core::cli::shared::{self, HasShared, Named, Shared};
+use imb_core::cli::record::{HasShared, Named, Shared};
+use imb_core::cli::shared;
 use imb_core::cli::table::{self, Dashed, Opt, Takes};
 use imb_core::cli::value::{number_list, whole};
 use imb_core::cli::ProgressMode;
@@ -13,7 +14,7 @@ use imb_core::settings::{Origin, Origins};
 /// The command line as typed: each option's text, read when the runtime's limits are known
 /// (`parse_args`), and the shared rows' values.
 #[derive(Debug, Clone, Default, PartialEq)]
-struct Raw {
+pub(crate) struct Raw {
     shared: Shared,
     threads: Option<String>,
     outer_reps: Option<String>,
@@ -31,7 +32,7 @@ impl HasShared for Raw {
 type Why = Result<(), String>;
 
 /// The options, in `-help` order; `-help` and the argv reader come from this table.
-const OPTS: &[Opt<Raw>] = &[
+pub(crate) const OPTS: &[Opt<Raw>] = &[
     shared::help((0, 0, "[-h{elp}]"), ""),
     shared::list((0, 1, "[-list]"), ""),
     Opt::row(

@@ -166,3 +166,16 @@ fn a_refused_team_is_named_without_blaming_a_limit_it_is_within() {
          within its thread limit (8); no OMP_, GOMP_ or KMP_ variable is set"
     );
 }
+
+/// The options in doc/OMP.md, as `-help` says them (`imb_core::cli::doc`).
+#[test]
+fn the_doc_lists_the_options() {
+    let table = imb_core::cli::doc::markdown(
+        crate::cli::OPTS,
+        |_| true,
+        |_| "imb-omp".into(),
+        str::to_string,
+    );
+    let doc = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../doc/OMP.md");
+    imb_core::cli::doc::check(&doc, "imb-omp", &table).unwrap();
+}

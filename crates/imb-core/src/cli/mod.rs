@@ -3,10 +3,12 @@
 //! Rank 0 parses, reads the files the options name, and broadcasts the resolved `Options`;
 //! every error is one line naming the argument, file and line. The modules build on each
 //! other in this order, none importing a later one: `value` (the value parsers and the values
-//! they make), `table` (option rows and the argv readers every executable uses), `shared` (the
-//! rows every executable has), `raw` (argv as typed, pure), `mpi_opts` (the MPI executables'
-//! rows and `read`), then `merge` (the one settings merge with each value's origin), `resolve`
-//! (what the values mean on this machine and world size) and `help` (`-help` and `-list`).
+//! they make), `record` (what every record of argv holds), `table` (option rows and the argv
+//! readers every executable uses), `shared` (the rows every executable has), `raw` (argv as
+//! typed, pure), `family` (a family's own options), `mpi_opts` (the MPI executables' rows and
+//! `read`), then `merge` (the one settings merge with each value's origin), `resolve` (what
+//! the values mean on this machine and world size), `help` (`-help` and `-list`) and `doc`
+//! (the docs' option tables).
 
 use crate::error::{Error, Result};
 use crate::lengths;
@@ -15,6 +17,7 @@ use crate::values::Values;
 use crate::vocab::Map;
 use serde::{Deserialize, Serialize};
 
+pub mod doc;
 mod family;
 #[cfg(test)]
 mod family_tests;
@@ -22,6 +25,7 @@ mod help;
 mod merge;
 mod mpi_opts;
 pub mod raw;
+pub mod record;
 mod resolve;
 pub mod shared;
 pub mod table;

@@ -3,12 +3,12 @@
 //! machine (files read, paths probed, `-map` against the world size, settings merged) is
 //! `resolve`'s job.
 
-use super::shared::{HasShared, Shared};
+use super::record::{HasShared, Shared};
 use super::value::{AggregateMode, Iter, ThreadLevel};
 use crate::values::Values;
 use crate::vocab::{Map, Multi};
 
-pub use super::shared::Named;
+pub use super::record::Named;
 
 /// Every option of the MPI executables as given (None or false: not given).
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -6,7 +6,7 @@
 //! by name: its row wrote it into a typed field. `shared` defines the rows every executable
 //! has; the MPI executables' rows are `mpi_opts::MPI`, imb-threads and imb-omp declare theirs.
 
-use super::shared::HasShared;
+use super::record::HasShared;
 use crate::error::{Error, Result};
 
 /// What an option takes on the command line.

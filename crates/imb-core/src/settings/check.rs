@@ -1,8 +1,15 @@
 //! The ranges of the parameters and the differences from the standard values; errors name the
 //! line of the key's value in the file (`file` knows where each value stands).
 
-use super::file::at;
 use super::*;
+
+/// `-settings FILE, line N: MSG`, or without the line when it is 0.
+pub(super) fn at(path: &str, line: usize, msg: String) -> Error {
+    match line {
+        0 => Error::file("-settings", path, msg),
+        l => Error::line("-settings", path, l, msg),
+    }
+}
 
 /// Check value ranges, then the suite's own keys (`Key::check`), then the keys of other
 /// suites' files an `[optional]` block set (`foreign`: key and line); the error names the line

@@ -8,6 +8,7 @@
 //! converting it afterwards loses the places, which is how `[standard]` once lost its line
 //! numbers.)
 
+use super::check::at;
 use super::read::{Block, LayoutSeed, Read, GUIDE};
 use super::*;
 use serde::de::DeserializeSeed;
@@ -27,14 +28,6 @@ impl Lines {
             .iter()
             .find(|&&(k, _)| k == key)
             .map_or(0, |&(_, l)| l)
-    }
-}
-
-/// `-settings FILE, line N: MSG`, or without the line when it is 0.
-pub(super) fn at(path: &str, line: usize, msg: String) -> Error {
-    match line {
-        0 => Error::file("-settings", path, msg),
-        l => Error::line("-settings", path, l, msg),
     }
 }
 

@@ -3,7 +3,8 @@
 //! or `-settings FILE`). Every error is one line naming the option, file or line.
 
 use crate::suite::BENCHMARKS;
-use imb_core::cli::shared::{self, HasShared, Named, Shared};
+use imb_core::cli::record::{HasShared, Named, Shared};
+use imb_core::cli::shared;
 use imb_core::cli::table::{self, Dashed, Opt, Takes};
 use imb_core::cli::value::{number_list, whole};
 use imb_core::cli::ProgressMode;

@@ -282,3 +282,32 @@ fn settings_errors_are_one_line_with_their_line() {
     assert!(e.contains("expected a whole number of at least 0"), "{e}");
     assert!(!e.contains("usize"), "{e}");
 }
+
+/// Every row of `OPTS` is in THREADS.md's table of options and every option there is a row.
+#[test]
+fn the_doc_lists_every_option() {
+    let doc = include_str!("../../../../doc/THREADS.md");
+    let section = doc
+        .split("## Options")
+        .nth(1)
+        .unwrap()
+        .split("\n## ")
+        .next()
+        .unwrap();
+    let mut documented: Vec<&str> = section
+        .lines()
+        .filter_map(|l| l.strip_prefix("| "))
+        .filter_map(|l| l.split(" |").next())
+        .flat_map(|cell| cell.split('`').skip(1).step_by(2))
+        .filter_map(|code| code.strip_prefix('-'))
+        .map(|code| code.split([' ', '\\']).next().unwrap())
+        .collect();
+    documented.sort();
+    let mut rows: Vec<&str> = OPTS
+        .iter()
+        .filter(|o| o.takes != Takes::Names)
+        .map(|o| o.name)
+        .collect();
+    rows.sort();
+    assert_eq!(documented, rows);
+}
