@@ -126,7 +126,15 @@ pub fn specs() -> [Spec<'static>; 5] {
             &io_options::OPTIONS,
         ),
         s("imb-rma", RMA_NAMES, 3, ext, 2, true, ext_opts),
-        s("imb-nbc", NBC_NAMES, 3, ext, 2, false, ext_opts),
+        s(
+            "imb-nbc",
+            NBC_NAMES,
+            3,
+            ext,
+            2,
+            false,
+            &ext_options::WITHOUT_AGGREGATE,
+        ),
     ]
 }
 

@@ -1,6 +1,6 @@
 //! The options and settings of imb-ext, also imb-rma's and imb-nbc's (doc/ARCHITECTURE.md, "A
 //! new option"): none of their own; imb-mpi1's `-window_size` and imb-io's `-dir`,
-//! `-overwrite` and FILENAME refused with a reason. Nothing here touches MPI or the rest of
+//! `-overwrite` and FILENAME refused with a reason, and imb-nbc's `-aggregate_mode`. Nothing here touches MPI or the rest of
 //! this crate, so fuzz/ compiles this file into its harness as it is.
 
 use imb_core::cli::table::Takes;
@@ -18,25 +18,44 @@ pub static SETTINGS: Spec = Spec {
     ..settings::STANDARD
 };
 
-/// The options of the other executables, refused, in the order they are checked.
+/// `-window_size` (imb-mpi1's), refused.
+pub const WINDOW: Refused = Refused {
+    name: "window_size",
+    takes: Takes::Value,
+    why: "{exe} has no benchmark with a window of messages (imb-mpi1's Uniband and Biband have)",
+};
+
+/// imb-io's options, refused.
+pub const DIR: [Refused; 2] = [
+    Refused {
+        name: "dir",
+        takes: Takes::Value,
+        why: "only imb-io creates files",
+    },
+    Refused {
+        name: "overwrite",
+        takes: Takes::Flag,
+        why: "only imb-io creates files",
+    },
+];
+
+/// imb-ext's and imb-rma's options: the other executables', refused in this order.
 pub static OPTIONS: Family = Family {
+    refused: &[WINDOW, DIR[0], DIR[1]],
+    ..Family::NONE
+};
+
+/// imb-nbc's: the same, after `-aggregate_mode` (it has no AGGREGATE tables).
+pub static WITHOUT_AGGREGATE: Family = Family {
     refused: &[
         Refused {
-            name: "window_size",
+            name: "aggregate_mode",
             takes: Takes::Value,
-            why: "{exe} has no benchmark with a window of messages (imb-mpi1's Uniband and \
-                  Biband have)",
+            why: "{exe} has no AGGREGATE/NON-AGGREGATE tables (imb-ext and imb-io have)",
         },
-        Refused {
-            name: "dir",
-            takes: Takes::Value,
-            why: "only imb-io creates files",
-        },
-        Refused {
-            name: "overwrite",
-            takes: Takes::Flag,
-            why: "only imb-io creates files",
-        },
+        WINDOW,
+        DIR[0],
+        DIR[1],
     ],
     ..Family::NONE
 };

@@ -1,6 +1,7 @@
 //! imb-mpi1's options and settings as the engine reads them (doc/ARCHITECTURE.md, "A new
 //! option"): IMB 2021's `-window_size` of Uniband and Biband, a key of its settings file set
-//! only from the command line, and imb-io's `-dir`, `-overwrite` and FILENAME refused. Nothing
+//! only from the command line; `-aggregate_mode` and imb-io's `-dir`, `-overwrite` and FILENAME
+//! refused. Nothing
 //! here touches MPI or the rest of this crate, so fuzz/ compiles this file into its harness as
 //! it is.
 
@@ -33,8 +34,14 @@ pub const FROM_IO: Foreign = Foreign {
     exe: "imb-io",
 };
 
-/// imb-io's options, refused.
-pub const DIR_REFUSED: [Refused; 2] = [
+/// Options of the other executables, refused, in the order they are checked: `-aggregate_mode`
+/// (no AGGREGATE tables here), imb-io's.
+pub const REFUSED: [Refused; 3] = [
+    Refused {
+        name: "aggregate_mode",
+        takes: Takes::Value,
+        why: "{exe} has no AGGREGATE/NON-AGGREGATE tables (imb-ext and imb-io have)",
+    },
     Refused {
         name: "dir",
         takes: Takes::Value,
@@ -82,6 +89,6 @@ pub static OPTIONS: Family = Family {
         "- -window_size W: Uniband and Biband keep W messages in flight per repetition\n  \
 (IMB 2021; default 256).\n",
     )],
-    refused: &DIR_REFUSED,
+    refused: &REFUSED,
     ..Family::NONE
 };

@@ -44,11 +44,16 @@ fn window_size_sets_window_size_from_the_command_line() {
 }
 
 #[test]
-fn imb_ios_options_are_refused() {
+fn other_executables_options_are_refused() {
     for (cmd, want) in [
         ("-dir /tmp", "-dir: only imb-io creates files"),
         ("-overwrite", "-overwrite: only imb-io creates files"),
         ("-overwrite -dir /tmp", "-dir: only imb-io creates files"),
+        (
+            "-dir /tmp -aggregate_mode both",
+            "-aggregate_mode: imb-mpi1 has no AGGREGATE/NON-AGGREGATE tables (imb-ext and \
+             imb-io have)",
+        ),
     ] {
         assert_eq!(parse(cmd).unwrap_err().to_string(), want, "{cmd}");
     }

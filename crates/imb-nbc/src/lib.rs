@@ -156,7 +156,7 @@ pub static SUITE: Suite = Suite {
     settings: &imb_ext::options::SETTINGS,
     npmin: 2,
     benchmarks: BENCHMARKS,
-    options: &imb_ext::options::OPTIONS,
+    options: &imb_ext::options::WITHOUT_AGGREGATE,
     hooks: Hooks {
         run_state: calibrate_for,
         ..Hooks::IMB

@@ -10,15 +10,6 @@ use super::*;
 /// reads files and probes paths); the other ranks receive the result.
 pub fn resolve(spec: &Spec, raw: &Raw, np: usize) -> Result<Options> {
     let benchmarks = benchmarks(spec, raw)?;
-    if !spec.aggregate && raw.aggregate_mode.is_some() {
-        return Err(Error::arg(
-            "-aggregate_mode",
-            format!(
-                "{} has no AGGREGATE/NON-AGGREGATE tables (imb-ext and imb-io have)",
-                spec.exe
-            ),
-        ));
-    }
     if let Some(r) = spec
         .family
         .refused

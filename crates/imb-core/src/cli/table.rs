@@ -27,8 +27,8 @@ pub enum Takes {
 }
 
 /// Which executables list an option in `-help`. Every MPI executable parses every engine
-/// option, so an option that does not apply is an error naming why, not "unknown option"
-/// (a family's own options: `family::Refused`).
+/// option; one that does not apply to it is refused with the reason its family gives
+/// (`family::Refused`), not as "unknown option".
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Accept {
     All,
