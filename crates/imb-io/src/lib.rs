@@ -278,7 +278,7 @@ fn calibrate_for(selected: &[&'static Info]) -> Option<RunState> {
             let c = cpu::Calibration::measure();
             (
                 Box::new(c) as Box<dyn Any>,
-                Some(Note::CpuExploit { mflops: c.mflops }),
+                Some(Note::of(&cpu::Speed { mflops: c.mflops })),
             )
         })
 }

@@ -64,8 +64,6 @@ pub enum Note {
         time_cap_s: Option<f64>,
         adaptive: Option<AdaptiveRule>,
     },
-    /// IMB-IO's block before the first non-blocking table: CPU_Exploit's calibrated speed.
-    CpuExploit { mflops: f64 },
     /// More ranks (or threads) than CPUs on one host: the times are not results.
     Oversubscribed {
         what: String,
@@ -150,13 +148,6 @@ impl Note {
                 }
                 v
             }
-            // 3.0's block, with its blank line (an empty line is printed without `#`).
-            Note::CpuExploit { mflops } => vec![
-                "For nonblocking benchmarks:".to_string(),
-                String::new(),
-                "Function CPU_Exploit obtains an undisturbed".to_string(),
-                format!("performance of {mflops:7.2} MFlops"),
-            ],
             Note::Family(f) => f.lines.clone(),
             _ => vec![self.line()],
         }
@@ -229,10 +220,9 @@ impl Note {
             Note::Oversubscribed { what, count, cpus } => {
                 crate::sysinfo::oversubscribed_line(what, *count, *cpus).unwrap_or_default()
             }
-            Note::Sections { .. }
-            | Note::OptionalMode { .. }
-            | Note::CpuExploit { .. }
-            | Note::Family(_) => self.lines().join("\n"),
+            Note::Sections { .. } | Note::OptionalMode { .. } | Note::Family(_) => {
+                self.lines().join("\n")
+            }
         }
     }
 }

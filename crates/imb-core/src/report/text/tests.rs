@@ -142,7 +142,7 @@ fn io_nonblocking_block_and_table() {
     let l = layout(2, 1, None, false);
     insta::assert_snapshot!(render(|t| {
         t.list(&["S_IWrite_Indv"], false);
-        t.block(&Note::CpuExploit { mflops: 808.114 });
+        t.block(&Note::of(&CpuSpeed(808.114)));
         t.banner(&Banner {
             name: "S_IWrite_Indv",
             layout: &l,
@@ -238,6 +238,22 @@ fn multi_per_group_and_sync() {
         });
         t.finish(None);
     }));
+}
+
+/// A family's block as imb-io prints its CPU_Exploit speed (imb-io's `cpu::Speed`).
+#[derive(serde::Serialize)]
+struct CpuSpeed(f64);
+
+impl crate::note::Remark for CpuSpeed {
+    const KIND: &'static str = "cpu_exploit";
+    fn lines(&self) -> Vec<String> {
+        vec![
+            "For nonblocking benchmarks:".to_string(),
+            String::new(),
+            "Function CPU_Exploit obtains an undisturbed".to_string(),
+            format!("performance of {:7.2} MFlops", self.0),
+        ]
+    }
 }
 
 /// A family's note as the Sphinx latencies print theirs (imb-mpi1's `latency_notes`).
