@@ -16,11 +16,12 @@ use imb_core::lengths::n_sample;
 use imb_core::pairs::{self, Figure, Goal};
 use imb_core::settings::Params;
 use imb_core::stats::Usec;
+use imb_core::table::OverlapTimes;
 use imb_core::table::Wire;
 use imb_core::values::Values;
 use imb_io::cpu::Calibration;
 use imb_io::options::{DIR, OVERWRITE};
-use imb_io::{overlap_pct, NonblockingTimes};
+use imb_io::overlap_pct;
 use mpi::ffi;
 use mpi::raw::AsRaw;
 use mpi::topology::Color;
@@ -237,7 +238,7 @@ fn main() {
         println!("CPU_Exploit: {:.2} MFlops", cal.mflops);
         for _ in 0..3 {
             let s = ours(&env, sw, prep.as_ref(), x, n, &mut bufs);
-            let (ovrl, t) = (s.secs, s.rec.decode::<NonblockingTimes>());
+            let (ovrl, t) = (s.secs, s.rec.decode::<OverlapTimes>());
             let (pure, cpu) = (t.pure, t.cpu);
             let o = overlap_pct(Usec(ovrl * 1e6), Usec(pure * 1e6), Usec(cpu * 1e6));
             println!(

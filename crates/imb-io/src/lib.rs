@@ -24,7 +24,7 @@ mod options_tests;
 mod overlap;
 mod prep;
 
-pub use overlap::{overlap_pct, NonblockingTimes};
+pub use overlap::overlap_pct;
 
 use imb_core::bench::{BufShape, Class, Effort, Info, Mode, Procs};
 use imb_core::buffers::Buffer;

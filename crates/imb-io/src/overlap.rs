@@ -25,7 +25,7 @@ use imb_core::hints::Info;
 use imb_core::kernel::{bracket, Comm, Ctx, Measure, Sample};
 use imb_core::settings::Params;
 use imb_core::stats::{self, Usec};
-use imb_core::table::{self as kind, Record, Reduce, RowIn, TableKind};
+use imb_core::table::{self as kind, OverlapTimes, Reduce, RowIn, TableKind};
 use mpi::collective::SystemOperation;
 use mpi::traits::*;
 use std::path::Path;
@@ -154,28 +154,6 @@ impl<'a> Overlap<'a> {
     }
 }
 
-/// What a non-blocking kernel reports besides t_ovrl, its time: seconds per access.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct NonblockingTimes {
-    /// The blocking AGGREGATE kernel of the same family.
-    pub pure: f64,
-    /// The CPU work alone.
-    pub cpu: f64,
-}
-
-impl Record for NonblockingTimes {
-    const WIDTH: usize = 2;
-    fn to_wire(&self, w: &mut [f64]) {
-        w.copy_from_slice(&[self.pure, self.cpu]);
-    }
-    fn from_wire(w: &[f64]) -> Self {
-        NonblockingTimes {
-            pure: w[0],
-            cpu: w[1],
-        }
-    }
-}
-
 /// The non-blocking table: t_ovrl is the slowest rank's time, t_pure and t_CPU the slowest
 /// rank's of each, and the overlap IMB derives from the three (guide 4.2.5.2).
 pub const NONBLOCKING: TableKind = TableKind {
@@ -188,9 +166,9 @@ pub const NONBLOCKING: TableKind = TableKind {
     },
 };
 
-fn nonblocking_values(r: &RowIn<NonblockingTimes>) -> Vec<f64> {
+fn nonblocking_values(r: &RowIn<OverlapTimes>) -> Vec<f64> {
     let t_max = r.stats.t_max;
-    let slowest = |of: fn(&NonblockingTimes) -> f64| {
+    let slowest = |of: fn(&OverlapTimes) -> f64| {
         Usec(stats::figure(r.all, r.members, |t| Usec::from_secs(of(t)).0).1)
     };
     let (pure, cpu) = (slowest(|t| t.pure), slowest(|t| t.cpu));
@@ -218,14 +196,14 @@ fn block(recv: &mut [u8], i: usize, x: usize, len: usize) -> &mut [u8] {
 }
 
 impl Measure for Overlap<'_> {
-    type Rec = NonblockingTimes;
+    type Rec = OverlapTimes;
     fn measure(
         &mut self,
         comm: &Comm,
         n_barr: usize,
         n: usize,
         check: bool,
-    ) -> Sample<NonblockingTimes> {
+    ) -> Sample<OverlapTimes> {
         let n = n.max(1);
         let pure = self.pure(n_barr, n);
         let mut slowest = 0.0f64;
@@ -245,7 +223,7 @@ impl Measure for Overlap<'_> {
             secs: ovrl,
             defect,
             excluded: false,
-            rec: NonblockingTimes { pure, cpu },
+            rec: OverlapTimes { pure, cpu },
         }
     }
 }
@@ -273,7 +251,7 @@ mod tests {
         let all =
             [(150.0, 100e-6, 80e-6), (120.0, 90e-6, 100e-6)].map(|(t, pure, cpu)| RankResult {
                 t: Usec(t),
-                rec: Wire::encode(&NonblockingTimes { pure, cpu }),
+                rec: Wire::encode(&OverlapTimes { pure, cpu }),
                 ..RankResult::default()
             });
         let st = stats::over(&all, &[0, 1]);

@@ -14,7 +14,7 @@ use imb_core::bench::{Effort, Info};
 use imb_core::buffers::Defect;
 use imb_core::kernel::{bracket, Benchmark, Comm, Ctx, Measure, Sample, Timed};
 use imb_core::stats::{RankResult, Usec};
-use imb_core::table::{self as kind, Record, Reduce, RowIn, TableKind};
+use imb_core::table::{self as kind, OverlapTimes, Reduce, RowIn, TableKind};
 use std::marker::PhantomData;
 
 /// Barriers before call `i`: N_BARR before the first, one between calls.
@@ -74,28 +74,6 @@ pub struct Overlap<O> {
     op: O,
     cal: Calibration,
     work: Work,
-}
-
-/// What an overlap kernel reports besides t_ovrl, its time: seconds per call.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct OverlapTimes {
-    /// The operation alone (start, MPI_Wait).
-    pub pure: f64,
-    /// The CPU work inside the overlapped calls.
-    pub cpu: f64,
-}
-
-impl Record for OverlapTimes {
-    const WIDTH: usize = 2;
-    fn to_wire(&self, w: &mut [f64]) {
-        w.copy_from_slice(&[self.pure, self.cpu]);
-    }
-    fn from_wire(w: &[f64]) -> Self {
-        OverlapTimes {
-            pure: w[0],
-            cpu: w[1],
-        }
-    }
 }
 
 impl<O: Op> Measure for Overlap<O> {

@@ -237,7 +237,7 @@ pub const fn without_bytes(columns: &'static [Column]) -> &'static [Column] {
 /// `#bytes #repetitions t_ovrl t_pure t_CPU overlap[%]`: the non-blocking overlap of guide
 /// 4.2.5.2, the columns of IMB-IO's non-blocking and IMB-NBC's overlap tables. Shared because
 /// both families print the guide's figures under the guide's names; each reduces its rows its
-/// own way, from a record of its own (doc/METHODOLOGY.md).
+/// own way (doc/METHODOLOGY.md), from the one record below.
 pub const NONBLOCKING_OVERLAP: &[Column] = &[
     column::BYTES,
     column::REPETITIONS,
@@ -246,6 +246,29 @@ pub const NONBLOCKING_OVERLAP: &[Column] = &[
     Column::new("t_CPU[usec]", "t_cpu_us"),
     Column::new("overlap[%]", "overlap_pct"),
 ];
+
+/// What a non-blocking overlap kernel reports besides t_ovrl, its time (guide 4.2.5.2), in
+/// seconds per repetition: IMB-IO's and IMB-NBC's record.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct OverlapTimes {
+    /// The operation alone: IMB-NBC's call and wait, IMB-IO's blocking AGGREGATE kernel.
+    pub pure: f64,
+    /// The CPU work alone (IMB-IO) or inside the overlapped calls (IMB-NBC).
+    pub cpu: f64,
+}
+
+impl Record for OverlapTimes {
+    const WIDTH: usize = 2;
+    fn to_wire(&self, w: &mut [f64]) {
+        w.copy_from_slice(&[self.pure, self.cpu]);
+    }
+    fn from_wire(w: &[f64]) -> Self {
+        OverlapTimes {
+            pure: w[0],
+            cpu: w[1],
+        }
+    }
+}
 
 /// The members of every row of a size: each group under `-multi 1`, all groups otherwise.
 pub fn row_sets(layout: &Layout, multi: Option<Multi>) -> Vec<(Option<usize>, Vec<usize>)> {
