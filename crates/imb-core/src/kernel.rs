@@ -243,7 +243,7 @@ pub struct Hooks {
     /// whole run, handed to every kernel as `Ctx::run`, and a block for the output if the
     /// suite prints one (imb-io: CPU_Exploit's calibration and its block when a non-blocking
     /// benchmark runs; imb-nbc: its calibration, with no block, as IMB 2021 prints none).
-    pub run_state: fn(&[&'static Info]) -> Option<RunState>,
+    pub run_state: fn(&[&'static Info], &Options) -> Option<RunState>,
     /// On rank 0 after the run-time bound and before the header: a cheap check of the whole
     /// plan that would otherwise fail only when its step comes, maybe hours in (e.g. that a
     /// file system can hold the largest step's files). The error is one line;
@@ -259,7 +259,7 @@ fn nothing_before_mpi(_: &str) -> Option<u8> {
     None
 }
 
-fn no_run_state(_: &[&'static Info]) -> Option<RunState> {
+fn no_run_state(_: &[&'static Info], _: &Options) -> Option<RunState> {
     None
 }
 

@@ -18,6 +18,7 @@ pub mod cpu_exploit;
 pub mod error;
 pub mod grid;
 pub mod lengths;
+pub mod method;
 pub mod note;
 pub mod plan;
 pub mod provenance;

@@ -270,7 +270,7 @@ fn io_header(h: &mut Header, o: &Options) {
 
 /// When a non-blocking benchmark is selected, every rank calibrates its own CPU (IMB 3.0 sizes
 /// the CPU work from rank 0 alone); the output shows rank 0's figure.
-fn calibrate_for(selected: &[&'static Info]) -> Option<RunState> {
+fn calibrate_for(selected: &[&'static Info], _: &Options) -> Option<RunState> {
     selected
         .iter()
         .any(|i| *i.table == overlap::NONBLOCKING)

@@ -18,6 +18,7 @@ mod overlap;
 pub use overlap::overlap_pct;
 
 use imb_core::bench::{BufShape, Class, Info};
+use imb_core::cli::Options;
 use imb_core::kernel::{Benchmark, Hooks, RunState, Suite};
 use overlap::{Nbc, OVERLAP, OVERLAP_SYNC};
 use std::any::Any;
@@ -165,7 +166,7 @@ pub static SUITE: Suite = Suite {
 
 /// When an overlap benchmark is selected, every rank calibrates its own CPU work (IMB 2021
 /// does the same, once per process). IMB-NBC prints no block for it, so neither do we.
-fn calibrate_for(selected: &[&'static Info]) -> Option<RunState> {
+fn calibrate_for(selected: &[&'static Info], _: &Options) -> Option<RunState> {
     selected
         .iter()
         .any(|i| *i.table == OVERLAP || *i.table == OVERLAP_SYNC)

@@ -112,6 +112,9 @@ pub struct Options {
     /// `-progress`: where the run is, on rank 0's stderr.
     #[serde(default)]
     pub progress: ProgressMode,
+    /// How the run measures: `-compat`'s profile and the IMB 2021 options refining it.
+    #[serde(default)]
+    pub method: crate::method::Method,
     /// The options named on the command line, without the dash (`Raw::given`).
     #[serde(default)]
     pub given: Vec<String>,

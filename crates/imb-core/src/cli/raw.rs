@@ -38,6 +38,8 @@ pub struct Raw {
     pub min_reps: Option<usize>,
     pub max_reps: Option<usize>,
     pub summary: bool,
+    /// `-compat` and the IMB 2021 options that refine its method.
+    pub method: crate::method::Given,
     /// What the family's own rows stored, through its slots (`cli::Family`).
     pub family: Values,
 }

@@ -76,6 +76,7 @@ pub fn resolve(spec: &Spec, raw: &Raw, np: usize) -> Result<Options> {
         force: raw.shared.force,
         summary: raw.summary,
         progress: raw.shared.progress.unwrap_or_default(),
+        method: crate::method::Method::resolve(&raw.method),
         given: raw.shared.given.iter().map(|g| g.to_string()).collect(),
     })
 }

@@ -366,7 +366,7 @@ impl Runner<'_> {
             .iter()
             .map(|&b| self.suite.info(b))
             .collect();
-        if let Some((state, block)) = (self.suite.hooks.run_state)(&selected) {
+        if let Some((state, block)) = (self.suite.hooks.run_state)(&selected, &self.opts) {
             self.run_state = Some(state);
             if let Some(block) = block {
                 self.emit(|s| s.block(&block));

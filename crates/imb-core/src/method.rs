@@ -1,0 +1,408 @@
+//! How a run measures where IMB 3.0 and IMB 2021 differ (doc/METHODOLOGY.md, "IMB 3.0 and
+//! IMB 2021"): which IMB's defaults a run takes (`-compat`), and the IMB 2021 options that
+//! change the timed loop, the repetition counts and the warm-up. The values and the pure
+//! rules live here; the driver and the kernels apply them.
+
+use serde::{Deserialize, Serialize};
+
+/// Which IMB a run follows where the two differ. `V30` is the guide's method, imb-rs's
+/// standard; `V2021` takes IMB 2021's defaults at once (`-compat 2021`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum Compat {
+    #[default]
+    #[serde(rename = "3.0")]
+    V30,
+    #[serde(rename = "2021")]
+    V2021,
+}
+
+impl Compat {
+    pub fn parse(s: &str) -> Result<Compat, String> {
+        match s.trim() {
+            "3.0" | "3" | "30" => Ok(Compat::V30),
+            "2021" => Ok(Compat::V2021),
+            _ => Err("expected 3.0 or 2021".into()),
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Compat::V30 => "3.0",
+            Compat::V2021 => "2021",
+        }
+    }
+}
+
+/// How n_sample is chosen for a size (IMB 2021's `-iter_policy`, and IMB 3.0's rule).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum IterPolicy {
+    /// IMB 3.0 (guide 5.2.2): min(MSGSPERSAMPLE, max(1, OVERALL_VOL/X)), MSGS_NONAGGR for
+    /// non-aggregate modes; `-time` caps it.
+    Volume,
+    /// IMB 2021's default: the volume rule, then two probe loops cut it to about `-time`
+    /// seconds a size, never more repetitions than a smaller size got.
+    Dynamic,
+    /// MSGSPERSAMPLE at every size and mode.
+    Off,
+    /// A count falling with the size, a multiple of the process count (rooted collectives
+    /// then give every rank the root equally often under `-root_shift on`).
+    MultipleNp,
+    /// `MultipleNp` for rooted benchmarks, `Dynamic` for the others.
+    Auto,
+}
+
+impl IterPolicy {
+    pub fn parse(s: &str) -> Result<IterPolicy, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "dynamic" => Ok(IterPolicy::Dynamic),
+            "off" => Ok(IterPolicy::Off),
+            "multiple_np" => Ok(IterPolicy::MultipleNp),
+            "auto" => Ok(IterPolicy::Auto),
+            _ => Err("expected dynamic, multiple_np, auto or off".into()),
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            IterPolicy::Volume => "volume (IMB 3.0)",
+            IterPolicy::Dynamic => "dynamic",
+            IterPolicy::Off => "off",
+            IterPolicy::MultipleNp => "multiple_np",
+            IterPolicy::Auto => "auto",
+        }
+    }
+    /// The policy a benchmark gets: `Auto` resolved by whether it has a root.
+    pub fn for_bench(self, rooted: bool) -> IterPolicy {
+        match self {
+            IterPolicy::Auto if rooted => IterPolicy::MultipleNp,
+            IterPolicy::Auto => IterPolicy::Dynamic,
+            p => p,
+        }
+    }
+}
+
+/// The untimed repetitions before a size is measured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WarmUp {
+    /// IMB 3.0 (guide 5.2.6): N_WARMUP repetitions at 2^MAXMSGLOG before a step's first size.
+    Largest,
+    /// IMB 2021: n_sample/10 repetitions (at least 1) of the size itself, before every size.
+    EverySize,
+    Off,
+}
+
+/// The timed loop of the benchmarks IMB 2021 times call by call (its collectives).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Timing {
+    /// IMB 3.0: one timer around n_sample back-to-back calls.
+    Loop,
+    /// IMB 2021: each call timed on its own and the times summed; `sync`: one barrier,
+    /// untimed, after every call (`-sync`).
+    PerCall { sync: bool },
+}
+
+/// `-off_cache`: the cache to defeat, in bytes, and its line size (IMB 2021, `-off_cache
+/// size[,line]` in MiB, -1 for its 8 MiB and 64 B).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OffCache {
+    pub cache_bytes: usize,
+    pub line_bytes: usize,
+}
+
+/// Bytes in the megabyte of `Mbytes/sec`: 2^20 in IMB 3.0 (guide 3.3.2), 10^6 in IMB 2021.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Megabyte(pub f64);
+
+/// The measurement method of a run, resolved from `-compat` and the options that refine it.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Method {
+    pub compat: Compat,
+    /// How the benchmarks that IMB 2021 times call by call are timed (`-sync`).
+    pub timing: Timing,
+    /// Rooted collectives move the root by one each call (`-root_shift on`) or keep root 0.
+    pub root_shift: bool,
+    /// Barriers are IMB 2021's dissemination barrier of zero-byte messages (`-imb_barrier`).
+    pub imb_barrier: bool,
+    pub warm_up: WarmUp,
+    pub iter_policy: IterPolicy,
+    /// `-msg_pause on`: after each size, sleep as long as its timed loop took.
+    pub msg_pause: bool,
+    pub off_cache: Option<OffCache>,
+    pub megabyte: Megabyte,
+}
+
+/// The IMB 2021 options that refine a profile, as given (None: the profile's default).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Given {
+    pub compat: Option<Compat>,
+    pub sync: Option<bool>,
+    pub root_shift: Option<bool>,
+    pub imb_barrier: Option<bool>,
+    pub warm_up: Option<bool>,
+    pub iter_policy: Option<IterPolicy>,
+    pub msg_pause: Option<bool>,
+    pub off_cache: Option<OffCache>,
+}
+
+impl Method {
+    /// A profile's defaults with the options given on top. `-sync` on or off asks for IMB
+    /// 2021's call-by-call timing whatever the profile.
+    pub fn resolve(g: &Given) -> Method {
+        let compat = g.compat.unwrap_or_default();
+        let v21 = compat == Compat::V2021;
+        let timing = match g.sync {
+            Some(sync) => Timing::PerCall { sync },
+            None if v21 => Timing::PerCall { sync: true },
+            None => Timing::Loop,
+        };
+        let warm_up = match (g.warm_up.unwrap_or(true), v21) {
+            (false, _) => WarmUp::Off,
+            (true, true) => WarmUp::EverySize,
+            (true, false) => WarmUp::Largest,
+        };
+        Method {
+            compat,
+            timing,
+            root_shift: g.root_shift.unwrap_or(!v21),
+            imb_barrier: g.imb_barrier.unwrap_or(false),
+            warm_up,
+            iter_policy: g.iter_policy.unwrap_or(if v21 {
+                IterPolicy::Dynamic
+            } else {
+                IterPolicy::Volume
+            }),
+            msg_pause: g.msg_pause.unwrap_or(false),
+            off_cache: g.off_cache,
+            megabyte: Megabyte(if v21 { 1e6 } else { 1048576.0 }),
+        }
+    }
+
+    /// Roots a rooted collective cycles through on `np` processes: all of them in turn, or
+    /// root 0 alone. Repetition i uses root `i % roots`.
+    pub fn roots(&self, np: usize) -> usize {
+        if self.root_shift {
+            np.max(1)
+        } else {
+            1
+        }
+    }
+}
+
+impl Default for Method {
+    fn default() -> Self {
+        Method::resolve(&Given::default())
+    }
+}
+
+/// `-off_cache size[,line]`: `-1` is IMB 2021's default cache (8 MiB, 64-byte lines); `0`
+/// leaves the buffers where they are.
+pub fn parse_off_cache(s: &str) -> Result<Option<OffCache>, String> {
+    let (size, line) = match s.split_once(',') {
+        Some((a, b)) => (a.trim(), Some(b.trim())),
+        None => (s.trim(), None),
+    };
+    let why = "expected <cache MiB>[,<line bytes>] (-1: 8 MiB, 64 B; 0: off)";
+    let size: f64 = size.parse().map_err(|_| why.to_string())?;
+    let line = match line {
+        Some(l) => l
+            .parse::<usize>()
+            .ok()
+            .filter(|&l| (1..=1 << 20).contains(&l))
+            .ok_or_else(|| why.to_string())?,
+        None => 64,
+    };
+    if size == -1.0 {
+        return Ok(Some(OffCache {
+            cache_bytes: 8 << 20,
+            line_bytes: line,
+        }));
+    }
+    if !size.is_finite() || !(0.0..=1024.0 * 1024.0).contains(&size) {
+        return Err(why.into());
+    }
+    let cache_bytes = (size * 1048576.0) as usize;
+    Ok((cache_bytes > 0).then_some(OffCache {
+        cache_bytes,
+        line_bytes: line,
+    }))
+}
+
+/// Where one buffer's copies lie under `-off_cache`: repetition i uses the copy at
+/// `(i % copies) · stride` bytes. One copy at stride 0 without it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Rotation {
+    pub stride: usize,
+    pub copies: usize,
+}
+
+impl Rotation {
+    pub const NONE: Rotation = Rotation {
+        stride: 0,
+        copies: 1,
+    };
+
+    /// IMB 2021's layout for a buffer of `len` bytes and `n` repetitions: copies a whole
+    /// number of cache lines apart (plus one line), as many as span twice the cache, at most
+    /// n.
+    pub fn new(off: Option<OffCache>, len: usize, n: usize) -> Rotation {
+        let Some(oc) = off else {
+            return Rotation::NONE;
+        };
+        let cls = oc.line_bytes.max(1);
+        let stride = (len.div_ceil(cls) + 1) * cls;
+        let copies = (2 * oc.cache_bytes).div_ceil(stride).min(n).max(1);
+        Rotation { stride, copies }
+    }
+    /// Bytes the buffer needs for `len` bytes a repetition.
+    pub fn bytes(&self, len: usize) -> usize {
+        len.max(self.copies * self.stride)
+    }
+    /// Offset of repetition i's copy.
+    #[inline(always)]
+    pub fn offset(&self, i: usize) -> usize {
+        (i % self.copies) * self.stride
+    }
+}
+
+/// IMB 2021's `multiple_np` count for a size of `x` bytes on `np` processes: a hyperbola
+/// from MSGSPERSAMPLE at 0 bytes falling with the size relative to the largest size
+/// 2^`max_log`, rounded down to a multiple of np and at least np.
+pub fn multiple_np(msgspersample: usize, max_log: u32, x: usize, np: usize) -> usize {
+    let np = np.max(1);
+    let init = x.max(4) as f64;
+    let top = (1u64 << max_log.min(62)) as f64;
+    let t = (msgspersample as f64 * top / (np as f64 * init + top) + 0.5) as usize;
+    (t - t % np).max(np)
+}
+
+/// IMB 2021's dynamic policy, the part between its two probe loops: from the slowest rank's
+/// time of one repetition, how many repetitions the second probe runs (about a second's
+/// worth, at most `selected`).
+pub fn dynamic_probe(t_one: f64, selected: usize) -> usize {
+    let rep = if t_one < 1.0 / 1000.0 {
+        1000
+    } else if t_one < 1.0 {
+        (1.0 / t_one + 0.5) as usize
+    } else {
+        1
+    };
+    selected.min(rep).max(1)
+}
+
+/// IMB 2021's dynamic policy, its verdict: the repetitions of `secs` seconds at `t` seconds a
+/// repetition (the slowest rank's, from the second probe), at most `selected`, and never more
+/// than a smaller size of the same table got nor fewer than a larger one (`earlier`: the
+/// sizes measured before, with their counts). A time too small to divide keeps `selected`.
+pub fn dynamic_count(t: f64, secs: f64, selected: usize, x: usize, earlier: &[(usize, usize)]) -> usize {
+    let val = (1.0 + secs / t) as f32;
+    let mut n = if t > 1e-8 && val <= i32::MAX as f32 {
+        val as usize
+    } else {
+        selected
+    };
+    for &(xe, ne) in earlier {
+        n = if xe < x { n.min(ne) } else { n.max(ne) };
+    }
+    selected.min(n).max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn profiles() {
+        let m = Method::default();
+        assert_eq!(m.timing, Timing::Loop);
+        assert!(m.root_shift);
+        assert_eq!(m.warm_up, WarmUp::Largest);
+        assert_eq!(m.iter_policy, IterPolicy::Volume);
+        assert_eq!(m.megabyte.0, 1048576.0);
+        let v = Method::resolve(&Given {
+            compat: Some(Compat::V2021),
+            ..Given::default()
+        });
+        assert_eq!(v.timing, Timing::PerCall { sync: true });
+        assert!(!v.root_shift);
+        assert_eq!(v.warm_up, WarmUp::EverySize);
+        assert_eq!(v.iter_policy, IterPolicy::Dynamic);
+        assert_eq!(v.megabyte.0, 1e6);
+        assert_eq!(v.roots(4), 1);
+        assert_eq!(m.roots(4), 4);
+        // -sync alone asks for the per-call loop under 3.0's defaults.
+        let s = Method::resolve(&Given {
+            sync: Some(false),
+            warm_up: Some(false),
+            ..Given::default()
+        });
+        assert_eq!(s.timing, Timing::PerCall { sync: false });
+        assert_eq!(s.warm_up, WarmUp::Off);
+        assert!(s.root_shift);
+    }
+
+    #[test]
+    fn off_cache_values() {
+        assert_eq!(
+            parse_off_cache("-1").unwrap(),
+            Some(OffCache {
+                cache_bytes: 8 << 20,
+                line_bytes: 64
+            })
+        );
+        assert_eq!(parse_off_cache("0").unwrap(), None);
+        assert_eq!(
+            parse_off_cache("2.5,128").unwrap(),
+            Some(OffCache {
+                cache_bytes: 5 << 19,
+                line_bytes: 128
+            })
+        );
+        for bad in ["", "x", "-2", "1,0", "1,x", "nan", "1e300"] {
+            assert!(parse_off_cache(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn rotation_spans_twice_the_cache() {
+        let oc = Some(OffCache {
+            cache_bytes: 1 << 20,
+            line_bytes: 64,
+        });
+        let r = Rotation::new(oc, 1000, 10_000);
+        assert_eq!(r.stride, 1024 + 64);
+        assert_eq!(r.copies, (2usize << 20).div_ceil(1088));
+        assert_eq!(r.offset(r.copies + 1), r.stride);
+        // Never more copies than repetitions, never fewer than one.
+        assert_eq!(Rotation::new(oc, 1000, 3).copies, 3);
+        assert_eq!(Rotation::new(oc, 8 << 20, 1000).copies, 1);
+        assert_eq!(Rotation::new(None, 1000, 1000), Rotation::NONE);
+        assert_eq!(Rotation::NONE.bytes(10), 10);
+    }
+
+    #[test]
+    fn multiple_np_counts() {
+        // IMB 2021's counts on 2 processes: 1000 at 0 B, 500 at 2 MiB, 332 at 4 MiB.
+        assert_eq!(multiple_np(1000, 22, 2 << 20, 2), 500);
+        assert_eq!(multiple_np(1000, 22, 0, 2), 1000);
+        assert_eq!(multiple_np(1000, 22, 4, 3), 999);
+        assert_eq!(multiple_np(1000, 22, 4 << 20, 2), 332);
+        assert_eq!(multiple_np(1000, 22, 4 << 20, 4) % 4, 0);
+        assert!(multiple_np(1, 22, 4 << 20, 8) == 8);
+    }
+
+    #[test]
+    fn dynamic_rules() {
+        assert_eq!(dynamic_probe(1e-7, 1000), 1000);
+        assert_eq!(dynamic_probe(0.01, 1000), 100);
+        assert_eq!(dynamic_probe(2.0, 1000), 1);
+        assert_eq!(dynamic_probe(1e-7, 10), 10);
+        // 10 s at 1 ms a repetition: 10001, capped by the volume rule's count.
+        assert_eq!(dynamic_count(1e-3, 10.0, 640, 65536, &[]), 640);
+        assert_eq!(dynamic_count(0.1, 10.0, 1000, 8, &[]), 101);
+        // A larger size never gets more repetitions than a smaller one did.
+        assert_eq!(dynamic_count(1e-6, 10.0, 1000, 16, &[(8, 300)]), 300);
+        assert_eq!(dynamic_count(0.1, 10.0, 1000, 8, &[(16, 300)]), 300);
+        assert_eq!(dynamic_count(0.0, 10.0, 1000, 8, &[]), 1000);
+    }
+}
