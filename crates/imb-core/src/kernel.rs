@@ -10,6 +10,7 @@
 use crate::bench::{Info, Mode};
 use crate::buffers::{Buffer, Defect};
 use crate::cli::{Family, Options};
+use crate::method::Timing;
 use crate::plan::Plan;
 use crate::report::{Header, Note};
 use crate::settings::Params;
@@ -38,6 +39,8 @@ pub struct Ctx<'a> {
     pub recv: &'a mut [u8],
     /// The run's parameters (OVERALL_VOL, TARGET_CPU_SECS, the suite's own keys, ...).
     pub params: &'a Params,
+    /// How the run measures (`-compat`, `-root_shift`, `-off_cache`, ...).
+    pub method: &'a crate::method::Method,
     /// MPI_Info hints from the settings file's `[info]` table, for windows and files.
     pub info: &'a [(String, String)],
     /// What `Benchmark::prepare` returned for this process count (IO: the prepared files).
@@ -88,6 +91,11 @@ pub trait Kernel {
     fn barriers(&self) -> bool {
         true
     }
+    /// Whether IMB 2021 times each call of this pattern on its own (its collectives): the
+    /// loop is then call by call when the run's method asks for it (`-sync`, `-compat 2021`).
+    fn per_call(&self) -> bool {
+        false
+    }
     /// Untimed, after the timed region and before `verify` (e.g. closing a passive-target
     /// epoch, then the barrier after which a target's window holds its final data).
     fn after(&mut self) {}
@@ -131,21 +139,76 @@ impl<R: Record> Sample<R> {
 /// implements it with the record its table kind reads.
 pub trait Measure {
     type Rec: Record;
-    fn measure(&mut self, comm: &Comm, n_barr: usize, n: usize, check: bool) -> Sample<Self::Rec>;
+    fn measure(&mut self, comm: &Comm, lp: Loop, n: usize, check: bool) -> Sample<Self::Rec>;
+}
+
+/// The barriers before a timer: how many (N_BARR), and whether they are IMB 2021's
+/// dissemination barrier of zero-byte messages (`-imb_barrier`) instead of `MPI_Barrier`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Barriers {
+    pub n: usize,
+    pub imb: bool,
+}
+
+impl Barriers {
+    pub const NONE: Barriers = Barriers { n: 0, imb: false };
+    /// `n` barriers of `MPI_Barrier`.
+    pub const fn mpi(n: usize) -> Barriers {
+        Barriers { n, imb: false }
+    }
+    /// The same kind, `n` of them.
+    pub const fn times(self, n: usize) -> Barriers {
+        Barriers { n, imb: self.imb }
+    }
+    #[inline]
+    pub fn wait(self, comm: &Comm) {
+        for _ in 0..self.n {
+            if self.imb {
+                crate::comm::dissemination_barrier(comm);
+            } else {
+                comm.barrier();
+            }
+        }
+    }
+}
+
+/// How the driver runs a timed loop: the barriers before the timer, and for the benchmarks
+/// IMB 2021 times call by call (its collectives), whether they are (`method::Timing`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Loop {
+    pub barriers: Barriers,
+    pub timing: Timing,
+}
+
+impl Loop {
+    /// `n_barr` MPI barriers, one timer around the loop: IMB 3.0's loop.
+    pub const fn imb30(n_barr: usize) -> Loop {
+        Loop {
+            barriers: Barriers::mpi(n_barr),
+            timing: Timing::Loop,
+        }
+    }
+    /// The barrier after each call under `Timing::PerCall { sync: true }`, of the same kind.
+    pub fn sync(self) -> Barriers {
+        match self.timing {
+            Timing::PerCall { sync: true } => self.barriers.times(1),
+            _ => Barriers::NONE,
+        }
+    }
 }
 
 /// What `Benchmark::kernel` returns and the driver runs: any `Measure`, its record carried
 /// encoded, so one driver runs every family.
 pub trait Timed {
-    fn run(&mut self, comm: &Comm, n_barr: usize, n: usize, check: bool) -> Sample<Wire>;
+    fn run(&mut self, comm: &Comm, lp: Loop, n: usize, check: bool) -> Sample<Wire>;
     /// The record type the kernel reports: the driver checks it against the table kind's in
     /// debug builds, since the compiler cannot see the two meet.
     fn record(&self) -> TypeId;
 }
 
 impl<M: Measure> Timed for M {
-    fn run(&mut self, comm: &Comm, n_barr: usize, n: usize, check: bool) -> Sample<Wire> {
-        self.measure(comm, n_barr, n, check).erase()
+    fn run(&mut self, comm: &Comm, lp: Loop, n: usize, check: bool) -> Sample<Wire> {
+        self.measure(comm, lp, n, check).erase()
     }
     fn record(&self) -> TypeId {
         TypeId::of::<M::Rec>()
@@ -154,25 +217,34 @@ impl<M: Measure> Timed for M {
 
 impl<K: Kernel> Measure for K {
     type Rec = ();
-    fn measure(&mut self, comm: &Comm, n_barr: usize, n: usize, check: bool) -> Sample {
+    fn measure(&mut self, comm: &Comm, lp: Loop, n: usize, check: bool) -> Sample {
         let n = n.max(1);
         self.before();
-        let n_barr = if self.barriers() { n_barr } else { 0 };
-        let (secs, mut defect) = bracket(comm, n_barr, n, || {
-            let mut defect = Defect::NONE;
-            if check {
-                for i in 0..n {
-                    self.step(i);
-                    defect = defect.max(self.check(i));
-                }
-            } else {
-                for i in 0..n {
-                    self.step(i);
-                }
+        let barriers = if self.barriers() {
+            lp.barriers
+        } else {
+            Barriers::NONE
+        };
+        let (secs, mut defect) = match lp.timing {
+            Timing::PerCall { .. } if self.per_call() => {
+                per_call(self, comm, barriers, lp.sync(), n, check)
             }
-            self.complete();
-            defect
-        });
+            _ => bracket(comm, barriers, n, || {
+                let mut defect = Defect::NONE;
+                if check {
+                    for i in 0..n {
+                        self.step(i);
+                        defect = defect.max(self.check(i));
+                    }
+                } else {
+                    for i in 0..n {
+                        self.step(i);
+                    }
+                }
+                self.complete();
+                defect
+            }),
+        };
         self.after();
         if check {
             defect = defect.max(self.verify(n));
@@ -186,16 +258,43 @@ impl<K: Kernel> Measure for K {
     }
 }
 
-/// `n_barr` barriers on `comm`, then `MPI_Wtime` around `body`, which runs `n` repetitions:
+/// IMB 2021's loop for its collectives: every call timed on its own and the times summed,
+/// `sync` (untimed) after each call, seconds per call. `complete` is timed with the last call.
+#[inline(always)]
+fn per_call<K: Kernel>(
+    k: &mut K,
+    comm: &Comm,
+    barriers: Barriers,
+    sync: Barriers,
+    n: usize,
+    check: bool,
+) -> (f64, Defect) {
+    barriers.wait(comm);
+    let mut total = 0.0;
+    let mut defect = Defect::NONE;
+    for i in 0..n {
+        let t0 = mpi::time();
+        k.step(i);
+        if i + 1 == n {
+            k.complete();
+        }
+        total += mpi::time() - t0;
+        if check {
+            defect = defect.max(k.check(i));
+        }
+        sync.wait(comm);
+    }
+    (total / n as f64, defect)
+}
+
+/// The barriers on `comm`, then `MPI_Wtime` around `body`, which runs `n` repetitions:
 /// seconds per repetition, and what `body` returned. `Measure::measure` and every benchmark that
 /// times its own loops (the white-box kernels, the Sphinx latencies, IMB-IO's overlap) start
 /// and stop the clock through this one place (guide 5.2.7), so none of them can time its
 /// barriers or its set-up by accident. Inlined, so `body` is compiled into the caller's loop.
 #[inline(always)]
-pub fn bracket<R>(comm: &Comm, n_barr: usize, n: usize, body: impl FnOnce() -> R) -> (f64, R) {
-    for _ in 0..n_barr {
-        comm.barrier();
-    }
+pub fn bracket<R>(comm: &Comm, barriers: Barriers, n: usize, body: impl FnOnce() -> R) -> (f64, R) {
+    barriers.wait(comm);
     let t0 = mpi::time();
     let r = body();
     let t1 = mpi::time();

@@ -146,6 +146,19 @@ pub struct Given {
 }
 
 impl Method {
+    /// IMB 3.0's method, imb-rs's standard (what `resolve` gives with nothing given).
+    pub const IMB30: Method = Method {
+        compat: Compat::V30,
+        timing: Timing::Loop,
+        root_shift: true,
+        imb_barrier: false,
+        warm_up: WarmUp::Largest,
+        iter_policy: IterPolicy::Volume,
+        msg_pause: false,
+        off_cache: None,
+        megabyte: Megabyte(1048576.0),
+    };
+
     /// A profile's defaults with the options given on top. `-sync` on or off asks for IMB
     /// 2021's call-by-call timing whatever the profile.
     pub fn resolve(g: &Given) -> Method {
@@ -294,7 +307,13 @@ pub fn dynamic_probe(t_one: f64, selected: usize) -> usize {
 /// repetition (the slowest rank's, from the second probe), at most `selected`, and never more
 /// than a smaller size of the same table got nor fewer than a larger one (`earlier`: the
 /// sizes measured before, with their counts). A time too small to divide keeps `selected`.
-pub fn dynamic_count(t: f64, secs: f64, selected: usize, x: usize, earlier: &[(usize, usize)]) -> usize {
+pub fn dynamic_count(
+    t: f64,
+    secs: f64,
+    selected: usize,
+    x: usize,
+    earlier: &[(usize, usize)],
+) -> usize {
     let val = (1.0 + secs / t) as f32;
     let mut n = if t > 1e-8 && val <= i32::MAX as f32 {
         val as usize
@@ -314,6 +333,7 @@ mod tests {
     #[test]
     fn profiles() {
         let m = Method::default();
+        assert_eq!(m, Method::IMB30);
         assert_eq!(m.timing, Timing::Loop);
         assert!(m.root_shift);
         assert_eq!(m.warm_up, WarmUp::Largest);

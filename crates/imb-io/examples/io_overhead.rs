@@ -163,11 +163,12 @@ fn ours(
         send: bufs.0.bytes(),
         recv: bufs.1.bytes_mut(),
         params: e.params,
+        method: &imb_core::method::Method::IMB30,
         info: &[],
         prep: Some(prep),
         run: e.cpu.map(|c| c as &dyn Any),
     });
-    k.run(e.comm, N_BARR, n, false)
+    k.run(e.comm, imb_core::kernel::Loop::imb30(N_BARR), n, false)
 }
 
 fn main() {

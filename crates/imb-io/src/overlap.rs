@@ -22,7 +22,7 @@ use crate::layout::{Family, Scope};
 use imb_core::bench::{Effort, Mode, Shape};
 use imb_core::buffers::Defect;
 use imb_core::hints::Info;
-use imb_core::kernel::{bracket, Comm, Ctx, Measure, Sample};
+use imb_core::kernel::{bracket, Barriers, Comm, Ctx, Loop, Measure, Sample};
 use imb_core::settings::Params;
 use imb_core::stats::{self, Usec};
 use imb_core::table::{self as kind, OverlapTimes, Reduce, RowIn, TableKind};
@@ -48,6 +48,7 @@ pub struct Overlap<'a> {
     path: &'a Path,
     hints: Info,
     params: &'a Params,
+    method: &'a imb_core::method::Method,
     cal: Calibration,
     work: Work,
     info: &'a [(String, String)],
@@ -63,6 +64,7 @@ impl<'a> Overlap<'a> {
             path: prepared(&c),
             hints: Info::new(c.info),
             params: c.params,
+            method: c.method,
             // `calibrate_for` ran whenever a non-blocking benchmark is selected.
             cal: c
                 .run
@@ -77,7 +79,7 @@ impl<'a> Overlap<'a> {
     }
 
     /// t_pure: the blocking AGGREGATE kernel on its own opening of the file.
-    fn pure(&mut self, n_barr: usize, n: usize) -> f64 {
+    fn pure(&mut self, lp: Loop, n: usize) -> f64 {
         let ctx = Ctx {
             comm: self.comm,
             rank: self.g.rank,
@@ -87,17 +89,18 @@ impl<'a> Overlap<'a> {
             send: self.send,
             recv: &mut self.recv[..],
             params: self.params,
+            method: self.method,
             info: self.info,
             prep: None,
             run: None,
         };
         Access::with_path(ctx, self.g.fam, self.path)
-            .measure(self.comm, n_barr, n, false)
+            .measure(self.comm, lp, n, false)
             .secs
     }
 
     /// t_ovrl: n non-blocking accesses overlapped with n CPU_Exploit calls of `passes`.
-    fn overlapped(&mut self, n_barr: usize, n: usize, passes: usize, check: bool) -> (f64, Defect) {
+    fn overlapped(&mut self, lp: Loop, n: usize, passes: usize, check: bool) -> (f64, Defect) {
         let g = self.g;
         let file = g.open(self.comm, self.path, &self.hints);
         let work = &mut self.work;
@@ -105,7 +108,7 @@ impl<'a> Overlap<'a> {
         let send = &self.send[..len];
         let mut reqs = Requests::with_capacity(n);
         // 3.0 puts one more barrier before the reads' overlapped loop.
-        let n_barr = n_barr + usize::from(!g.fam.write);
+        let n_barr = lp.barriers.times(lp.barriers.n + usize::from(!g.fam.write));
         let (t, ()) = bracket(self.comm, n_barr, n, || {
             if g.fam.scope == Scope::C {
                 for i in 0..n {
@@ -197,15 +200,9 @@ fn block(recv: &mut [u8], i: usize, x: usize, len: usize) -> &mut [u8] {
 
 impl Measure for Overlap<'_> {
     type Rec = OverlapTimes;
-    fn measure(
-        &mut self,
-        comm: &Comm,
-        n_barr: usize,
-        n: usize,
-        check: bool,
-    ) -> Sample<OverlapTimes> {
+    fn measure(&mut self, comm: &Comm, lp: Loop, n: usize, check: bool) -> Sample<OverlapTimes> {
         let n = n.max(1);
-        let pure = self.pure(n_barr, n);
+        let pure = self.pure(lp, n);
         let mut slowest = 0.0f64;
         comm.all_reduce_into(&pure, &mut slowest, SystemOperation::max());
         let passes = self
@@ -213,12 +210,12 @@ impl Measure for Overlap<'_> {
             .passes_rounded(slowest.min(self.params.target_cpu_secs));
         // No barriers: each rank's CPU work alone, a local figure.
         let work = &mut self.work;
-        let (cpu, ()) = bracket(comm, 0, n, || {
+        let (cpu, ()) = bracket(comm, Barriers::NONE, n, || {
             for _ in 0..n {
                 work.run(passes);
             }
         });
-        let (ovrl, defect) = self.overlapped(n_barr, n, passes, check);
+        let (ovrl, defect) = self.overlapped(lp, n, passes, check);
         Sample {
             secs: ovrl,
             defect,

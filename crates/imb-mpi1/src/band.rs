@@ -11,7 +11,7 @@
 use crate::ffi::{Mpi, Requests};
 use imb_core::bench::{Class, Effort, Info, Procs, Shape};
 use imb_core::buffers::{check_copy, Defect};
-use imb_core::kernel::{Benchmark, Comm, Ctx, Kernel, Measure, Sample, Timed};
+use imb_core::kernel::{Benchmark, Comm, Ctx, Kernel, Loop, Measure, Sample, Timed};
 use imb_core::report::column::{self, Column};
 use imb_core::table::{Record, Reduce, RowIn, TableKind};
 use std::os::raw::c_int;
@@ -187,8 +187,8 @@ impl<'a> Rated<UnibandK<'a>> {
 
 impl<K: Kernel> Measure for Rated<K> {
     type Rec = Messages;
-    fn measure(&mut self, comm: &Comm, n_barr: usize, n: usize, check: bool) -> Sample<Messages> {
-        let s = self.k.measure(comm, n_barr, n, check);
+    fn measure(&mut self, comm: &Comm, lp: Loop, n: usize, check: bool) -> Sample<Messages> {
+        let s = self.k.measure(comm, lp, n, check);
         Sample {
             secs: s.secs,
             defect: s.defect,

@@ -22,7 +22,7 @@
 use crate::ffi::Mpi;
 use imb_core::bench::{Class, Effort, Info, Procs, Shape};
 use imb_core::buffers::Defect;
-use imb_core::kernel::{bracket, Benchmark, Comm, Ctx, Measure, Sample, Timed};
+use imb_core::kernel::{bracket, Barriers, Benchmark, Comm, Ctx, Loop, Measure, Sample, Timed};
 use imb_core::report::Note;
 use imb_core::table::{Reduce, TableIn, TableKind};
 use imb_core::whitebox;
@@ -280,7 +280,7 @@ impl JacobiK<'_> {
     fn timed<const MOVE: bool, const COMP: bool>(
         &mut self,
         comm: &Comm,
-        n_barr: usize,
+        n_barr: Barriers,
         reps: usize,
     ) -> f64 {
         self.init();
@@ -291,7 +291,7 @@ impl JacobiK<'_> {
     }
 
     /// The full kernel with the section timers on: seconds per iteration per class.
-    fn sections(&mut self, comm: &Comm, n_barr: usize, reps: usize) -> [f64; 3] {
+    fn sections(&mut self, comm: &Comm, n_barr: Barriers, reps: usize) -> [f64; 3] {
         self.init();
         // Four accumulators, allocated before the barriers.
         let mut t = On::new(&SECTIONS, mpi::time);
@@ -303,7 +303,7 @@ impl JacobiK<'_> {
 
     /// PingPong (ranks 0 and 1; one way, half a round trip) and Exchange (all ranks, the
     /// periodic chain) at X: seconds per repetition on this rank.
-    fn references(&mut self, comm: &Comm, n_barr: usize, reps: usize) -> (f64, f64) {
+    fn references(&mut self, comm: &Comm, n_barr: Barriers, reps: usize) -> (f64, f64) {
         let (pingpong, ()) = bracket(comm, n_barr, reps, || match self.me {
             0 => {
                 for _ in 0..reps {
@@ -400,7 +400,8 @@ impl JacobiK<'_> {
 
 impl Measure for JacobiK<'_> {
     type Rec = Times;
-    fn measure(&mut self, comm: &Comm, n_barr: usize, n: usize, check: bool) -> Sample<Times> {
+    fn measure(&mut self, comm: &Comm, lp: Loop, n: usize, check: bool) -> Sample<Times> {
+        let n_barr = lp.barriers;
         use mpi::traits::*;
         let reps = n.max(1);
         let mut defect = Defect::NONE;

@@ -26,7 +26,7 @@ use crate::ffi::Mpi;
 use crate::latency_notes::{Slowest, Unreliable};
 use imb_core::bench::{Class, Effort, Info, Procs, Shape};
 use imb_core::buffers::{check_copy, check_sum, Defect};
-use imb_core::kernel::{bracket, Benchmark, Comm, Ctx, Measure, Sample, Timed};
+use imb_core::kernel::{bracket, Barriers, Benchmark, Comm, Ctx, Loop, Measure, Sample, Timed};
 use imb_core::plan::Layout;
 use imb_core::report::Note;
 use imb_core::stats::{self, RankResult};
@@ -183,7 +183,7 @@ fn build<'a>(c: Ctx<'a>, pattern: Pattern) -> LatencyK<'a> {
 
 impl LatencyK<'_> {
     /// Half the time of n 0-byte round trips between the root and i (seconds, at the root).
-    fn ack_latency(&mut self, comm: &Comm, n_barr: usize, i: usize, n: usize) -> f64 {
+    fn ack_latency(&mut self, comm: &Comm, n_barr: Barriers, i: usize, n: usize) -> f64 {
         let (root, peer) = (ROOT as c_int, i as c_int);
         let (t, ()) = bracket(comm, n_barr, n, || {
             if self.me == ROOT {
@@ -206,7 +206,7 @@ impl LatencyK<'_> {
     fn operation(
         &mut self,
         comm: &Comm,
-        n_barr: usize,
+        n_barr: Barriers,
         (i, n, check): (usize, usize, bool),
     ) -> (f64, Defect) {
         let (root, peer) = (ROOT as c_int, i as c_int);
@@ -246,7 +246,8 @@ impl LatencyK<'_> {
 
 impl Measure for LatencyK<'_> {
     type Rec = ();
-    fn measure(&mut self, comm: &Comm, n_barr: usize, n: usize, check: bool) -> Sample {
+    fn measure(&mut self, comm: &Comm, lp: Loop, n: usize, check: bool) -> Sample {
+        let n_barr = lp.barriers;
         let n = n.max(1);
         let mut defect = Defect::NONE;
         self.ack.fill(f64::INFINITY);

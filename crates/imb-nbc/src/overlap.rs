@@ -12,27 +12,31 @@ use crate::cpu::{Calibration, Work};
 use crate::ops::{Op, Pattern};
 use imb_core::bench::{Effort, Info};
 use imb_core::buffers::Defect;
-use imb_core::kernel::{bracket, Benchmark, Comm, Ctx, Measure, Sample, Timed};
+use imb_core::kernel::{bracket, Barriers, Benchmark, Comm, Ctx, Loop, Measure, Sample, Timed};
+use imb_core::method::Timing;
 use imb_core::stats::{RankResult, Usec};
 use imb_core::table::{self as kind, OverlapTimes, Reduce, RowIn, TableKind};
 use std::marker::PhantomData;
 
-/// Barriers before call `i`: N_BARR before the first, one between calls.
+/// Barriers before call `i`: N_BARR before the first, one between calls unless `-sync off`
+/// (IMB-NBC times call by call under either profile, so only `-sync off` changes this).
 #[inline(always)]
-fn barriers(i: usize, n_barr: usize) -> usize {
+fn barriers(i: usize, lp: Loop) -> Barriers {
     if i == 0 {
-        n_barr
+        lp.barriers
+    } else if lp.timing == (Timing::PerCall { sync: false }) {
+        Barriers::NONE
     } else {
-        1
+        lp.barriers.times(1)
     }
 }
 
 /// t_pure: seconds per call of start + MPI_Wait, and the check of every call's result.
 #[inline(always)]
-fn pure<O: Op>(op: &mut O, comm: &Comm, n_barr: usize, n: usize, check: bool) -> (f64, Defect) {
+fn pure<O: Op>(op: &mut O, comm: &Comm, lp: Loop, n: usize, check: bool) -> (f64, Defect) {
     let (mut t, mut defect) = (0.0, Defect::NONE);
     for i in 0..n {
-        let (dt, ()) = bracket(comm, barriers(i, n_barr), 1, || op.start().wait());
+        let (dt, ()) = bracket(comm, barriers(i, lp), 1, || op.start().wait());
         t += dt;
         if check {
             defect = defect.max(op.check());
@@ -59,8 +63,8 @@ pub struct Pure<O>(O);
 
 impl<O: Op> Measure for Pure<O> {
     type Rec = ();
-    fn measure(&mut self, comm: &Comm, n_barr: usize, n: usize, check: bool) -> Sample {
-        let (secs, defect) = pure(&mut self.0, comm, n_barr, n.max(1), check);
+    fn measure(&mut self, comm: &Comm, lp: Loop, n: usize, check: bool) -> Sample {
+        let (secs, defect) = pure(&mut self.0, comm, lp, n.max(1), check);
         Sample {
             secs,
             defect,
@@ -78,22 +82,16 @@ pub struct Overlap<O> {
 
 impl<O: Op> Measure for Overlap<O> {
     type Rec = OverlapTimes;
-    fn measure(
-        &mut self,
-        comm: &Comm,
-        n_barr: usize,
-        n: usize,
-        check: bool,
-    ) -> Sample<OverlapTimes> {
+    fn measure(&mut self, comm: &Comm, lp: Loop, n: usize, check: bool) -> Sample<OverlapTimes> {
         let n = n.max(1);
-        let (t_pure, mut defect) = pure(&mut self.op, comm, n_barr, n, check);
+        let (t_pure, mut defect) = pure(&mut self.op, comm, lp, n, check);
         let passes = self.cal.passes_truncated(t_pure);
         let (op, work) = (&mut self.op, &mut self.work);
         let (mut t_ovrl, mut t_cpu) = (0.0, 0.0);
         for i in 0..n {
-            let (dt, cpu) = bracket(comm, barriers(i, n_barr), 1, || {
+            let (dt, cpu) = bracket(comm, barriers(i, lp), 1, || {
                 let pending = op.start();
-                let (cpu, ()) = bracket(comm, 0, 1, || work.run(passes));
+                let (cpu, ()) = bracket(comm, Barriers::NONE, 1, || work.run(passes));
                 pending.wait();
                 cpu
             });
@@ -252,8 +250,21 @@ mod tests {
 
     #[test]
     fn barriers_before_every_call() {
-        assert_eq!(barriers(0, 2), 2);
-        assert_eq!(barriers(1, 2), 1);
-        assert_eq!(barriers(5, 0), 1);
+        let lp = Loop::imb30(2);
+        assert_eq!(barriers(0, lp), Barriers::mpi(2));
+        assert_eq!(barriers(1, lp), Barriers::mpi(1));
+        assert_eq!(barriers(5, Loop::imb30(0)), Barriers::mpi(1));
+        // -sync off: none between calls; -imb_barrier: IMB 2021's own kind.
+        let off = Loop {
+            barriers: Barriers { n: 2, imb: true },
+            timing: Timing::PerCall { sync: false },
+        };
+        assert_eq!(barriers(0, off), Barriers { n: 2, imb: true });
+        assert_eq!(barriers(1, off), Barriers::NONE);
+        let on = Loop {
+            timing: Timing::PerCall { sync: true },
+            ..off
+        };
+        assert_eq!(barriers(3, on), Barriers { n: 1, imb: true });
     }
 }

@@ -13,7 +13,9 @@
 use crate::epoch::settle_own;
 use imb_core::bench::{Class, Effort, Info};
 use imb_core::buffers::{check_copy, Defect};
-use imb_core::kernel::{bracket, Benchmark, Comm, Ctx, Measure, Prep, Sample, Timed};
+use imb_core::kernel::{
+    bracket, Barriers, Benchmark, Comm, Ctx, Loop, Measure, Prep, Sample, Timed,
+};
 use imb_core::report::column::{self, Column};
 use imb_core::stats::{self, Usec};
 use imb_core::table::{self, Record, Reduce, RowIn, TableKind};
@@ -103,7 +105,7 @@ impl TrulyK<'_> {
     /// One timed loop on the origin: n × (put, flush, barrier).
     fn origin_loop(&self, n: usize) -> f64 {
         let (w, s, comm) = (&self.w, &self.s[..self.x], self.comm);
-        bracket(comm, 0, n, || {
+        bracket(comm, Barriers::NONE, n, || {
             for _ in 0..n {
                 w.put(s, 1, 0);
                 w.flush(1);
@@ -126,7 +128,7 @@ impl TrulyK<'_> {
 
 impl Measure for TrulyK<'_> {
     type Rec = Passive;
-    fn measure(&mut self, comm: &Comm, _n_barr: usize, n: usize, check: bool) -> Sample<Passive> {
+    fn measure(&mut self, comm: &Comm, _lp: Loop, n: usize, check: bool) -> Sample<Passive> {
         let n = n.max(1);
         let mut rec = Passive::default();
         let peer = comm.process_at_rank(if self.origin { 1 } else { 0 });

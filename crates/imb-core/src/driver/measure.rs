@@ -41,6 +41,14 @@ impl Runner<'_> {
                 send: s,
                 recv: r,
                 params: p,
+                lp: Loop {
+                    barriers: Barriers {
+                        n: p.n_barr,
+                        imb: self.opts.method.imb_barrier,
+                    },
+                    timing: self.opts.method.timing,
+                },
+                method: &self.opts.method,
                 info_hints: &self.opts.settings.info,
                 prep: step.prep.as_deref(),
                 run: self.run_state.as_deref(),
@@ -95,6 +103,8 @@ pub(super) struct Active<'a> {
     pub(super) send: &'a Buffer,
     pub(super) recv: &'a mut Buffer,
     pub(super) params: &'a Params,
+    pub(super) lp: Loop,
+    pub(super) method: &'a crate::method::Method,
     pub(super) info_hints: &'a [(String, String)],
     pub(super) prep: Option<&'a dyn std::any::Any>,
     pub(super) run: Option<&'a dyn std::any::Any>,
@@ -114,6 +124,7 @@ impl Active<'_> {
             send: self.send.bytes(),
             recv: self.recv.bytes_mut(),
             params: self.params,
+            method: self.method,
             info: self.info_hints,
             prep: self.prep,
             run: self.run,
@@ -123,7 +134,7 @@ impl Active<'_> {
             "{}: its kernel reports another record than its table kind reads",
             info.name
         );
-        k.run(self.comm, self.params.n_barr, n, check)
+        k.run(self.comm, self.lp, n, check)
     }
 }
 

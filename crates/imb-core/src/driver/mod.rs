@@ -11,7 +11,7 @@ use crate::comm;
 use crate::error::{Error, Result};
 use crate::hostcheck::Host;
 use crate::kernel::Suite;
-use crate::kernel::{Benchmark, Comm, Ctx, Prep, Sample};
+use crate::kernel::{Barriers, Benchmark, Comm, Ctx, Loop, Prep, Sample};
 use crate::lengths::{self, Len};
 use crate::plan::{self, Layout, Plan, Sizes, StepPlan};
 use crate::provenance::Status;

@@ -10,7 +10,7 @@
 
 use crate::bench::Mode;
 use crate::buffers::Buffer;
-use crate::kernel::{Benchmark, Comm, Ctx, Sample};
+use crate::kernel::{Benchmark, Comm, Ctx, Loop, Sample};
 use crate::settings::Params;
 use crate::table::Wire;
 use mpi::collective::SystemOperation;
@@ -46,11 +46,12 @@ pub fn timed(
         send: send.bytes(),
         recv: recv.bytes_mut(),
         params,
+        method: &crate::method::Method::IMB30,
         info: &[],
         prep: None,
         run: None,
     });
-    k.run(comm, params.n_barr, n, false)
+    k.run(comm, Loop::imb30(params.n_barr), n, false)
 }
 
 /// How one side's seconds on this rank become the pair's figure.
