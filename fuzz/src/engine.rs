@@ -99,6 +99,7 @@ pub fn specs() -> [Spec<'static>; 5] {
             exe,
             names,
             defaults,
+            defaults_2021: &[],
             settings,
             npmin,
             aggregate,

@@ -84,12 +84,16 @@ pub struct Difference {
 /// The parameters of an optional-mode block (imb-rs's `# !!` lines, or the `text` of a
 /// `-json` file's `optional_mode` note: the same lines) that change a size's figure: every
 /// `KEY = value (standard …)` but the size range (MINMSGLOG, MAXMSGLOG), the `-time` cap and
-/// the `-adaptive` rule. Text and `-json` of one launch give the same map.
+/// the `-adaptive` rule; and the method block's options (`-compat 2021`, `-sync on`, …, each
+/// line ending in the option as given, and `-iter_policy P: …`). Text and `-json` of one
+/// launch give the same map.
 pub fn optional_parameters<'a>(lines: impl Iterator<Item = &'a str>) -> BTreeMap<String, String> {
     let mut m = BTreeMap::new();
     for line in lines {
         let l = line.trim();
-        if let Some(rest) = l.strip_prefix("repetitions capped by -time ") {
+        if let Some((name, value)) = method_option(l) {
+            m.insert(name, value);
+        } else if let Some(rest) = l.strip_prefix("repetitions capped by -time ") {
             let secs = rest.split_whitespace().next().unwrap_or("");
             m.insert("-time".to_string(), format!("{secs} s"));
         } else if let Some(rest) = l.strip_prefix("-adaptive:") {
@@ -116,6 +120,22 @@ pub fn optional_parameters<'a>(lines: impl Iterator<Item = &'a str>) -> BTreeMap
     m
 }
 
+/// An option a method line names: `… (-sync on)`, `Measured as IMB 2021 measures (-compat
+/// 2021), …`, `-iter_policy dynamic: …`, with its value.
+fn method_option(l: &str) -> Option<(String, String)> {
+    if let Some(rest) = l.strip_prefix("-iter_policy ") {
+        let v = rest.split(':').next()?.trim();
+        return Some(("-iter_policy".into(), v.into()));
+    }
+    let (_, after) = l.split_once("(-")?;
+    let inside = after.split(')').next()?;
+    let (name, value) = inside.split_once(' ')?;
+    if name.is_empty() || !name.bytes().all(|b| b.is_ascii_lowercase() || b == b'_') {
+        return None;
+    }
+    Some((format!("-{name}"), value.trim().to_string()))
+}
+
 /// IMB 2021's options that only choose what runs, not how a size is measured.
 const IMB2021_CHOOSING: &[&str] = &[
     "-msglog",
@@ -133,18 +153,47 @@ const IMB2021_CHOOSING: &[&str] = &[
     "-help",
 ];
 
+/// IMB 2021's method where imb-rs's standard (IMB 3.0's) differs, as imb-rs's `-compat 2021`
+/// block names it: an IMB 2021 run has these unless its command line says otherwise.
+const IMB2021_METHOD: &[(&str, &str)] = &[
+    ("-compat", "2021"),
+    ("-iter_policy", "dynamic"),
+    ("-root_shift", "off"),
+    ("-sync", "on"),
+    ("-warm_up", "on"),
+];
+
+/// IMB 2021's booleans (`1`, `yes`, `enable`, …) as imb-rs writes them.
+fn on_off(v: &str) -> String {
+    match v.to_ascii_lowercase().as_str() {
+        "1" | "yes" | "enable" | "true" | "on" => "on".into(),
+        "0" | "no" | "disable" | "false" | "off" => "off".into(),
+        other => other.into(),
+    }
+}
+
 /// The options on IMB 2021's calling sequence that change a size's figure (`-iter`, `-time`,
-/// `-iter_policy`, `-sync`, `-off_cache`, …), each with its value. Its standard is no option.
+/// `-iter_policy`, `-sync`, `-off_cache`, …), each with its value, over IMB 2021's method
+/// (`IMB2021_METHOD`), so that imb-rs's `-compat 2021` runs give the same map.
 pub fn imb2021_options(command: &str) -> BTreeMap<String, String> {
     let words: Vec<&str> = command.split_whitespace().collect();
-    let mut m = BTreeMap::new();
+    let mut m: BTreeMap<String, String> = IMB2021_METHOD
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
     let mut k = 1;
     while k < words.len() {
         let w = words[k];
         if w.starts_with('-') && w.len() > 1 && w[1..].starts_with(|c: char| c.is_alphabetic()) {
             let value = words.get(k + 1).copied().unwrap_or("");
             if !IMB2021_CHOOSING.contains(&w) {
-                m.insert(w.to_string(), value.to_string());
+                let value = match w {
+                    "-sync" | "-root_shift" | "-warm_up" | "-imb_barrier" | "-msg_pause" => {
+                        on_off(value)
+                    }
+                    _ => value.to_string(),
+                };
+                m.insert(w.to_string(), value);
             }
             k += 2;
         } else {
@@ -564,7 +613,32 @@ mod tests {
             "./IMB-MPI1 PingPong -msglog 0:4 -iter 50 -thread_level multiple -time 2 Barrier",
         );
         let got: Vec<(&str, &str)> = m.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-        assert_eq!(got, [("-iter", "50"), ("-time", "2")]);
+        assert_eq!(
+            got,
+            [
+                ("-compat", "2021"),
+                ("-iter", "50"),
+                ("-iter_policy", "dynamic"),
+                ("-root_shift", "off"),
+                ("-sync", "on"),
+                ("-time", "2"),
+                ("-warm_up", "on")
+            ]
+        );
+        assert_eq!(imb2021_options("./IMB-MPI1 -sync 0")["-sync"], "off");
+        // imb-rs's -compat 2021 block gives the same map as IMB 2021's defaults.
+        let ours = optional_parameters(
+            [
+                " Measured as IMB 2021 measures (-compat 2021), not as the IMB 3.0 guide says:",
+                "   collectives timed call by call, an untimed barrier after each call (-sync on)",
+                "   rooted collectives keep root 0 (-root_shift off)",
+                "   -iter_policy dynamic: repetitions cut to about 10 s per size after probe loops",
+                "   warm-up: n_sample/10 repetitions before every size (-warm_up on)",
+                "   Mbytes/sec counts MB = 10^6 bytes",
+            ]
+            .into_iter(),
+        );
+        assert_eq!(ours, imb2021_options("./IMB-MPI1 PingPong"));
         assert!(imb2021_options("./IMB-MPI1 -off_cache -1").contains_key("-off_cache"));
     }
 

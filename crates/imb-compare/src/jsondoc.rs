@@ -558,7 +558,12 @@ pub fn parse(name: &str, text: &str) -> Result<Run, Error> {
             let optional: Vec<String> = h
                 .notes
                 .iter()
-                .filter(|n| n.get("kind").and_then(Value::as_str) == Some("optional_mode"))
+                .filter(|n| {
+                    matches!(
+                        n.get("kind").and_then(Value::as_str),
+                        Some("optional_mode" | "method")
+                    )
+                })
                 .chain(&h.optional)
                 .flat_map(|n| {
                     note_text(n)
@@ -570,6 +575,16 @@ pub fn parse(name: &str, text: &str) -> Result<Run, Error> {
             conditions.parameters = Some(conditions::optional_parameters(
                 optional.iter().map(String::as_str),
             ));
+            // -compat 2021's Mbytes/sec count 10^6 bytes; the text reader converts the same.
+            if optional.iter().any(|l| l.contains("MB = 10^6 bytes")) {
+                for t in &mut tables {
+                    if let Some(c) = t.column("mbytes") {
+                        for r in &mut t.rows {
+                            r[c] *= 1e6 / f64::from(1u32 << 20);
+                        }
+                    }
+                }
+            }
             if conditions.thread_level.is_none() {
                 conditions.thread_level = Some(h.thread_env.clone());
             }

@@ -65,6 +65,8 @@ pub struct Info {
     pub nonaggr_cap: bool,
     /// Runs only when named on the command line or in `-input` (not in the default list).
     pub on_request: bool,
+    /// A collective with a root (IMB 2021's `-iter_policy auto` gives these `multiple_np`).
+    pub rooted: bool,
     /// The sizes this benchmark runs (others are left out with a note): a 0-byte broadcast
     /// need not synchronise, so a Sphinx latency starts at 1; the white-box stencil's tile
     /// grows with the square of its halo.
@@ -169,6 +171,7 @@ impl Info {
             modes: &[Mode::Plain],
             nonaggr_cap: false,
             on_request: false,
+            rooted: false,
             min_x: 0,
             max_x: usize::MAX,
             sample_bytes: message_bytes,

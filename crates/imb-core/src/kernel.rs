@@ -392,6 +392,9 @@ pub struct Suite {
     pub npmin: usize,
     /// Benchmarks in default run order.
     pub benchmarks: &'static [&'static dyn Benchmark],
+    /// IMB 2021's default list, by name in its order, which `-compat 2021` runs when no name
+    /// is given (empty: the same as `benchmarks`' defaults).
+    pub defaults_2021: &'static [&'static str],
     /// Its options beyond the engine's, what they mean, and other executables' it refuses.
     pub options: &'static Family,
     pub hooks: Hooks,

@@ -114,14 +114,21 @@ pub struct OffCache {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Megabyte(pub f64);
 
+impl Megabyte {
+    pub const IMB30: Megabyte = Megabyte(1048576.0);
+}
+
 /// The measurement method of a run, resolved from `-compat` and the options that refine it.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Method {
     pub compat: Compat,
     /// How the benchmarks that IMB 2021 times call by call are timed (`-sync`).
     pub timing: Timing,
-    /// Rooted collectives move the root by one each call (`-root_shift on`) or keep root 0.
-    pub root_shift: bool,
+    /// Rooted collectives move the root by one each call (`-root_shift on`) or keep root 0
+    /// (off). None: not given, so each family's own default: imb-mpi1's is its profile's
+    /// (IMB 3.0 rotates, IMB 2021 keeps root 0; `roots`), imb-nbc's root 0 under either, as
+    /// IMB-NBC (`roots_or_zero`).
+    pub root_shift: Option<bool>,
     /// Barriers are IMB 2021's dissemination barrier of zero-byte messages (`-imb_barrier`).
     pub imb_barrier: bool,
     pub warm_up: WarmUp,
@@ -150,7 +157,7 @@ impl Method {
     pub const IMB30: Method = Method {
         compat: Compat::V30,
         timing: Timing::Loop,
-        root_shift: true,
+        root_shift: None,
         imb_barrier: false,
         warm_up: WarmUp::Largest,
         iter_policy: IterPolicy::Volume,
@@ -177,7 +184,7 @@ impl Method {
         Method {
             compat,
             timing,
-            root_shift: g.root_shift.unwrap_or(!v21),
+            root_shift: g.root_shift,
             imb_barrier: g.imb_barrier.unwrap_or(false),
             warm_up,
             iter_policy: g.iter_policy.unwrap_or(if v21 {
@@ -192,13 +199,83 @@ impl Method {
     }
 
     /// Roots a rooted collective cycles through on `np` processes: all of them in turn, or
-    /// root 0 alone. Repetition i uses root `i % roots`.
+    /// root 0 alone; `-root_shift` not given, the profile's way. Repetition i uses root
+    /// `i % roots`.
     pub fn roots(&self, np: usize) -> usize {
-        if self.root_shift {
+        Self::cycle(self.root_shift.unwrap_or(self.compat == Compat::V30), np)
+    }
+    /// The same for a family whose root is 0 unless `-root_shift on` (imb-nbc).
+    pub fn roots_or_zero(&self, np: usize) -> usize {
+        Self::cycle(self.root_shift.unwrap_or(false), np)
+    }
+    fn cycle(shift: bool, np: usize) -> usize {
+        if shift {
             np.max(1)
         } else {
             1
         }
+    }
+}
+
+impl Method {
+    /// How this method differs from IMB 3.0's, a line each (`-time` is the dynamic policy's
+    /// seconds per size); empty for IMB 3.0's.
+    pub fn changes(&self, time: Option<f64>) -> Vec<String> {
+        let m = Method::IMB30;
+        let mut v = Vec::new();
+        if let Timing::PerCall { sync } = self.timing {
+            v.push(
+                if sync {
+                    "collectives timed call by call, an untimed barrier after each call (-sync on)"
+                } else {
+                    "collectives timed call by call, no barrier between calls (-sync off)"
+                }
+                .to_string(),
+            );
+        }
+        match (self.roots(2), self.root_shift) {
+            (1, _) => v.push("rooted collectives keep root 0 (-root_shift off)".into()),
+            (_, Some(true)) if self.compat == Compat::V2021 => {
+                v.push("rooted collectives move the root each call (-root_shift on)".into())
+            }
+            _ => {}
+        }
+        if self.imb_barrier {
+            v.push("barriers are IMB 2021's dissemination barrier (-imb_barrier on)".into());
+        }
+        match self.iter_policy {
+            IterPolicy::Volume => {}
+            IterPolicy::Dynamic | IterPolicy::Auto => v.push(format!(
+                "-iter_policy {}: repetitions cut to about {} s per size after probe loops{}",
+                self.iter_policy.name(),
+                time.unwrap_or(10.0),
+                time.map(|t| format!(" (-time {t})")).unwrap_or_default()
+            )),
+            p => v.push(format!(
+                "-iter_policy {}: repetitions not from the volume rule",
+                p.name()
+            )),
+        }
+        match self.warm_up {
+            WarmUp::Largest => {}
+            WarmUp::EverySize => {
+                v.push("warm-up: n_sample/10 repetitions before every size (-warm_up on)".into())
+            }
+            WarmUp::Off => v.push("no warm-up (-warm_up off)".into()),
+        }
+        if self.msg_pause {
+            v.push("a pause after every size (-msg_pause on)".into());
+        }
+        if let Some(oc) = self.off_cache {
+            v.push(format!(
+                "buffers rotated over twice a {} B cache, {} B lines (-off_cache)",
+                oc.cache_bytes, oc.line_bytes
+            ));
+        }
+        if self.megabyte != m.megabyte {
+            v.push("Mbytes/sec counts MB = 10^6 bytes".into());
+        }
+        v
     }
 }
 
@@ -335,7 +412,7 @@ mod tests {
         let m = Method::default();
         assert_eq!(m, Method::IMB30);
         assert_eq!(m.timing, Timing::Loop);
-        assert!(m.root_shift);
+        assert_eq!((m.roots(4), m.roots_or_zero(4)), (4, 1));
         assert_eq!(m.warm_up, WarmUp::Largest);
         assert_eq!(m.iter_policy, IterPolicy::Volume);
         assert_eq!(m.megabyte.0, 1048576.0);
@@ -344,12 +421,11 @@ mod tests {
             ..Given::default()
         });
         assert_eq!(v.timing, Timing::PerCall { sync: true });
-        assert!(!v.root_shift);
+        assert_eq!((v.roots(4), v.roots_or_zero(4)), (1, 1));
         assert_eq!(v.warm_up, WarmUp::EverySize);
         assert_eq!(v.iter_policy, IterPolicy::Dynamic);
         assert_eq!(v.megabyte.0, 1e6);
-        assert_eq!(v.roots(4), 1);
-        assert_eq!(m.roots(4), 4);
+
         // -sync alone asks for the per-call loop under 3.0's defaults.
         let s = Method::resolve(&Given {
             sync: Some(false),
@@ -358,7 +434,12 @@ mod tests {
         });
         assert_eq!(s.timing, Timing::PerCall { sync: false });
         assert_eq!(s.warm_up, WarmUp::Off);
-        assert!(s.root_shift);
+        let on = Method::resolve(&Given {
+            compat: Some(Compat::V2021),
+            root_shift: Some(true),
+            ..Given::default()
+        });
+        assert_eq!((on.roots(4), on.roots_or_zero(4)), (4, 4));
     }
 
     #[test]

@@ -2,6 +2,8 @@
 //! (doc/METHODOLOGY.md, "From per-rank times to a row", with our departure: `-multi 1` uses each
 //! group's own members).
 
+pub use crate::method::Megabyte;
+
 /// A time in microseconds (what the tables print).
 #[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Default)]
 pub struct Usec(pub f64);
@@ -104,10 +106,11 @@ pub fn figure<'a, R>(
     }
 }
 
-/// Mbytes/sec with MB = 2^20 bytes (guide 3.3.2): scale_bw · X / 1.048576 / t[usec].
-pub fn mbytes_per_sec(scale_bw: f64, x: usize, t_max: Usec) -> f64 {
+/// Mbytes/sec: scale_bw · X / MB / t[sec], MB = 2^20 bytes in IMB 3.0 (guide 3.3.2), 10^6
+/// in IMB 2021 (`-compat 2021`).
+pub fn mbytes_per_sec(scale_bw: f64, x: usize, t_max: Usec, mb: Megabyte) -> f64 {
     if t_max.0 > 0.0 {
-        scale_bw * x as f64 / 1.048576 / t_max.0
+        scale_bw * x as f64 / (mb.0 / 1e6) / t_max.0
     } else {
         0.0
     }
@@ -157,8 +160,18 @@ mod tests {
 
     #[test]
     fn throughput_uses_mib() {
-        assert_eq!(mbytes_per_sec(1.0, 1048576, Usec(1e6)), 1.0);
-        assert_eq!(mbytes_per_sec(2.0, 1048576, Usec(1e6)), 2.0);
-        assert_eq!(mbytes_per_sec(1.0, 10, Usec(0.0)), 0.0);
+        assert_eq!(
+            mbytes_per_sec(1.0, 1048576, Usec(1e6), Megabyte::IMB30),
+            1.0
+        );
+        assert_eq!(
+            mbytes_per_sec(1.0, 1_000_000, Usec(1e6), Megabyte(1e6)),
+            1.0
+        );
+        assert_eq!(
+            mbytes_per_sec(2.0, 1048576, Usec(1e6), Megabyte::IMB30),
+            2.0
+        );
+        assert_eq!(mbytes_per_sec(1.0, 10, Usec(0.0), Megabyte::IMB30), 0.0);
     }
 }

@@ -35,6 +35,7 @@ pub static SUITE: Suite = Suite {
     settings: &options::SETTINGS,
     npmin: 2,
     benchmarks: BENCHMARKS,
+    defaults_2021: &[],
     options: &options::OPTIONS,
     hooks: Hooks::IMB,
 };

@@ -39,9 +39,24 @@ pub const DIR: [Refused; 2] = [
     },
 ];
 
+/// IMB 2021's options for collectives timed call by call and their roots: IMB-EXT has
+/// neither; IMB-RMA accepts both but none of its benchmarks uses them, and neither do ours.
+pub const COLLECTIVE: [Refused; 2] = [
+    Refused {
+        name: "sync",
+        takes: Takes::Value,
+        why: "{exe} has no collective timed call by call (imb-mpi1's and imb-nbc's are)",
+    },
+    Refused {
+        name: "root_shift",
+        takes: Takes::Value,
+        why: "{exe} has no rooted collective (imb-mpi1 and imb-nbc have)",
+    },
+];
+
 /// imb-ext's and imb-rma's options: the other executables', refused in this order.
 pub static OPTIONS: Family = Family {
-    refused: &[WINDOW, DIR[0], DIR[1]],
+    refused: &[WINDOW, DIR[0], DIR[1], COLLECTIVE[0], COLLECTIVE[1]],
     ..Family::NONE
 };
 

@@ -230,6 +230,7 @@ pub static SUITE: Suite = Suite {
     settings: &options::SETTINGS,
     npmin: 1,
     benchmarks: BENCHMARKS,
+    defaults_2021: &[],
     options: &options::OPTIONS,
     hooks: Hooks {
         before_mpi: guard_files,
@@ -263,7 +264,7 @@ fn guard_files(exe: &str) -> Option<u8> {
 /// (0 to 2^MAXMSGLOG), and no datatype lines.
 fn io_header(h: &mut Header, o: &Options) {
     h.io = true;
-    if let Lengths::File { .. } = o.lengths {
+    if !matches!(o.lengths, Lengths::Ladder) {
         h.min_max = Some((0, 1usize << o.params.maxmsglog));
     }
 }

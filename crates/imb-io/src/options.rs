@@ -89,12 +89,24 @@ lets imb-io replace it (and then remove it).\n",
             "",
         ),
     ],
-    refused: &[Refused {
-        name: "window_size",
-        takes: Takes::Value,
-        why: "{exe} has no benchmark with a window of messages (imb-mpi1's Uniband and Biband \
-              have)",
-    }],
+    refused: &[
+        Refused {
+            name: "window_size",
+            takes: Takes::Value,
+            why: "{exe} has no benchmark with a window of messages (imb-mpi1's Uniband and \
+                  Biband have)",
+        },
+        Refused {
+            name: "sync",
+            takes: Takes::Value,
+            why: "{exe} has no collective timed call by call (imb-mpi1's and imb-nbc's are)",
+        },
+        Refused {
+            name: "root_shift",
+            takes: Takes::Value,
+            why: "{exe} has no rooted collective (imb-mpi1 and imb-nbc have)",
+        },
+    ],
     resolve,
 };
 

@@ -259,6 +259,7 @@ mod tests {
             x: 8,
             scale_bw: 1.0,
             np: 2,
+            megabyte: imb_core::table::Megabyte::IMB30,
         };
         let v = NONBLOCKING.values(&r);
         let want = [150.0, 100.0, 100.0, 50.0];

@@ -65,12 +65,10 @@ pub const MSG_RATE: TableKind = TableKind {
     },
 };
 
-/// IMB 3.0's megabyte, for `Mbytes/sec`.
-const MB: f64 = 1_048_576.0;
-
-/// Msg/sec = scale_bw · W · NP/2 / t_max, t_max in usec, and Mbytes/sec = Msg/sec · X / 2^20:
-/// the MB of every other imb-rs table (IMB 3.0's), not IMB 2021's 10^6, so one run's tables,
-/// and imb-compare's conversions, use one unit; 0 when t_max is not positive.
+/// Msg/sec = scale_bw · W · NP/2 / t_max, t_max in usec, and Mbytes/sec = Msg/sec · X / MB:
+/// the run's megabyte, as in every other table of the run (2^20 bytes, IMB 2021's 10^6 under
+/// `-compat 2021`), so one run's tables, and imb-compare's conversions, use one unit; 0 when
+/// t_max is not positive.
 fn msg_rate(r: &RowIn<Messages>) -> Vec<f64> {
     let msgs = r
         .members
@@ -83,7 +81,7 @@ fn msg_rate(r: &RowIn<Messages>) -> Vec<f64> {
     } else {
         0.0
     };
-    vec![rate * r.x as f64 / MB, rate]
+    vec![rate * r.x as f64 / r.megabyte.0, rate]
 }
 
 /// One repetition on one process: `ways` × W messages of X bytes in flight together, and the
@@ -244,6 +242,7 @@ mod tests {
             x: 1000,
             scale_bw: 2.0,
             np: 2,
+            megabyte: imb_core::table::Megabyte::IMB30,
         };
         let v = MSG_RATE.values(&r);
         assert_eq!(v[1], 2.0 * 256.0 / 4.0 * 1e6);

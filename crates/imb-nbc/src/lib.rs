@@ -157,6 +157,7 @@ pub static SUITE: Suite = Suite {
     settings: &imb_ext::options::SETTINGS,
     npmin: 2,
     benchmarks: BENCHMARKS,
+    defaults_2021: &[],
     options: &imb_ext::options::WITHOUT_AGGREGATE,
     hooks: Hooks {
         run_state: calibrate_for,

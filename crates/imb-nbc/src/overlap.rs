@@ -235,6 +235,7 @@ mod tests {
             x: 8,
             scale_bw: 1.0,
             np: 2,
+            megabyte: imb_core::table::Megabyte::IMB30,
         };
         // Rank 1: (90 + 80 - 150) / 90.
         let v = OVERLAP.values(&r);

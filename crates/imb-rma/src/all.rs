@@ -39,7 +39,7 @@ fn mult_passive(r: &RowIn) -> Vec<f64> {
     let peers = r.np.saturating_sub(1).max(1) as f64;
     vec![
         r.stats.t_max.0,
-        stats::mbytes_per_sec(r.scale_bw * peers, r.x, r.stats.t_max),
+        stats::mbytes_per_sec(r.scale_bw * peers, r.x, r.stats.t_max, r.megabyte),
     ]
 }
 
@@ -172,6 +172,7 @@ mod tests {
                 x: 1 << 20,
                 scale_bw: 1.0,
                 np,
+                megabyte: imb_core::table::Megabyte::IMB30,
             })
         };
         // Two peers of 1 MiB in 4 usec: 500000 MB/s (MB = 2^20 bytes).

@@ -50,6 +50,7 @@ pub static SUITE: Suite = Suite {
     settings: &imb_ext::options::SETTINGS,
     npmin: 2,
     benchmarks: BENCHMARKS,
+    defaults_2021: &[],
     options: &imb_ext::options::OPTIONS,
     hooks: Hooks::IMB,
 };

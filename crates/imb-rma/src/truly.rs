@@ -211,6 +211,7 @@ mod tests {
             x: 8,
             scale_bw: 1.0,
             np: 2,
+            megabyte: imb_core::table::Megabyte::IMB30,
         };
         let v = TRULY_PASSIVE.values(&r);
         assert!(

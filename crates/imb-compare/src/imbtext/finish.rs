@@ -37,7 +37,9 @@ impl Reader<'_> {
 
     /// Every table with a row or a flag, checked, its Mbytes/sec in megabytes of 2^20 bytes.
     fn keep_tables(&mut self, title: &str) -> Result<(), Error> {
-        let megabytes = decimal_megabytes(title);
+        // IMB 2021's, and imb-rs's under -compat 2021 (its method block says so).
+        let megabytes =
+            decimal_megabytes(title) || self.optional.iter().any(|l| l.contains("MB = 10^6 bytes"));
         for mut open in std::mem::take(&mut self.done) {
             if open.table.rows.is_empty() && open.table.flags.is_empty() {
                 continue;

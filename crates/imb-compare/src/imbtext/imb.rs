@@ -135,7 +135,10 @@ impl Reader<'_> {
             self.run.oversubscribed = Some(trimmed.trim_start_matches("# !!").trim().to_string());
             return true;
         }
-        if trimmed.starts_with("# !!") && (self.in_optional || trimmed.contains("OPTIONAL")) {
+        // The method block (`Measured as IMB 2021 measures …`) and the optional-mode block
+        // both say how a size was measured.
+        let opens = trimmed.contains("OPTIONAL") || trimmed.contains("# !! Measured ");
+        if trimmed.starts_with("# !!") && (self.in_optional || opens) {
             self.in_optional = true;
             self.optional
                 .push(trimmed.trim_start_matches("# !!").to_string());

@@ -73,6 +73,7 @@ fn spec() -> Spec<'static> {
         exe: "imb-far",
         names: &["PingPong"],
         defaults: 1,
+        defaults_2021: &[],
         settings: &BURSTS,
         npmin: 2,
         aggregate: false,

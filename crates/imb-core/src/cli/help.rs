@@ -1,26 +1,31 @@
 //! `-help` and `-list` of the MPI executables.
 
+use super::method_opts::METHOD;
 use super::mpi_opts::{FAMILY_AFTER, MPI};
 use super::raw::Raw;
 use super::table::{self, Accept, Opt};
 use super::*;
+use crate::method::Compat;
 
-/// `-list`: the benchmarks of this executable in default run order.
-pub fn list(spec: &Spec) -> String {
+/// `-list`: the benchmarks of this executable in default run order (IMB 2021's under
+/// `-compat 2021`), then the others.
+pub fn list(spec: &Spec, compat: Compat) -> String {
+    let (first, rest) = spec.default_names(compat);
     let mut s = format!("# Benchmarks of {} (default run order):\n", spec.exe);
-    for n in &spec.names[..spec.defaults] {
+    for n in &first {
         s.push_str(&format!("# {n}\n"));
     }
-    if spec.defaults < spec.names.len() {
+    if !rest.is_empty() {
         s.push_str("# Run only when named:\n");
-        for n in &spec.names[spec.defaults..] {
+        for n in &rest {
             s.push_str(&format!("# {n}\n"));
         }
     }
     s
 }
 
-/// The rows of `-help`: the engine's, with the family's own after `FAMILY_AFTER`.
+/// The rows of `-help`: the engine's, with the family's own and then IMB 2021's method
+/// options after `FAMILY_AFTER`.
 pub fn rows(family: &Family) -> Vec<Opt<Raw>> {
     let at = MPI
         .iter()
@@ -28,7 +33,10 @@ pub fn rows(family: &Family) -> Vec<Opt<Raw>> {
         .map_or(MPI.len(), |i| i + 1);
     let mut v = MPI[..at].to_vec();
     v.extend_from_slice(family.rows);
+    v.extend_from_slice(METHOD);
     v.extend_from_slice(&MPI[at..]);
+    // An engine option the family refuses is not one of its options.
+    v.retain(|o| !family.refused.iter().any(|r| r.name == o.name));
     v
 }
 

@@ -5,8 +5,8 @@
 //! other in this order, none importing a later one: `value` (the value parsers and the values
 //! they make), `record` (what every record of argv holds), `table` (option rows and the argv
 //! readers every executable uses), `shared` (the rows every executable has), `raw` (argv as
-//! typed, pure), `family` (a family's own options), `mpi_opts` (the MPI executables' rows and
-//! `read`), then `merge` (the one settings merge with each value's origin), `resolve` (what
+//! typed, pure), `family` (a family's own options), `method_opts` (IMB 2021's options of the measurement method), `mpi_opts`
+//! (the MPI executables' rows and `read`), then `merge` (the one settings merge with each value's origin), `resolve` (what
 //! the values mean on this machine and world size), `help` (`-help` and `-list`) and `doc`
 //! (the docs' option tables).
 
@@ -23,6 +23,7 @@ mod family;
 mod family_tests;
 mod help;
 mod merge;
+mod method_opts;
 mod mpi_opts;
 pub mod raw;
 pub mod record;
@@ -46,6 +47,8 @@ pub struct Spec<'a> {
     pub names: &'a [&'a str],
     /// The first `defaults` names run when none is given; the rest only when named.
     pub defaults: usize,
+    /// What runs when none is given under `-compat 2021` (empty: the same).
+    pub defaults_2021: &'a [&'a str],
     /// Its settings file.
     pub settings: &'static settings::Spec,
     pub npmin: usize,
@@ -56,6 +59,21 @@ pub struct Spec<'a> {
 }
 
 impl Spec<'_> {
+    /// The names that run when none is given under `compat`, in order, and the others in
+    /// list order.
+    pub fn default_names(&self, compat: crate::method::Compat) -> (Vec<&str>, Vec<&str>) {
+        if compat == crate::method::Compat::V2021 && !self.defaults_2021.is_empty() {
+            let first: Vec<&str> = self.defaults_2021.to_vec();
+            let rest = self.names.iter().copied().filter(|n| !first.contains(n));
+            (first.clone(), rest.collect())
+        } else {
+            (
+                self.names[..self.defaults].to_vec(),
+                self.names[self.defaults..].to_vec(),
+            )
+        }
+    }
+
     /// Whether this executable lists options of `a` in `-help`.
     pub fn accepts(&self, a: table::Accept) -> bool {
         match a {
@@ -72,6 +90,8 @@ pub enum Lengths {
     Ladder,
     /// A `-msglen` file: its name and values in file order.
     File { file: String, values: Vec<usize> },
+    /// `-msgsize`'s list, in its order.
+    List { values: Vec<usize> },
 }
 
 /// The resolved options of a run (the same on every rank).
@@ -182,7 +202,7 @@ pub fn prescan_thread_level(args: &[String]) -> ThreadLevel {
 pub fn parse(spec: &Spec, args: &[String], np: usize) -> Result<Action> {
     Ok(match read(args, spec.family)? {
         raw::Command::Help => Action::Help(help(spec)),
-        raw::Command::List => Action::List(list(spec)),
+        raw::Command::List(compat) => Action::List(list(spec, compat)),
         raw::Command::Run(raw) => Action::Run(Box::new(resolve::resolve(spec, &raw, np)?)),
     })
 }

@@ -5,6 +5,7 @@
 //! files by design. `read` turns argv into a `Raw` through it.
 
 use super::family::{all_rows, Family};
+use super::method_opts::{IMB2021_REFUSED, METHOD};
 use super::raw::{Command, Named, Raw};
 use super::shared;
 use super::table::{self, Accept, Opt, Takes};
@@ -32,25 +33,6 @@ const fn flag(
     Opt::row(name, Takes::Flag, set, synopsis, help)
 }
 
-/// IMB 2021 options imb-rs does not implement: named in the error, so a script written for
-/// IMB 2021 fails with a reason instead of "unknown option".
-pub const IMB2021_UNSUPPORTED: &[&str] = &[
-    "off_cache",
-    "sync",
-    "root_shift",
-    "msgwidth",
-    "warm_up",
-    "data_type",
-    "red_data_type",
-    "contig_type",
-    "imb_barrier",
-    "msgsize",
-    "msg_pause",
-    "mem_alloc_type",
-    "dump",
-    "load",
-];
-
 /// Where a family's own rows stand in `-help`: after this row.
 pub const FAMILY_AFTER: &str = "aggregate_mode";
 
@@ -58,19 +40,24 @@ pub const FAMILY_AFTER: &str = "aggregate_mode";
 /// argv gives the same result anywhere. `-h` wins over everything after it; wrong values over
 /// `-list`.
 pub fn read(args: &[String], family: &Family) -> Result<Command> {
-    let rows = all_rows(MPI, family);
-    let Some(given) = table::imb_style(args, &rows, IMB2021_UNSUPPORTED)? else {
+    let rows = all_rows(&engine_rows(), family);
+    let Some(given) = table::imb_style(args, &rows, IMB2021_REFUSED)? else {
         return Ok(Command::Help);
     };
     let mut raw = Raw::default();
     table::apply_imb(&mut raw, given, &rows)?;
     if raw.shared.list {
-        return Ok(Command::List);
+        return Ok(Command::List(raw.method.compat.unwrap_or_default()));
     }
     Ok(Command::Run(Box::new(raw)))
 }
 
-/// Every option of the MPI executables, in `-help` order.
+/// The engine's rows: `MPI` and IMB 2021's method options (`method_opts::METHOD`).
+pub fn engine_rows() -> Vec<Row> {
+    [MPI, METHOD].concat()
+}
+
+/// Every option of the MPI executables but IMB 2021's method options, in `-help` order.
 pub const MPI: &[Row] = &[
     shared::help(
         (0, 0, "[-h{elp}]"),
@@ -167,12 +154,6 @@ or remove them from it (IMB 2021).\n\n",
         },
         (6, 1, "[-iter <msgs>[,<vol_MB>[,<nonaggr>]]]"),
         "- -iter msgs[,vol_MB[,nonaggr]]: MSGSPERSAMPLE, OVERALL_VOL in MiB, MSGS_NONAGGR.\n",
-    ),
-    value(
-        "iter_policy",
-        |_, v| iter_policy(v),
-        (6, 2, "[-iter_policy off]"),
-        "- -iter_policy off: IMB 2021's name for the fixed repetition counts imb-rs always uses.\n",
     ),
     value(
         "time",
@@ -305,7 +286,7 @@ the run is at, the time elapsed and an estimate of the time left; never on stdou
         "- -list: list the benchmarks and exit.\n\n",
     ),
     shared::names(
-        (14, 0, "[benchmark1 [benchmark2 [...]]]"),
+        (20, 0, "[benchmark1 [benchmark2 [...]]]"),
         "- benchmarki is a benchmark name of this executable, in any case. They run in the order\n  \
 given; default: all of the first list below, in its order.\n\n",
     ),

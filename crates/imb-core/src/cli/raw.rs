@@ -23,6 +23,8 @@ pub struct Raw {
     pub multi: Option<Multi>,
     pub map: Option<Map>,
     pub msglen: Option<String>,
+    /// `-msgsize`'s lengths.
+    pub msgsize: Option<Vec<usize>>,
     pub msglog: Option<(u32, u32)>,
     /// `-iter MSGSPERSAMPLE[,OVERALL_VOL_MB[,MSGS_NONAGGR]]`.
     pub iter: Option<Iter>,
@@ -54,6 +56,7 @@ impl HasShared for Raw {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Command {
     Help,
-    List,
+    /// `-list`, under the profile given (`-compat 2021` lists IMB 2021's defaults).
+    List(crate::method::Compat),
     Run(Box<Raw>),
 }

@@ -48,12 +48,21 @@ pub fn resolve(spec: &Spec, raw: &Raw, np: usize) -> Result<Options> {
         params: &params,
         np,
     })?;
-    let lengths = match &raw.msglen {
-        Some(f) => Lengths::File {
+    let lengths = match (&raw.msglen, &raw.msgsize) {
+        (Some(_), Some(_)) => {
+            return Err(Error::arg(
+                "-msgsize",
+                "cannot be combined with -msglen (both give the lengths)",
+            ))
+        }
+        (Some(f), None) => Lengths::File {
             file: f.clone(),
             values: lengths::read_msglen(f)?,
         },
-        None => Lengths::Ladder,
+        (None, Some(values)) => Lengths::List {
+            values: values.clone(),
+        },
+        (None, None) => Lengths::Ladder,
     };
     Ok(Options {
         benchmarks,
@@ -95,7 +104,10 @@ fn benchmarks(spec: &Spec, raw: &Raw) -> Result<Vec<usize>> {
         }
     }
     if benchmarks.is_empty() {
-        benchmarks = (0..spec.defaults).collect();
+        let (first, _) = spec.default_names(raw.method.compat.unwrap_or_default());
+        for name in first {
+            benchmarks.push(lookup(spec, name, None)?);
+        }
     }
     for (opt, lists, add) in [
         ("include", &raw.include, true),

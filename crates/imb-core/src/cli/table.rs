@@ -108,12 +108,12 @@ fn find<'t, R>(rows: &'t [Opt<R>], name: &str) -> Option<&'t Opt<R>> {
 /// The MPI executables' argv, IMB style: `-name value`, `-name=value`, any number of leading
 /// dashes; `-h`, `-help` or `--help` is the help (None), and the rest is then not read. A
 /// value option without its value, a switch with one, an IMB 2021 option we do not have
-/// (`unsupported`) and an unknown option are one-line errors naming them; values are not
-/// looked at yet.
+/// (`refused`, with the reason) and an unknown option are one-line errors naming them; values
+/// are not looked at yet.
 pub fn imb_style<'t, R>(
     args: &[String],
     rows: &'t [Opt<R>],
-    unsupported: &[&str],
+    refused: &[(&str, &str)],
 ) -> Result<Option<Vec<Given<'t, R>>>> {
     let mut out = Vec::with_capacity(args.len());
     let mut it = args.iter();
@@ -147,18 +147,17 @@ pub fn imb_style<'t, R>(
                 }
                 out.push(Given::Opt(o, String::new()));
             }
-            None if unsupported.contains(&name) => {
-                return Err(Error::arg(
-                    format!("-{name}"),
-                    "an IMB 2021 option that imb-rs does not support (doc/ReadMe_IMB.md, \
-                     \"IMB 2021 options\")",
-                ))
-            }
             None => {
+                if let Some((_, why)) = refused.iter().find(|(n, _)| *n == name) {
+                    return Err(Error::arg(
+                        format!("-{name}"),
+                        format!("an IMB 2021 option imb-rs does not have: {why}"),
+                    ));
+                }
                 return Err(Error::arg(
                     a.clone(),
                     "unknown option (see -help for the options)",
-                ))
+                ));
             }
         }
     }

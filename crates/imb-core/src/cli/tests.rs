@@ -9,6 +9,7 @@ fn spec() -> Spec<'static> {
         exe: "imb-mpi1",
         names: NAMES,
         defaults: NAMES.len(),
+        defaults_2021: &[],
         settings: &STANDARD,
         npmin: 2,
         aggregate: true,
@@ -52,21 +53,54 @@ fn imb_2021_list_options_and_unsupported_ones() {
         err("PingPong -exclude pingpong", 2),
         "-exclude: leaves no benchmark to run"
     );
-    assert!(run("-iter_policy off", 2).benchmarks.len() == 5);
-    assert!(err("-iter_policy dynamic", 2).contains("not supported"));
-    for o in [
-        "-off_cache",
-        "-sync",
-        "-root_shift",
-        "-warm_up",
-        "-data_type",
-        "-imb_barrier",
+}
+
+#[test]
+fn imb_2021_method_options() {
+    use crate::method::*;
+    assert_eq!(run("", 2).method, Method::IMB30);
+    let m = run("-compat 2021", 2).method;
+    assert_eq!(m.compat, Compat::V2021);
+    assert_eq!(m.timing, Timing::PerCall { sync: true });
+    assert_eq!(m.iter_policy, IterPolicy::Dynamic);
+    let m = run(
+        "-compat 2021 -sync off -root_shift on -imb_barrier on -warm_up off -msg_pause on \
+         -iter_policy MULTIPLE_NP -mem_alloc_type cpu",
+        2,
+    )
+    .method;
+    assert_eq!(m.timing, Timing::PerCall { sync: false });
+    assert!(m.root_shift == Some(true) && m.imb_barrier && m.msg_pause);
+    assert_eq!(m.warm_up, WarmUp::Off);
+    assert_eq!(m.iter_policy, IterPolicy::MultipleNp);
+    for p in ["off", "dynamic", "auto", "multiple_np"] {
+        run(&format!("-iter_policy {p}"), 2);
+    }
+    assert!(err("-iter_policy sometimes", 2)
+        .starts_with("-iter_policy: invalid value \"sometimes\": expected dynamic"));
+    assert!(err("-compat 2018", 2).contains("expected 3.0 or 2021"));
+    assert!(err("-sync maybe", 2).contains("expected on or off"));
+    assert!(err("-mem_alloc_type device", 2).contains("GPU memory"));
+    match run("-msgsize 0,100,1024", 2).lengths {
+        Lengths::List { values } => assert_eq!(values, vec![0, 100, 1024]),
+        l => panic!("{l:?}"),
+    }
+    assert!(err("-msgsize 1,x", 2).starts_with("-msgsize: invalid value"));
+    // Options IMB 2021 has and imb-rs does not: refused with the reason.
+    for (o, why) in [
+        ("-data_type int", "MPI_BYTE"),
+        ("-red_data_type double", "MPI_FLOAT"),
+        ("-contig_type resize", "contiguous"),
+        ("-dump a.yaml", "-json"),
+        ("-load a.yaml", "-settings"),
+        ("-off_cache -1", "same buffers"),
     ] {
-        let e = err(&format!("{o} 1"), 2);
+        let e = err(o, 2);
+        let name = o.split(' ').next().unwrap();
         assert!(
             e.starts_with(&format!(
-                "{o}: an IMB 2021 option that imb-rs does not support"
-            )),
+                "{name}: an IMB 2021 option imb-rs does not have: "
+            )) && e.contains(why),
             "{e}"
         );
     }
@@ -330,7 +364,11 @@ fn reading_argv_touches_no_file() {
     assert_eq!(read(&args("-list -bogus_name"), &Family::NONE).ok(), None);
     assert_eq!(
         read(&args("-list PingPong"), &Family::NONE).unwrap(),
-        raw::Command::List
+        raw::Command::List(crate::method::Compat::V30)
+    );
+    assert_eq!(
+        read(&args("-list -compat 2021"), &Family::NONE).unwrap(),
+        raw::Command::List(crate::method::Compat::V2021)
     );
 }
 

@@ -170,18 +170,6 @@ pub fn nonneg_float(s: &str) -> Result<f64, String> {
     }
 }
 
-/// IMB 2021's `-iter_policy`: only `off` (fixed counts, IMB 3.0's rule and ours) is accepted.
-pub fn iter_policy(s: &str) -> Result<(), String> {
-    match s.to_ascii_lowercase().as_str() {
-        "off" => Ok(()),
-        "dynamic" | "multiple_np" | "auto" => Err(format!(
-            "{s}: not supported; imb-rs uses IMB 3.0's fixed repetition counts (off); \
-             -time caps the time per size"
-        )),
-        _ => Err("expected off (dynamic, multiple_np and auto are not supported)".into()),
-    }
-}
-
 pub fn on_off(s: &str) -> Result<bool, String> {
     match s.to_ascii_lowercase().as_str() {
         "on" | "1" | "yes" | "enable" | "true" => Ok(true),

@@ -18,7 +18,7 @@ impl Runner<'_> {
                 },
                 1usize << p.maxmsglog,
             )),
-            Lengths::File { .. } => None,
+            Lengths::File { .. } | Lengths::List { .. } => None,
         };
         let mut h = Header {
             version: env!("CARGO_PKG_VERSION").to_string(),
@@ -33,10 +33,22 @@ impl Runner<'_> {
             io: false,
             min_max,
             info: self.opts.settings.info.clone(),
-            notes: self.optional_mode().into_iter().collect(),
+            notes: self
+                .method_note()
+                .into_iter()
+                .chain(self.optional_mode())
+                .collect(),
         };
         (self.suite.hooks.header)(&mut h, &self.opts);
         h
+    }
+
+    /// The header block that says how the run's method differs from IMB 3.0's (None: it
+    /// does not).
+    fn method_note(&self) -> Option<Note> {
+        let m = self.opts.method;
+        let changes = m.changes(self.opts.time);
+        (!changes.is_empty()).then_some(Note::Method { method: m, changes })
     }
 
     /// The header block that says a run is not in standard mode, and why (None in standard
@@ -57,11 +69,17 @@ impl Runner<'_> {
             max_timings: a.max_reps,
             cutoff_pct: a.cutoff_pct,
         });
-        if parameters.is_empty() && self.opts.time.is_none() && adaptive.is_none() {
+        // Under the dynamic policy -time is its budget, which the method's block states;
+        // under the others it caps the repetitions as in 3.0.
+        let time_cap_s = self
+            .opts
+            .time
+            .filter(|_| self.opts.method.iter_policy != crate::method::IterPolicy::Dynamic);
+        if parameters.is_empty() && time_cap_s.is_none() && adaptive.is_none() {
             return None;
         }
         let o = &self.opts.origins;
-        let by_cli = o.any(Origin::CommandLine) || self.opts.time.is_some() || adaptive.is_some();
+        let by_cli = o.any(Origin::CommandLine) || time_cap_s.is_some() || adaptive.is_some();
         let from = match &self.opts.settings.source {
             Some(f) if o.any(Origin::SettingsFile) && by_cli => {
                 format!("the [optional] block of {f} and the command line")
@@ -72,7 +90,7 @@ impl Runner<'_> {
         Some(Note::OptionalMode {
             from,
             parameters,
-            time_cap_s: self.opts.time,
+            time_cap_s,
             adaptive,
         })
     }

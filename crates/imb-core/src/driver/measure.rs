@@ -2,6 +2,10 @@
 //! table collects besides its rows.
 
 use super::*;
+use crate::method::{self, IterPolicy, WarmUp};
+
+/// `-time`'s default under the dynamic policy: IMB 2021's seconds per size.
+const DYNAMIC_SECS: f64 = 10.0;
 
 /// What every size of a step shares on this rank.
 pub(super) struct StepRun<'a> {
@@ -14,6 +18,10 @@ pub(super) struct StepRun<'a> {
     pub(super) bufs: Option<(Buffer, Buffer)>,
     /// What `Benchmark::prepare` returned; dropped with the step (IO: removes the files).
     pub(super) prep: Option<Box<dyn std::any::Any>>,
+    /// The dynamic policy's counts of the table's sizes measured so far: (X, n_sample).
+    pub(super) counts: Vec<(usize, usize)>,
+    /// Seconds this rank's last timed loop took (`-msg_pause`).
+    pub(super) took: f64,
 }
 
 impl Runner<'_> {
@@ -55,12 +63,48 @@ impl Runner<'_> {
             }),
             _ => None,
         };
-        if k == sizes.first && self.suite.hooks.warm_up && p.n_warmup > 0 {
+        let method = &self.opts.method;
+        let warm = self.suite.hooks.warm_up;
+        if k == sizes.first && warm && method.warm_up == WarmUp::Largest && p.n_warmup > 0 {
             if let Some(a) = active.as_mut() {
                 a.time(sizes.warm_x, sizes.warm_mode, p.n_warmup, false);
             }
         }
-        if let Some(limit) = self.opts.time {
+        if k == sizes.first {
+            step.counts.clear();
+        }
+        let policy = method.iter_policy.for_bench(info.rooted);
+        match policy {
+            IterPolicy::Dynamic => {
+                let secs = self.opts.time.unwrap_or(DYNAMIC_SECS);
+                let earlier = if info.class == Class::Sync {
+                    &[][..]
+                } else {
+                    &step.counts[..]
+                };
+                n = self.dynamic(&mut active, (x, mode, n), secs, earlier);
+                step.counts.push((x, n));
+            }
+            // IMB 2021 runs the whole loop once, untimed, before the warm-up.
+            IterPolicy::Off | IterPolicy::MultipleNp => {
+                if let Some(a) = active.as_mut() {
+                    a.time(x, mode, n, false);
+                }
+            }
+            IterPolicy::Volume | IterPolicy::Auto => {}
+        }
+        if warm && method.warm_up == WarmUp::EverySize {
+            if let Some(a) = active.as_mut() {
+                // n_sample/10 of the size itself; none for a count of 1, as in IMB 2021.
+                let w = if n > 1 { (n / 10).max(1) } else { 0 };
+                if w > 0 {
+                    a.time(x, sizes.warm_mode, w, false);
+                }
+            }
+        }
+        // Outside the dynamic policy, -time is imb-rs's cap (IMB 2021 uses it only for a
+        // time-out there).
+        if let (Some(limit), false) = (self.opts.time, policy == IterPolicy::Dynamic) {
             // The better of two single repetitions, so one cold outlier does not decide the
             // count; the slowest rank decides for all.
             let probe = active.as_mut().map_or(0.0, |a| {
@@ -72,7 +116,8 @@ impl Runner<'_> {
             n = n.min(((limit / worst.max(1e-9)) as usize).max(1));
         }
         let check = self.opts.check;
-        match self.opts.adaptive {
+        let started = std::time::Instant::now();
+        let out = match self.opts.adaptive {
             None => {
                 let r = active.as_mut().map_or(RankResult::default(), |a| {
                     rank_result(&[a.time(x, mode, n, check)], info.scale_time)
@@ -90,7 +135,35 @@ impl Runner<'_> {
                 let bytes = (info.class != Class::Sync).then_some(len.x);
                 (r, reps, Some(note(bytes)))
             }
+        };
+        step.took = started.elapsed().as_secs_f64();
+        out
+    }
+
+    /// IMB 2021's dynamic policy at one size: one repetition, then about a second's worth,
+    /// each the slowest rank's time, and from the second the count of `secs` seconds, at most
+    /// the volume rule's `selected` and monotonic with the sizes measured before (`method::
+    /// dynamic_count`). Every world rank takes part, so all get the same count. Untimed
+    /// probes: nothing of them reaches the table.
+    fn dynamic(
+        &self,
+        active: &mut Option<Active>,
+        (x, mode, selected): (usize, Mode, usize),
+        secs: f64,
+        earlier: &[(usize, usize)],
+    ) -> usize {
+        let mut probe = |reps: usize| {
+            let t = active
+                .as_mut()
+                .map_or(0.0, |a| a.time(x, mode, reps, false).secs);
+            comm::max_all(self.world, t)
+        };
+        let mut t = probe(1);
+        let reps = method::dynamic_probe(t, selected);
+        if reps > 1 {
+            t = probe(reps);
         }
+        method::dynamic_count(t, secs, selected, x, earlier)
     }
 }
 

@@ -135,6 +135,7 @@ pub fn parse(suite: &Suite, args: &[String], np: usize) -> Result<Action> {
         exe: suite.exe,
         names: &names,
         defaults: suite.defaults(),
+        defaults_2021: suite.defaults_2021,
         settings: suite.settings,
         npmin: suite.npmin,
         aggregate: suite

@@ -27,6 +27,8 @@ impl Runner<'_> {
             comm,
             bufs,
             prep,
+            counts: Vec::new(),
+            took: 0.0,
         };
         let cols = self.columns(info);
         for (m, &mode) in sizes.modes.iter().enumerate() {
@@ -45,6 +47,10 @@ impl Runner<'_> {
                 out.adaptive.extend(note);
                 // Idle ranks wait here too (IMB's MPI_Barrier on MPI_COMM_WORLD).
                 self.world.barrier();
+                if self.opts.method.msg_pause {
+                    // IMB 2021's pause: as long as this rank's timed loop took.
+                    std::thread::sleep(std::time::Duration::from_secs_f64(step.took));
+                }
                 if let Some(all) = comm::gather(self.world, mine) {
                     self.report_size(info, layout, cols, &sizes.lens[k], n, &all, &mut out);
                 }
@@ -176,6 +182,7 @@ impl Runner<'_> {
                     x: len.x,
                     scale_bw: info.scale_bw,
                     np: layout.np,
+                    megabyte: self.opts.method.megabyte,
                 });
                 if cols.defects {
                     values.push(st.defect);

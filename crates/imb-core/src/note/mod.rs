@@ -64,6 +64,12 @@ pub enum Note {
         time_cap_s: Option<f64>,
         adaptive: Option<AdaptiveRule>,
     },
+    /// The run measures in another way than the IMB 3.0 guide's (`-compat 2021`, IMB 2021's
+    /// options): the method, and a line for each way it differs.
+    Method {
+        method: crate::method::Method,
+        changes: Vec<String>,
+    },
     /// More ranks (or threads) than CPUs on one host: the times are not results.
     Oversubscribed {
         what: String,
@@ -149,6 +155,20 @@ impl Note {
                 v
             }
             Note::Family(f) => f.lines.clone(),
+            Note::Method { method, changes } => {
+                let first = match method.compat {
+                    crate::method::Compat::V2021 => {
+                        "Measured as IMB 2021 measures (-compat 2021), not as the IMB 3.0 guide \
+                         says:"
+                    }
+                    crate::method::Compat::V30 => {
+                        "Measured with IMB 2021's options, not as the IMB 3.0 guide says:"
+                    }
+                };
+                let mut v = vec![first.to_string()];
+                v.extend(changes.iter().map(|c| format!("  {c}")));
+                v
+            }
             _ => vec![self.line()],
         }
     }
@@ -220,9 +240,10 @@ impl Note {
             Note::Oversubscribed { what, count, cpus } => {
                 crate::sysinfo::oversubscribed_line(what, *count, *cpus).unwrap_or_default()
             }
-            Note::Sections { .. } | Note::OptionalMode { .. } | Note::Family(_) => {
-                self.lines().join("\n")
-            }
+            Note::Sections { .. }
+            | Note::OptionalMode { .. }
+            | Note::Method { .. }
+            | Note::Family(_) => self.lines().join("\n"),
         }
     }
 }

@@ -80,7 +80,7 @@ fn requested(opts: &Options, info: &Info) -> Vec<Len> {
     let p = &opts.params;
     let values = match &opts.lengths {
         Lengths::Ladder => lengths::default_ladder(p, info.unit, info.second_min),
-        Lengths::File { values, .. } => values.clone(),
+        Lengths::File { values, .. } | Lengths::List { values } => values.clone(),
     };
     lengths::resolve(&values, p, info.unit, info.second_min)
 }
@@ -130,6 +130,7 @@ mod tests {
             exe: "imb-mpi1",
             names: &["PingPong"],
             defaults: 1,
+            defaults_2021: &[],
             settings: &STANDARD,
             npmin: 2,
             aggregate: true,

@@ -257,6 +257,7 @@ mod tests {
             exe: "imb-mpi1",
             names: &["PingPong"],
             defaults: 1,
+            defaults_2021: &[],
             settings: &BURSTS,
             npmin: 2,
             aggregate: true,

@@ -4,6 +4,7 @@
 use crate::bench::{Class, Info, Mode};
 use crate::cli::Options;
 use crate::lengths::{self, Len};
+use crate::method::{self, IterPolicy};
 
 /// The sizes of one plan step.
 #[derive(Debug, Clone, PartialEq)]
@@ -76,13 +77,22 @@ impl Sizes {
                 p.msgspersample
             }
         };
+        // `-iter_policy`: the dynamic policy starts from the volume rule's count and lowers it
+        // when the size is measured (`driver::measure`).
+        let policy = opts.method.iter_policy.for_bench(info.rooted);
+        let volume_rule =
+            |m: Mode, x: usize| lengths::n_sample((info.sample_bytes)(x), cap(m), p.overall_vol);
+        let count = |m: Mode, x: usize| match policy {
+            IterPolicy::Volume => volume_rule(m, x),
+            // IMB 2021 gives a Sync benchmark its cap whatever the policy.
+            _ if sync => cap(m),
+            IterPolicy::Off => p.msgspersample,
+            IterPolicy::MultipleNp => method::multiple_np(p.msgspersample, p.maxmsglog, x, np),
+            IterPolicy::Dynamic | IterPolicy::Auto => volume_rule(m, x),
+        };
         let n_sample: Vec<Vec<usize>> = modes
             .iter()
-            .map(|&m| {
-                lens.iter()
-                    .map(|l| lengths::n_sample((info.sample_bytes)(l.x), cap(m), p.overall_vol))
-                    .collect()
-            })
+            .map(|&m| lens.iter().map(|l| count(m, l.x)).collect())
             .collect();
         let volume = n_sample
             .iter()

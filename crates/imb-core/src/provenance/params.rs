@@ -46,11 +46,13 @@ pub fn mpi_parameters(o: &Options, spec: &Spec, aggregate: bool) -> Vec<Param> {
         to_json(o.map.map(|m| format!("{}x{}", m.p, m.q))),
         &[],
     );
-    let msglen = match &o.lengths {
-        Lengths::File { file, .. } => Value::from(file.as_str()),
-        Lengths::Ladder => Value::Null,
+    let (msglen, msgsize) = match &o.lengths {
+        Lengths::File { file, .. } => (Value::from(file.as_str()), Value::Null),
+        Lengths::List { values } => (Value::Null, to_json(values)),
+        Lengths::Ladder => (Value::Null, Value::Null),
     };
     opt("msglen", msglen, &[]);
+    opt("msgsize", msgsize, &[]);
     opt("time", to_json(o.time), &[]);
     // As typed: GiB per process.
     opt("mem", to_json(o.mem.map(|b| b / (1u64 << 30) as f64)), &[]);
@@ -79,6 +81,16 @@ pub fn mpi_parameters(o: &Options, spec: &Spec, aggregate: bool) -> Vec<Param> {
         to_json(o.adaptive),
         &["cutoff", "min_reps", "max_reps"],
     );
+    // The method as used: -compat's profile with the options that refined it.
+    let m = &o.method;
+    opt("compat", to_json(m.compat), &[]);
+    opt("iter_policy", to_json(m.iter_policy), &[]);
+    opt("warm_up", to_json(m.warm_up), &[]);
+    opt("sync", to_json(m.timing), &[]);
+    opt("root_shift", to_json(m.root_shift), &[]);
+    opt("imb_barrier", to_json(m.imb_barrier), &[]);
+    opt("msg_pause", to_json(m.msg_pause), &[]);
+    opt("off_cache", to_json(m.off_cache), &[]);
     opt("settings", to_json(&o.settings.source), &[]);
     opt("json", to_json(o.json.as_ref().map(|f| &f.shown)), &[]);
     opt("force", to_json(o.force), &[]);

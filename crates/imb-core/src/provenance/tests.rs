@@ -144,6 +144,7 @@ fn mpi_parameters_say_where_each_value_came_from() {
         exe: "imb-mpi1",
         names: &["PingPong"],
         defaults: 1,
+        defaults_2021: &[],
         settings: &STANDARD,
         npmin: 2,
         aggregate: false,

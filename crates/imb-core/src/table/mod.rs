@@ -6,6 +6,7 @@
 //! Jacobi2D, the Sphinx latencies, Uniband's message rate, the non-blocking overlaps of
 //! imb-io and imb-nbc).
 
+pub use crate::method::Megabyte;
 use crate::report::column::{self, Column};
 use crate::report::Note;
 use crate::stats::{self, RankResult, Stats};
@@ -31,6 +32,8 @@ pub struct RowIn<'a, R = ()> {
     pub scale_bw: f64,
     /// Processes per group (NP): a kind whose bandwidth counts the peers reads it.
     pub np: usize,
+    /// The megabyte of `Mbytes/sec` (the run's `-compat`).
+    pub megabyte: Megabyte,
 }
 
 /// One measured size of a table, as rank 0 gathered it.
@@ -117,6 +120,7 @@ impl<R: Record> Reduction for Reduce<R> {
             x: r.x,
             scale_bw: r.scale_bw,
             np: r.np,
+            megabyte: r.megabyte,
         })
     }
     fn notes(&self, t: &TableIn<Wire>) -> Vec<Note> {
@@ -147,7 +151,7 @@ pub fn no_notes<R>(_: &TableIn<R>) -> Vec<Note> {
 fn t_mbytes(r: &RowIn) -> Vec<f64> {
     vec![
         r.stats.t_max.0,
-        stats::mbytes_per_sec(r.scale_bw, r.x, r.stats.t_max),
+        stats::mbytes_per_sec(r.scale_bw, r.x, r.stats.t_max, r.megabyte),
     ]
 }
 
@@ -157,7 +161,7 @@ fn min_max_avg_mbytes(r: &RowIn) -> Vec<f64> {
         s.t_min.0,
         s.t_max.0,
         s.t_avg.0,
-        stats::mbytes_per_sec(r.scale_bw, r.x, s.t_max),
+        stats::mbytes_per_sec(r.scale_bw, r.x, s.t_max, r.megabyte),
     ]
 }
 
@@ -302,6 +306,7 @@ mod tests {
             x: 1 << 20,
             scale_bw: 1.0,
             np: 2,
+            megabyte: Megabyte::IMB30,
         };
         let single = SINGLE.values(&r);
         // 1 MiB in 4 usec: 250000 MB/s with IMB's MB of 2^20 bytes.
@@ -358,6 +363,7 @@ mod tests {
             x: 0,
             scale_bw: 1.0,
             np: 2,
+            megabyte: Megabyte::IMB30,
         };
         assert_eq!(COUNTED.values(&r), [5.0, 3.0]);
         let l = crate::plan::layout(2, 2, None, false);
