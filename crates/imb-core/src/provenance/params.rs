@@ -86,7 +86,13 @@ pub fn mpi_parameters(o: &Options, spec: &Spec, aggregate: bool) -> Vec<Param> {
     opt("compat", to_json(m.compat), &[]);
     opt("iter_policy", to_json(m.iter_policy), &[]);
     opt("warm_up", to_json(m.warm_up), &[]);
-    opt("sync", to_json(m.timing), &[]);
+    // -sync: on/off under call-by-call timing, null under IMB 3.0's one timer.
+    let sync = match m.timing {
+        crate::method::Timing::PerCall { sync } => Some(if sync { "on" } else { "off" }),
+        crate::method::Timing::Loop => None,
+    };
+    opt("sync", to_json(sync), &[]);
+    // null: not given, each family's own default (doc/ReadMe_IMB.md, "IMB 2021 options").
     opt("root_shift", to_json(m.root_shift), &[]);
     opt("imb_barrier", to_json(m.imb_barrier), &[]);
     opt("msg_pause", to_json(m.msg_pause), &[]);
