@@ -27,28 +27,6 @@ pub fn bcast<T: Serialize + DeserializeOwned>(world: &Comm, value: Option<T>) ->
     }
 }
 
-/// IMB 2021's own barrier (`-imb_barrier on`): the dissemination algorithm, in rounds of
-/// zero-byte exchanges with the ranks 1, 2, 4, … places away, with tag 1000 as IMB 2021 uses.
-pub fn dissemination_barrier(comm: &Comm) {
-    const TAG: i32 = 1000;
-    let (size, rank) = (comm.size(), comm.rank());
-    let (none, mut into): ([u8; 0], [u8; 0]) = ([], []);
-    let mut mask = 1;
-    while mask < size {
-        let to = comm.process_at_rank((rank + mask) % size);
-        let from = comm.process_at_rank((rank - mask + size) % size);
-        mpi::point_to_point::send_receive_into_with_tags(
-            &none[..],
-            &to,
-            TAG,
-            &mut into[..],
-            &from,
-            TAG,
-        );
-        mask <<= 1;
-    }
-}
-
 /// True on every rank iff `ok` is true on every rank.
 pub fn agree(world: &Comm, ok: bool) -> bool {
     let mine = ok as i32;

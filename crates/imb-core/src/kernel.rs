@@ -7,6 +7,7 @@
 //! the driver holds). A family whose loops are its own implements `Measure` itself and reports
 //! its own figures in a typed `table::Record`.
 
+pub use crate::barrier::Barriers;
 use crate::bench::{Info, Mode};
 use crate::buffers::{Buffer, Defect};
 use crate::cli::{Family, Options};
@@ -17,7 +18,6 @@ use crate::settings::Params;
 use crate::table::{Record, Wire};
 use crate::values::Values;
 use mpi::topology::SimpleCommunicator;
-use mpi::traits::*;
 use std::any::{Any, TypeId};
 
 /// The communicator a benchmark runs on.
@@ -140,36 +140,6 @@ impl<R: Record> Sample<R> {
 pub trait Measure {
     type Rec: Record;
     fn measure(&mut self, comm: &Comm, lp: Loop, n: usize, check: bool) -> Sample<Self::Rec>;
-}
-
-/// The barriers before a timer: how many (N_BARR), and whether they are IMB 2021's
-/// dissemination barrier of zero-byte messages (`-imb_barrier`) instead of `MPI_Barrier`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Barriers {
-    pub n: usize,
-    pub imb: bool,
-}
-
-impl Barriers {
-    pub const NONE: Barriers = Barriers { n: 0, imb: false };
-    /// `n` barriers of `MPI_Barrier`.
-    pub const fn mpi(n: usize) -> Barriers {
-        Barriers { n, imb: false }
-    }
-    /// The same kind, `n` of them.
-    pub const fn times(self, n: usize) -> Barriers {
-        Barriers { n, imb: self.imb }
-    }
-    #[inline]
-    pub fn wait(self, comm: &Comm) {
-        for _ in 0..self.n {
-            if self.imb {
-                crate::comm::dissemination_barrier(comm);
-            } else {
-                comm.barrier();
-            }
-        }
-    }
 }
 
 /// How the driver runs a timed loop: the barriers before the timer, and for the benchmarks

@@ -34,6 +34,8 @@ pub mod vocab;
 pub mod whitebox;
 
 #[cfg(feature = "mpi")]
+pub mod barrier;
+#[cfg(feature = "mpi")]
 pub mod comm;
 #[cfg(feature = "mpi")]
 pub mod driver;
