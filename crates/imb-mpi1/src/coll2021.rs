@@ -10,7 +10,8 @@ use imb_core::buffers::{buf_value, check_copy, check_floats, check_sum, Defect};
 use imb_core::kernel::{Benchmark, Ctx, Kernel, Timed};
 use std::os::raw::c_int;
 
-const fn on_request(i: Info) -> Info {
+/// `i`, run only when named.
+pub(crate) const fn on_request(i: Info) -> Info {
     Info {
         on_request: true,
         ..i
