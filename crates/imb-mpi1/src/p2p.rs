@@ -35,7 +35,7 @@ impl<'a> P2p<'a> {
 /// step passes a number and decides nothing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Source {
-    /// MPI_ANY_SOURCE (guide 3.3.2's PingPong and PingPing).
+    /// MPI_ANY_SOURCE, as IMB 3.0's PingPong and PingPing (the guide, 3.3.2, names none).
     Any,
     /// The partner's rank: IMB 2021's PingPong and PingPing name it.
     Partner,
@@ -54,7 +54,7 @@ impl Source {
 
 /// The two ranks of a single transfer: views of one size, the partner, and the source the
 /// receives name (the partner or MPI_ANY_SOURCE); the tag is always MPI_ANY_TAG, as in IMB.
-pub(crate) struct Pair<'a> {
+struct Pair<'a> {
     m: Mpi<'a>,
     partner: c_int,
     source: c_int,
