@@ -122,7 +122,10 @@ benchmark!(Allreduce, ALLREDUCE, AllreduceK, |c| {
     AllreduceK(Coll::new(c, x, x))
 });
 
-static REDUCE: Info = reduction("Reduce");
+static REDUCE: Info = Info {
+    rooted: true,
+    ..reduction("Reduce")
+};
 struct ReduceK<'a>(Coll<'a>);
 impl Kernel for ReduceK<'_> {
     fn per_call(&self) -> bool {
@@ -294,7 +297,10 @@ benchmark!(Alltoallv, ALLTOALLV, AlltoallvK, |c| {
     AlltoallvK(CollV::new(c, n * x, n * x))
 });
 
-static BCAST: Info = Info::mpi1("Bcast", Class::Collective);
+static BCAST: Info = Info {
+    rooted: true,
+    ..Info::mpi1("Bcast", Class::Collective)
+};
 /// The root sends from the send buffer, the others receive into the receive buffer, so the
 /// source data is never overwritten.
 struct BcastK<'a>(Coll<'a>);

@@ -21,6 +21,7 @@ pub(crate) const fn on_request(i: Info) -> Info {
 
 static GATHER: Info = on_request(Info {
     bufs: BufShape::GatherRecv,
+    rooted: true,
     ..Info::mpi1("Gather", Class::Collective)
 });
 /// Every rank's X bytes into the root's NP·X.
@@ -53,6 +54,7 @@ benchmark!(Gather, GATHER, GatherK, |c| {
 
 static GATHERV: Info = on_request(Info {
     bufs: BufShape::GatherRecv,
+    rooted: true,
     ..Info::mpi1("Gatherv", Class::Collective)
 });
 struct GathervK<'a>(CollV<'a>);
@@ -79,6 +81,7 @@ benchmark!(Gatherv, GATHERV, GathervK, |c| {
 
 static SCATTER: Info = on_request(Info {
     bufs: BufShape::ScatterSend,
+    rooted: true,
     ..Info::mpi1("Scatter", Class::Collective)
 });
 /// The root's NP·X bytes, block k to rank k.
@@ -107,6 +110,7 @@ benchmark!(Scatter, SCATTER, ScatterK, |c| {
 
 static SCATTERV: Info = on_request(Info {
     bufs: BufShape::ScatterSend,
+    rooted: true,
     ..Info::mpi1("Scatterv", Class::Collective)
 });
 struct ScattervK<'a>(CollV<'a>);

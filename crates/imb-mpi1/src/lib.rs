@@ -140,6 +140,22 @@ mod tests {
         assert_eq!(names[names.len() - IMB2021.len()..], IMB2021);
     }
 
+    /// The collectives with a root, which IMB 2021's `-iter_policy auto` counts in multiples
+    /// of NP and whose root `-root_shift` moves: as IMB 2021 lists them.
+    #[test]
+    fn rooted_as_imb_2021() {
+        let rooted: Vec<&str> = BENCHMARKS
+            .iter()
+            .map(|b| b.info())
+            .filter(|i| i.rooted)
+            .map(|i| i.name)
+            .collect();
+        assert_eq!(
+            rooted,
+            ["Reduce", "Bcast", "Gather", "Gatherv", "Scatter", "Scatterv"]
+        );
+    }
+
     #[test]
     fn classes_units_and_factors() {
         for b in BENCHMARKS {
