@@ -1,5 +1,10 @@
 //! Collective benchmarks (guide 3.3.4). Reductions move X/4 MPI_FLOATs with MPI_SUM; the rest
-//! move MPI_BYTEs. Rooted collectives rotate the root: root = i mod NP.
+//! move MPI_BYTEs. Rooted collectives take root `i mod roots`: roots = NP rotates the root
+//! (IMB 3.0, `-root_shift on`), roots = 1 keeps root 0 (IMB 2021's default).
+//!
+//! Every kernel here but Barrier's, and those of `coll2021`, says `per_call`: IMB 2021 times
+//! each of these calls on its own, so under its method (`-compat 2021`, `-sync`) the engine
+//! does too; Barrier's loop is one timer in IMB 2021 as in IMB 3.0.
 
 use crate::ffi::Mpi;
 use imb_core::bench::{np_blocks, BufShape, Class, Info};
@@ -14,6 +19,9 @@ pub(crate) struct Coll<'a> {
     pub(crate) me: usize,
     pub(crate) n: usize,
     pub(crate) x: usize,
+    /// How many ranks a rooted pattern's root cycles through (`Method::roots`), read once
+    /// here so the timed step only takes a remainder.
+    roots: usize,
     pub(crate) s: &'a [u8],
     pub(crate) r: &'a mut [u8],
 }
@@ -26,8 +34,29 @@ impl<'a> Coll<'a> {
             me: c.rank,
             n: c.size,
             x: c.x,
+            roots: c.method.roots(c.size),
             s: &c.send[..slen],
             r: &mut c.recv[..rlen],
+        }
+    }
+
+    /// The root of repetition `i`.
+    #[inline(always)]
+    pub(crate) fn root(&self, i: usize) -> usize {
+        i % self.roots
+    }
+
+    /// A kernel's view for unit tests: rank `me` of `n`, `roots` roots, no communicator.
+    #[cfg(test)]
+    pub(crate) fn bare(me: usize, n: usize, roots: usize, s: &'a [u8], r: &'a mut [u8]) -> Self {
+        Coll {
+            m: Mpi::unconnected(),
+            me,
+            n,
+            x: s.len().min(r.len()),
+            roots,
+            s,
+            r,
         }
     }
 }
@@ -77,6 +106,9 @@ pub(crate) const fn reduction(name: &'static str) -> Info {
 static ALLREDUCE: Info = reduction("Allreduce");
 struct AllreduceK<'a>(Coll<'a>);
 impl Kernel for AllreduceK<'_> {
+    fn per_call(&self) -> bool {
+        true
+    }
     #[inline(always)]
     fn step(&mut self, _i: usize) {
         self.0.m.allreduce(self.0.s, self.0.r);
@@ -90,17 +122,23 @@ benchmark!(Allreduce, ALLREDUCE, AllreduceK, |c| {
     AllreduceK(Coll::new(c, x, x))
 });
 
-static REDUCE: Info = reduction("Reduce");
+static REDUCE: Info = Info {
+    rooted: true,
+    ..reduction("Reduce")
+};
 struct ReduceK<'a>(Coll<'a>);
 impl Kernel for ReduceK<'_> {
+    fn per_call(&self) -> bool {
+        true
+    }
     #[inline(always)]
     fn step(&mut self, i: usize) {
         let c = &mut self.0;
-        c.m.reduce(c.s, c.r, (i % c.n) as c_int);
+        c.m.reduce(c.s, c.r, c.root(i) as c_int);
     }
     fn check(&mut self, i: usize) -> Defect {
         let c = &self.0;
-        if i % c.n == c.me {
+        if c.root(i) == c.me {
             check_sum(c.r, c.n, 0)
         } else {
             Defect::NONE
@@ -120,6 +158,9 @@ struct ReduceScatterK<'a> {
     first: usize,
 }
 impl Kernel for ReduceScatterK<'_> {
+    fn per_call(&self) -> bool {
+        true
+    }
     #[inline(always)]
     fn step(&mut self, _i: usize) {
         self.c.m.reduce_scatter(self.c.s, self.c.r, &self.counts);
@@ -158,6 +199,9 @@ pub(crate) fn check_blocks(c: &Coll) -> Defect {
     })
 }
 impl Kernel for AllgatherK<'_> {
+    fn per_call(&self) -> bool {
+        true
+    }
     #[inline(always)]
     fn step(&mut self, _i: usize) {
         self.0.m.allgather(self.0.s, self.0.r);
@@ -179,6 +223,9 @@ static ALLGATHERV: Info = Info {
 /// The Allgather layout through the v-interface: counts X, displacements k·X.
 struct AllgathervK<'a>(CollV<'a>);
 impl Kernel for AllgathervK<'_> {
+    fn per_call(&self) -> bool {
+        true
+    }
     #[inline(always)]
     fn step(&mut self, _i: usize) {
         self.0
@@ -208,6 +255,9 @@ fn check_alltoall(c: &Coll) -> Defect {
     })
 }
 impl Kernel for AlltoallK<'_> {
+    fn per_call(&self) -> bool {
+        true
+    }
     #[inline(always)]
     fn step(&mut self, _i: usize) {
         self.0.m.alltoall(self.0.s, self.0.r, self.0.x);
@@ -228,6 +278,9 @@ static ALLTOALLV: Info = Info {
 };
 struct AlltoallvK<'a>(CollV<'a>);
 impl Kernel for AlltoallvK<'_> {
+    fn per_call(&self) -> bool {
+        true
+    }
     #[inline(always)]
     fn step(&mut self, _i: usize) {
         self.0
@@ -244,19 +297,25 @@ benchmark!(Alltoallv, ALLTOALLV, AlltoallvK, |c| {
     AlltoallvK(CollV::new(c, n * x, n * x))
 });
 
-static BCAST: Info = Info::mpi1("Bcast", Class::Collective);
+static BCAST: Info = Info {
+    rooted: true,
+    ..Info::mpi1("Bcast", Class::Collective)
+};
 /// The root sends from the send buffer, the others receive into the receive buffer, so the
 /// source data is never overwritten.
 struct BcastK<'a>(Coll<'a>);
 impl Kernel for BcastK<'_> {
+    fn per_call(&self) -> bool {
+        true
+    }
     #[inline(always)]
     fn step(&mut self, i: usize) {
         let c = &mut self.0;
-        c.m.bcast(c.s, c.r, c.me as c_int, (i % c.n) as c_int);
+        c.m.bcast(c.s, c.r, c.me as c_int, c.root(i) as c_int);
     }
     fn check(&mut self, i: usize) -> Defect {
         let c = &self.0;
-        let root = i % c.n;
+        let root = c.root(i);
         if root == c.me {
             Defect::NONE
         } else {
@@ -280,8 +339,79 @@ impl Kernel for BarrierK<'_> {
 benchmark!(Barrier, BARRIER, BarrierK, |c| BarrierK(Mpi::new(c.comm)));
 
 #[cfg(test)]
-mod tests {
-    use super::split;
+pub(crate) mod tests {
+    use super::*;
+
+    /// A kernel's view with no buffers, for what does not read them.
+    pub(crate) fn bare() -> Coll<'static> {
+        Coll::bare(0, 2, 2, &[], &mut [])
+    }
+
+    pub(crate) fn bare_v() -> CollV<'static> {
+        CollV {
+            c: bare(),
+            counts: Vec::new(),
+            displs: Vec::new(),
+        }
+    }
+
+    /// IMB 2021 times every call of the guide's collectives on its own, Barrier's loop whole.
+    #[test]
+    fn per_call_for_every_collective_but_barrier() {
+        let rs = ReduceScatterK {
+            c: bare(),
+            counts: Vec::new(),
+            first: 0,
+        };
+        let per_call = [
+            AllreduceK(bare()).per_call(),
+            ReduceK(bare()).per_call(),
+            rs.per_call(),
+            AllgatherK(bare()).per_call(),
+            AllgathervK(bare_v()).per_call(),
+            AlltoallK(bare()).per_call(),
+            AlltoallvK(bare_v()).per_call(),
+            BcastK(bare()).per_call(),
+        ];
+        assert_eq!(per_call, [true; 8]);
+        assert!(!BarrierK(Mpi::unconnected()).per_call());
+    }
+
+    #[test]
+    fn root_cycles_through_the_roots_given() {
+        assert_eq!(Coll::bare(0, 4, 4, &[], &mut []).root(5), 1);
+        assert_eq!(Coll::bare(0, 4, 1, &[], &mut []).root(5), 0);
+    }
+
+    /// Reduce checks the sums only where this rank was the root: with one root (`-root_shift
+    /// off`) at rank 0 every repetition, with NP roots every NP-th. The receive buffer holds no
+    /// sums, so each check there is a defect.
+    #[test]
+    fn reduce_checks_at_the_repetitions_root() {
+        let s = [0u8; 8];
+        let mut r = [0u8; 8];
+        let mut one = ReduceK(Coll::bare(0, 3, 1, &s, &mut r));
+        let at: Vec<bool> = (0..4).map(|i| one.check(i).pos.is_some()).collect();
+        assert_eq!(at, [true; 4]);
+        let mut all = ReduceK(Coll::bare(0, 3, 3, &s, &mut r));
+        let at: Vec<bool> = (0..4).map(|i| all.check(i).pos.is_some()).collect();
+        assert_eq!(at, [true, false, false, true]);
+    }
+
+    /// A Bcast receiver compares with the repetition's root's contents (rank 0's here).
+    #[test]
+    fn bcast_checks_the_repetitions_root() {
+        let s = [0u8; 8];
+        let mut r: Vec<u8> = (0..2)
+            .flat_map(|i| imb_core::buffers::buf_value(0, i).to_ne_bytes())
+            .collect();
+        let mut one = BcastK(Coll::bare(1, 3, 1, &s, &mut r));
+        assert!((0..4).all(|i| one.check(i) == Defect::NONE));
+        let mut all = BcastK(Coll::bare(1, 3, 3, &s, &mut r));
+        let bad: Vec<bool> = (0..3).map(|i| all.check(i).pos.is_some()).collect();
+        // Repetition 1: this rank is the root and checks nothing; 2: rank 2's contents.
+        assert_eq!(bad, [false, false, true]);
+    }
 
     #[test]
     fn reduce_scatter_split_as_the_guide_says() {

@@ -1,8 +1,9 @@
 //! The collectives IMB 2021 added to the MPI-1 set: Gather, Gatherv, Scatter, Scatterv,
 //! Reduce_scatter_block and Reduce_local (doc/ReadMe_IMB.md, "Benchmarks beyond IMB 3.0").
-//! They run only when named. Rooted ones rotate the root, root = i mod NP, as this crate's
-//! Reduce and Bcast do (IMB 2021's `-root_shift on`); the v-variants use the plain layout
-//! through the v-interface (counts X, displacements k·X), as IMB 2021 does.
+//! They run only when named. Rooted ones take their root as this crate's Reduce and Bcast do
+//! (`Coll::root`: rotating under `-root_shift on`, root 0 under off); the v-variants use the
+//! plain layout through the v-interface (counts X, displacements k·X), as IMB 2021 does. IMB
+//! 2021 times every call of these on its own (`per_call`).
 
 use crate::coll::{check_blocks, reduction, Coll, CollV};
 use imb_core::bench::{np_blocks, BufShape, Class, Effort, Info, Shape};
@@ -10,7 +11,8 @@ use imb_core::buffers::{buf_value, check_copy, check_floats, check_sum, Defect};
 use imb_core::kernel::{Benchmark, Ctx, Kernel, Timed};
 use std::os::raw::c_int;
 
-const fn on_request(i: Info) -> Info {
+/// `i`, run only when named.
+pub(crate) const fn on_request(i: Info) -> Info {
     Info {
         on_request: true,
         ..i
@@ -19,23 +21,27 @@ const fn on_request(i: Info) -> Info {
 
 static GATHER: Info = on_request(Info {
     bufs: BufShape::GatherRecv,
+    rooted: true,
     ..Info::mpi1("Gather", Class::Collective)
 });
 /// Every rank's X bytes into the root's NP·X.
 struct GatherK<'a>(Coll<'a>);
 /// The root has block k from rank k; the others receive nothing.
 fn check_gathered(c: &Coll, i: usize) -> Defect {
-    if i % c.n == c.me {
+    if c.root(i) == c.me {
         check_blocks(c)
     } else {
         Defect::NONE
     }
 }
 impl Kernel for GatherK<'_> {
+    fn per_call(&self) -> bool {
+        true
+    }
     #[inline(always)]
     fn step(&mut self, i: usize) {
         let c = &mut self.0;
-        c.m.gather(c.s, c.r, (i % c.n) as c_int);
+        c.m.gather(c.s, c.r, c.root(i) as c_int);
     }
     fn check(&mut self, i: usize) -> Defect {
         check_gathered(&self.0, i)
@@ -48,13 +54,17 @@ benchmark!(Gather, GATHER, GatherK, |c| {
 
 static GATHERV: Info = on_request(Info {
     bufs: BufShape::GatherRecv,
+    rooted: true,
     ..Info::mpi1("Gatherv", Class::Collective)
 });
 struct GathervK<'a>(CollV<'a>);
 impl Kernel for GathervK<'_> {
+    fn per_call(&self) -> bool {
+        true
+    }
     #[inline(always)]
     fn step(&mut self, i: usize) {
-        let root = (i % self.0.c.n) as c_int;
+        let root = self.0.c.root(i) as c_int;
         self.0
             .c
             .m
@@ -71,19 +81,23 @@ benchmark!(Gatherv, GATHERV, GathervK, |c| {
 
 static SCATTER: Info = on_request(Info {
     bufs: BufShape::ScatterSend,
+    rooted: true,
     ..Info::mpi1("Scatter", Class::Collective)
 });
 /// The root's NP·X bytes, block k to rank k.
 struct ScatterK<'a>(Coll<'a>);
 /// Every rank, the root too, has bytes me·X.. of the root's send buffer.
 fn check_scattered(c: &Coll, i: usize) -> Defect {
-    check_copy(c.r, i % c.n, c.me * c.x)
+    check_copy(c.r, c.root(i), c.me * c.x)
 }
 impl Kernel for ScatterK<'_> {
+    fn per_call(&self) -> bool {
+        true
+    }
     #[inline(always)]
     fn step(&mut self, i: usize) {
         let c = &mut self.0;
-        c.m.scatter(c.s, c.r, (i % c.n) as c_int);
+        c.m.scatter(c.s, c.r, c.root(i) as c_int);
     }
     fn check(&mut self, i: usize) -> Defect {
         check_scattered(&self.0, i)
@@ -96,13 +110,17 @@ benchmark!(Scatter, SCATTER, ScatterK, |c| {
 
 static SCATTERV: Info = on_request(Info {
     bufs: BufShape::ScatterSend,
+    rooted: true,
     ..Info::mpi1("Scatterv", Class::Collective)
 });
 struct ScattervK<'a>(CollV<'a>);
 impl Kernel for ScattervK<'_> {
+    fn per_call(&self) -> bool {
+        true
+    }
     #[inline(always)]
     fn step(&mut self, i: usize) {
-        let root = (i % self.0.c.n) as c_int;
+        let root = self.0.c.root(i) as c_int;
         self.0
             .c
             .m
@@ -126,6 +144,9 @@ static REDUCE_SCATTER_BLOCK: Info = on_request(Info {
 /// NP·X; rank k gets the sums of floats k·X/4 .. (k+1)·X/4.
 struct ReduceScatterBlockK<'a>(Coll<'a>);
 impl Kernel for ReduceScatterBlockK<'_> {
+    fn per_call(&self) -> bool {
+        true
+    }
     #[inline(always)]
     fn step(&mut self, _i: usize) {
         self.0.m.reduce_scatter_block(self.0.s, self.0.r);
@@ -160,6 +181,9 @@ fn local_sum(s: &Shape) -> Effort {
 /// (IMB 2021: from one process on, every rank on its own).
 struct ReduceLocalK<'a>(Coll<'a>);
 impl Kernel for ReduceLocalK<'_> {
+    fn per_call(&self) -> bool {
+        true
+    }
     /// Untimed: start each loop from zero, so repetition i leaves (i+1) times the send buffer.
     fn before(&mut self) {
         self.0.r.fill(0);
@@ -185,6 +209,45 @@ fn check_multiple(got: &[u8], rank: usize, times: usize) -> Defect {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::coll::tests::{bare, bare_v};
+
+    #[test]
+    fn imb2021_times_each_call() {
+        let per_call = [
+            GatherK(bare()).per_call(),
+            GathervK(bare_v()).per_call(),
+            ScatterK(bare()).per_call(),
+            ScattervK(bare_v()).per_call(),
+            ReduceScatterBlockK(bare()).per_call(),
+            ReduceLocalK(bare()).per_call(),
+        ];
+        assert_eq!(per_call, [true; 6]);
+    }
+
+    /// Rank 1 of 2 holds bytes 4..8 of rank 0's send buffer, the block root 0 scatters to it:
+    /// right at every repetition with one root, wrong where rank 1 is the root with two.
+    #[test]
+    fn scatter_checks_the_repetitions_root() {
+        let s = [0u8; 4];
+        let mut r = buf_value(0, 1).to_ne_bytes();
+        let mut one = ScatterK(Coll::bare(1, 2, 1, &s, &mut r));
+        assert!((0..4).all(|i| one.check(i) == Defect::NONE));
+        let mut two = ScatterK(Coll::bare(1, 2, 2, &s, &mut r));
+        let bad: Vec<bool> = (0..4).map(|i| two.check(i).pos.is_some()).collect();
+        assert_eq!(bad, [false, true, false, true]);
+    }
+
+    /// Only the root checks what it gathered: rank 0 always with one root.
+    #[test]
+    fn gather_checks_at_the_repetitions_root() {
+        let s = [0u8; 4];
+        let mut r = [0u8; 8];
+        let mut one = GatherK(Coll::bare(0, 2, 1, &s, &mut r));
+        assert!((0..4).all(|i| one.check(i).pos.is_some()));
+        let mut two = GatherK(Coll::bare(0, 2, 2, &s, &mut r));
+        let bad: Vec<bool> = (0..4).map(|i| two.check(i).pos.is_some()).collect();
+        assert_eq!(bad, [true, false, true, false]);
+    }
 
     #[test]
     fn local_sums_are_checked_against_their_count() {

@@ -1,6 +1,7 @@
 //! imb-mpi1: the MPI-1 part of the Intel MPI Benchmarks methodology (IMB 3.0 user guide,
 //! section 3): PingPong, PingPing, Sendrecv, Exchange, the collectives and Barrier, and the
-//! Multi- version of each (`-multi`). This crate only declares the benchmarks and implements
+//! Multi- version of each (`-multi`), then benchmarks run only when named (the Sphinx
+//! latencies, Jacobi2D and IMB 2021's additions). This crate only declares the benchmarks and implements
 //! one repetition of each pattern; imb-core runs them. It is a library (so the overhead
 //! benchmark in `examples/` can drive the real kernels) with a one-line binary.
 
@@ -18,6 +19,7 @@ pub mod options;
 #[cfg(test)]
 mod options_tests;
 mod p2p;
+mod source;
 
 use imb_core::kernel::Benchmark;
 use imb_core::kernel::{Hooks, Suite};
@@ -50,6 +52,10 @@ pub static BENCHMARKS: &[&dyn Benchmark] = &[
     &coll2021::Gatherv,
     &coll2021::Scatter,
     &coll2021::Scatterv,
+    &source::PingPongSpecificSource,
+    &source::PingPongAnySource,
+    &source::PingPingSpecificSource,
+    &source::PingPingAnySource,
 ];
 
 /// The imb-mpi1 executable.
@@ -107,7 +113,7 @@ mod tests {
     ];
 
     /// IMB 2021's additions, run only when named.
-    const IMB2021: [&str; 8] = [
+    const IMB2021: [&str; 12] = [
         "Uniband",
         "Biband",
         "Reduce_local",
@@ -116,11 +122,38 @@ mod tests {
         "Gatherv",
         "Scatter",
         "Scatterv",
+        "PingPongSpecificSource",
+        "PingPongAnySource",
+        "PingPingSpecificSource",
+        "PingPingAnySource",
     ];
 
     #[test]
     fn every_guide_name_once_in_default_order() {
         assert_eq!(SUITE.names()[..SUITE.defaults()], GUIDE_NAMES);
+    }
+
+    /// IMB 2021's additions close the list, the Source variants last.
+    #[test]
+    fn imb2021_additions_last() {
+        let names = SUITE.names();
+        assert_eq!(names[names.len() - IMB2021.len()..], IMB2021);
+    }
+
+    /// The collectives with a root, which IMB 2021's `-iter_policy auto` counts in multiples
+    /// of NP and whose root `-root_shift` moves: as IMB 2021 lists them.
+    #[test]
+    fn rooted_as_imb_2021() {
+        let rooted: Vec<&str> = BENCHMARKS
+            .iter()
+            .map(|b| b.info())
+            .filter(|i| i.rooted)
+            .map(|i| i.name)
+            .collect();
+        assert_eq!(
+            rooted,
+            ["Reduce", "Bcast", "Gather", "Gatherv", "Scatter", "Scatterv"]
+        );
     }
 
     #[test]
@@ -145,7 +178,12 @@ mod tests {
             assert_eq!(i.unit, unit, "{}", i.name);
             assert_eq!(i.checked, i.class != Class::Sync, "{}", i.name);
             match i.name {
-                "PingPong" | "PingPing" => {
+                "PingPong"
+                | "PingPing"
+                | "PingPongSpecificSource"
+                | "PingPongAnySource"
+                | "PingPingSpecificSource"
+                | "PingPingAnySource" => {
                     assert_eq!(
                         (i.class, i.procs, i.table),
                         (Class::SingleTransfer, Procs::Pair, &table::SINGLE)
@@ -179,6 +217,10 @@ mod tests {
         }
         let f = |n: &str| SUITE.info(SUITE.find(n).unwrap());
         assert_eq!(f("pingpong").scale_time, 0.5);
+        assert_eq!(f("pingpongspecificsource").scale_time, 0.5);
+        assert_eq!(f("PingPongAnySource").scale_time, 0.5);
+        assert_eq!(f("PingPingSpecificSource").scale_time, 1.0);
+        assert_eq!(f("PingPingAnySource").scale_time, 1.0);
         assert_eq!((f("Sendrecv").scale_bw, f("Exchange").scale_bw), (2.0, 4.0));
         assert_eq!((f("Uniband").scale_bw, f("Biband").scale_bw), (1.0, 2.0));
         assert_eq!(f("Scatter").bufs.lens(3, 4, 0), (12, 3));
@@ -234,7 +276,8 @@ mod bound {
         accepted("", 64);
         accepted(
             "Bcast_latency Reduce_latency Jacobi2D Uniband Biband Reduce_local \
-             Reduce_scatter_block Gather Gatherv Scatter Scatterv",
+             Reduce_scatter_block Gather Gatherv Scatter Scatterv PingPongSpecificSource \
+             PingPongAnySource PingPingSpecificSource PingPingAnySource",
             64,
         );
     }

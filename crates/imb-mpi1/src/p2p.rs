@@ -1,16 +1,17 @@
 //! Single and parallel transfer benchmarks (guide 3.3.2, 3.3.3): PingPong, PingPing, Sendrecv,
-//! Exchange. MPI_BYTE messages of X bytes, always from offset 0 of the buffers.
+//! Exchange. MPI_BYTE messages of X bytes, always from offset 0 of the buffers. PingPong's and
+//! PingPing's kernels also run IMB 2021's Source variants (`source.rs`).
 
 use crate::ffi::Mpi;
 use imb_core::bench::{Class, Info};
 use imb_core::buffers::{check_copy, Defect};
 use imb_core::kernel::{Benchmark, Ctx, Kernel, Timed};
+use imb_core::method::Compat;
 use std::os::raw::c_int;
 
 /// Send/receive views of one size and the neighbours of this rank.
 struct P2p<'a> {
     m: Mpi<'a>,
-    me: usize,
     left: usize,
     right: usize,
     s: &'a [u8],
@@ -22,7 +23,6 @@ impl<'a> P2p<'a> {
         let n = c.size;
         P2p {
             m: Mpi::new(c.comm),
-            me: c.rank,
             left: (c.rank + n - 1) % n,
             right: (c.rank + 1) % n,
             s: &c.send[..c.x],
@@ -31,27 +31,98 @@ impl<'a> P2p<'a> {
     }
 }
 
+/// Where a single transfer's receives come from. Fixed when the kernel is built, so the timed
+/// step passes a number and decides nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Source {
+    /// MPI_ANY_SOURCE, as IMB 3.0's PingPong and PingPing (the guide, 3.3.2, names none).
+    Any,
+    /// The partner's rank: IMB 2021's PingPong and PingPing name it.
+    Partner,
+}
+
+impl Source {
+    /// PingPong's and PingPing's receives under `-compat`: IMB 2021 names the partner where
+    /// IMB 3.0 takes any source, and the library may match a named source faster.
+    pub(crate) fn of(compat: Compat) -> Source {
+        match compat {
+            Compat::V30 => Source::Any,
+            Compat::V2021 => Source::Partner,
+        }
+    }
+}
+
+/// The two ranks of a single transfer: views of one size, the partner, and the source the
+/// receives name (the partner or MPI_ANY_SOURCE); the tag is always MPI_ANY_TAG, as in IMB.
+struct Pair<'a> {
+    m: Mpi<'a>,
+    partner: c_int,
+    source: c_int,
+    s: &'a [u8],
+    r: &'a mut [u8],
+}
+
+impl<'a> Pair<'a> {
+    fn new(c: Ctx<'a>, from: Source) -> Self {
+        let m = Mpi::new(c.comm);
+        let partner = ((c.rank + 1) % c.size) as c_int;
+        Pair::of(m, partner, from, &c.send[..c.x], &mut c.recv[..c.x])
+    }
+
+    fn of(m: Mpi<'a>, partner: c_int, from: Source, s: &'a [u8], r: &'a mut [u8]) -> Self {
+        let source = match from {
+            Source::Any => m.any_source(),
+            Source::Partner => partner,
+        };
+        Pair {
+            m,
+            partner,
+            source,
+            s,
+            r,
+        }
+    }
+
+    /// What the partner sent: its BUF_VALUE contents.
+    fn check(&self) -> Defect {
+        check_copy(self.r, self.partner as usize, 0)
+    }
+}
+
 pub struct PingPong;
 static PINGPONG: Info = Info {
     scale_time: 0.5,
     ..Info::mpi1("PingPong", Class::SingleTransfer)
 };
-struct PingPongK<'a>(P2p<'a>);
+/// `FIRST`: rank 0, which sends first; the other rank answers. A type each, so the order is
+/// chosen once when the kernel is built.
+struct PingPongK<'a, const FIRST: bool>(Pair<'a>);
 
-impl Kernel for PingPongK<'_> {
+impl<const FIRST: bool> Kernel for PingPongK<'_, FIRST> {
     #[inline(always)]
     fn step(&mut self, _i: usize) {
         let p = &mut self.0;
-        if p.me == 0 {
-            p.m.send(p.s, 1);
-            p.m.recv_any(p.r);
+        if FIRST {
+            p.m.send(p.s, p.partner);
+            p.m.recv(p.r, p.source);
         } else {
-            p.m.recv_any(p.r);
-            p.m.send(p.s, 0);
+            p.m.recv(p.r, p.source);
+            p.m.send(p.s, p.partner);
         }
     }
     fn check(&mut self, _i: usize) -> Defect {
-        check_copy(self.0.r, 1 - self.0.me, 0)
+        self.0.check()
+    }
+}
+
+/// PingPong's kernel with receives from `from`.
+pub(crate) fn pingpong<'a>(c: Ctx<'a>, from: Source) -> Box<dyn Timed + 'a> {
+    let first = c.rank == 0;
+    let p = Pair::new(c, from);
+    if first {
+        Box::new(PingPongK::<true>(p))
+    } else {
+        Box::new(PingPongK::<false>(p))
     }
 }
 
@@ -60,23 +131,29 @@ impl Benchmark for PingPong {
         &PINGPONG
     }
     fn kernel<'a>(&self, c: Ctx<'a>) -> Box<dyn Timed + 'a> {
-        Box::new(PingPongK(P2p::new(c)))
+        let from = Source::of(c.method.compat);
+        pingpong(c, from)
     }
 }
 
 pub struct PingPing;
 static PINGPING: Info = Info::mpi1("PingPing", Class::SingleTransfer);
-struct PingPingK<'a>(P2p<'a>);
+struct PingPingK<'a>(Pair<'a>);
 
 impl Kernel for PingPingK<'_> {
     #[inline(always)]
     fn step(&mut self, _i: usize) {
         let p = &mut self.0;
-        p.m.pingping(p.s, p.right as c_int, p.r);
+        p.m.pingping(p.s, p.partner, p.source, p.r);
     }
     fn check(&mut self, _i: usize) -> Defect {
-        check_copy(self.0.r, self.0.right, 0)
+        self.0.check()
     }
+}
+
+/// PingPing's kernel with receives from `from`.
+pub(crate) fn pingping<'a>(c: Ctx<'a>, from: Source) -> Box<dyn Timed + 'a> {
+    Box::new(PingPingK(Pair::new(c, from)))
 }
 
 impl Benchmark for PingPing {
@@ -84,7 +161,8 @@ impl Benchmark for PingPing {
         &PINGPING
     }
     fn kernel<'a>(&self, c: Ctx<'a>) -> Box<dyn Timed + 'a> {
-        Box::new(PingPingK(P2p::new(c)))
+        let from = Source::of(c.method.compat);
+        pingping(c, from)
     }
 }
 
@@ -140,5 +218,46 @@ impl Benchmark for Exchange {
     }
     fn kernel<'a>(&self, c: Ctx<'a>) -> Box<dyn Timed + 'a> {
         Box::new(ExchangeK(P2p::new(c)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use imb_core::buffers::buf_value;
+
+    #[test]
+    fn pingpong_and_pingping_name_the_partner_only_under_2021() {
+        assert_eq!(Source::of(Compat::V30), Source::Any);
+        assert_eq!(Source::of(Compat::V2021), Source::Partner);
+    }
+
+    /// The source is decided when the kernel is built: MPI_ANY_SOURCE or the partner's rank.
+    #[test]
+    fn receives_name_the_chosen_source() {
+        let m = Mpi::unconnected();
+        let (s, mut r) = ([0u8; 4], [0u8; 4]);
+        let any = Pair::of(m, 1, Source::Any, &s, &mut r);
+        assert_eq!((any.partner, any.source), (1, m.any_source()));
+        assert_ne!(m.any_source(), 1);
+        let named = Pair::of(m, 1, Source::Partner, &s, &mut r);
+        assert_eq!((named.partner, named.source), (1, 1));
+    }
+
+    /// Every variant checks what the partner sent, whichever source its receives name.
+    #[test]
+    fn check_compares_with_the_partners_contents() {
+        let m = Mpi::unconnected();
+        // Rank 0's send buffer, as it arrives.
+        let sent: Vec<u8> = (0..4).flat_map(|i| buf_value(0, i).to_ne_bytes()).collect();
+        let s = [0u8; 16];
+        for from in [Source::Any, Source::Partner] {
+            let mut r = sent.clone();
+            let p = Pair::of(m, 0, from, &s, &mut r);
+            assert_eq!(PingPingK(p).check(0), Defect::NONE);
+            let mut r = sent.clone();
+            let p = Pair::of(m, 1, from, &s, &mut r);
+            assert!(PingPongK::<false>(p).check(0).pos.is_some());
+        }
     }
 }

@@ -201,7 +201,8 @@ fn run_only_when_named_and_invalid_on_one_process() {
         o.stdout.ends_with(
             "# Barrier\n# Run only when named:\n# Bcast_latency\n# Reduce_latency\n# Jacobi2D\n\
              # Uniband\n# Biband\n# Reduce_local\n# Reduce_scatter_block\n# Gather\n# Gatherv\n\
-             # Scatter\n# Scatterv\n"
+             # Scatter\n# Scatterv\n# PingPongSpecificSource\n# PingPongAnySource\n\
+             # PingPingSpecificSource\n# PingPingAnySource\n"
         ),
         "{}",
         o.stdout

@@ -33,11 +33,23 @@ pub struct Mpi<'a> {
 
 impl<'a> Mpi<'a> {
     pub fn new(comm: &'a Comm) -> Self {
+        Mpi::on(comm.as_raw())
+    }
+
+    /// Handles that name no communicator, for unit tests that build kernels to look at them
+    /// (their checks, their loop) and never call MPI through them.
+    #[cfg(test)]
+    pub fn unconnected() -> Mpi<'static> {
+        // SAFETY: reading an extern static that holds the MPI library's MPI_COMM_NULL.
+        Mpi::on(unsafe { ffi::RSMPI_COMM_NULL })
+    }
+
+    fn on(comm: ffi::MPI_Comm) -> Self {
         // SAFETY: reading rsmpi's extern statics, which are initialised constants of the MPI
         // library (they hold the values of MPI_UINT8_T, MPI_FLOAT, MPI_SUM, ...).
         unsafe {
             Mpi {
-                comm: comm.as_raw(),
+                comm,
                 byte: ffi::RSMPI_UINT8_T,
                 float: ffi::RSMPI_FLOAT,
                 double: ffi::RSMPI_DOUBLE,
@@ -58,22 +70,27 @@ impl<'a> Mpi<'a> {
         check("MPI_Send", rc)
     }
 
-    /// MPI_Recv into `buf` from any source with any tag.
+    /// MPI_Recv into `buf` from `source` (a rank, or `any_source()`) with any tag.
     #[inline(always)]
-    pub fn recv_any(&self, buf: &mut [u8]) {
+    pub fn recv(&self, buf: &mut [u8], source: c_int) {
         // SAFETY: buf is a live, exclusively borrowed slice of buf.len() bytes.
         let rc = unsafe {
             ffi::MPI_Recv(
                 mptr(buf),
                 count(buf.len()),
                 self.byte,
-                self.any_source,
+                source,
                 self.any_tag,
                 self.comm,
                 ffi::RSMPI_STATUS_IGNORE,
             )
         };
         check("MPI_Recv", rc)
+    }
+
+    /// MPI_ANY_SOURCE, for the receives that take any sender.
+    pub fn any_source(&self) -> c_int {
+        self.any_source
     }
 
     /// MPI_Recv into `buf` from `source` with tag 1 (the acknowledgements of the Sphinx
@@ -95,9 +112,10 @@ impl<'a> Mpi<'a> {
         check("MPI_Recv", rc)
     }
 
-    /// PingPing's step: MPI_Isend to `peer`, MPI_Recv from any source, MPI_Wait.
+    /// PingPing's step: MPI_Isend to `peer`, MPI_Recv from `source` (a rank, or
+    /// `any_source()`) with any tag, MPI_Wait.
     #[inline(always)]
-    pub fn pingping(&self, send: &[u8], peer: c_int, recv: &mut [u8]) {
+    pub fn pingping(&self, send: &[u8], peer: c_int, source: c_int, recv: &mut [u8]) {
         // SAFETY: both slices outlive the request, which is completed (MPI_Wait) before return;
         // send is only read, recv is exclusively borrowed.
         unsafe {
@@ -120,7 +138,7 @@ impl<'a> Mpi<'a> {
                     mptr(recv),
                     count(recv.len()),
                     self.byte,
-                    self.any_source,
+                    source,
                     self.any_tag,
                     self.comm,
                     ffi::RSMPI_STATUS_IGNORE,
