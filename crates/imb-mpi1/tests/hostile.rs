@@ -235,9 +235,13 @@ fn imb_2021_options_are_named() {
     refused(
         &d,
         &["-off_cache", "-1"],
-        "-off_cache: an IMB 2021 option that imb-rs does not support",
+        "-off_cache: an IMB 2021 option imb-rs does not have: not supported yet",
     );
-    refused(&d, &["-iter_policy", "dynamic"], "not supported");
+    refused(
+        &d,
+        &["-iter_policy", "sometimes"],
+        "-iter_policy: invalid value \"sometimes\": expected dynamic, multiple_np, auto or off",
+    );
     refused(
         &d,
         &["-aggregate_mode", "both"],
