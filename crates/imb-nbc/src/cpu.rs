@@ -6,7 +6,8 @@
 //! is well under a microsecond. As in IMB 2021 a pass is therefore tiny: a 10×10 matrix times a
 //! 10-vector, 200 flops, calibrated once per process over 50 Mflop (IMB 2021's amount). Like
 //! IMB 2021 the work does not test the request while computing, so the overlap shows what the
-//! MPI library progresses on its own (doc/METHODOLOGY.md, "imb-nbc").
+//! MPI library progresses on its own (doc/METHODOLOGY.md, "imb-nbc"). `-compat 2021` uses
+//! IMB 2021's own kernel and calibration instead (`cpu2021`).
 
 use imb_core::cpu_exploit;
 
@@ -20,3 +21,10 @@ pub type Work = cpu_exploit::Work<N>;
 
 /// This process's speed on that kernel, measured once per run (tens of milliseconds).
 pub type Calibration = cpu_exploit::Calibration<N, CALIBRATION_PASSES>;
+
+/// One overlap kernel's CPU work under the default profile: the run's calibration and a
+/// working set of its own.
+pub struct Cpu {
+    pub cal: Calibration,
+    pub work: Work,
+}

@@ -11,6 +11,7 @@
 #![allow(non_upper_case_globals)] // benchmark statics carry IMB's names (Ibcast_pure)
 
 pub mod cpu;
+pub mod cpu2021;
 mod ffi;
 mod ops;
 mod overlap;
@@ -20,6 +21,7 @@ pub use overlap::overlap_pct;
 use imb_core::bench::{BufShape, Class, Info};
 use imb_core::cli::Options;
 use imb_core::kernel::{Benchmark, Hooks, RunState, Suite};
+use imb_core::method::Compat;
 use overlap::{Nbc, OVERLAP, OVERLAP_SYNC};
 use std::any::Any;
 use std::marker::PhantomData;
@@ -165,13 +167,21 @@ pub static SUITE: Suite = Suite {
     },
 };
 
-/// When an overlap benchmark is selected, every rank calibrates its own CPU work (IMB 2021
-/// does the same, once per process). IMB-NBC prints no block for it, so neither do we.
-fn calibrate_for(selected: &[&'static Info], _: &Options) -> Option<RunState> {
-    selected
+/// When an overlap benchmark is selected, every rank calibrates its own CPU work, once per
+/// process: at start-up under the default profile; under `-compat 2021` at the first call
+/// that needs it, as IMB 2021 does (this builds the empty calibration its kernels fill). IMB-NBC
+/// prints no block for it, so neither do we.
+fn calibrate_for(selected: &[&'static Info], opts: &Options) -> Option<RunState> {
+    let overlap = selected
         .iter()
-        .any(|i| *i.table == OVERLAP || *i.table == OVERLAP_SYNC)
-        .then(|| (Box::new(cpu::Calibration::measure()) as Box<dyn Any>, None))
+        .any(|i| *i.table == OVERLAP || *i.table == OVERLAP_SYNC);
+    overlap.then(|| {
+        let state: Box<dyn Any> = match opts.method.compat {
+            Compat::V30 => Box::new(cpu::Calibration::measure()),
+            Compat::V2021 => Box::new(cpu2021::Calibration::default()),
+        };
+        (state, None)
+    })
 }
 
 #[cfg(test)]
@@ -219,6 +229,30 @@ mod tests {
         };
         assert!(calibrate_for(&[Iallreduce_pure.info], &o).is_none());
         assert!(calibrate_for(&[Ibarrier.info], &o).is_some());
+    }
+
+    /// The default profile measures its rate before the run; `-compat 2021` leaves its
+    /// calibration to the first call that needs it.
+    #[test]
+    fn each_profile_gets_its_own_calibration() {
+        use imb_core::method::{Given, Method};
+        let Ok(imb_core::cli::Action::Run(mut o)) = imb_core::driver::parse(&SUITE, &[], 2) else {
+            panic!("no options")
+        };
+        let (state, note) = calibrate_for(&[Ibcast.info], &o).expect("overlap selected");
+        assert!(note.is_none());
+        assert!(state.downcast_ref::<cpu::Calibration>().is_some());
+        o.method = Method::resolve(&Given {
+            compat: Some(Compat::V2021),
+            ..Given::default()
+        });
+        assert!(calibrate_for(&[Ibcast_pure.info], &o).is_none());
+        let (state, note) = calibrate_for(&[Ibcast.info], &o).expect("overlap selected");
+        assert!(note.is_none());
+        let cal = state
+            .downcast_ref::<cpu2021::Calibration>()
+            .expect("2021's");
+        assert!(cal.0.get().is_none());
     }
 }
 

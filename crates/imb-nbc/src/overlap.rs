@@ -5,15 +5,16 @@
 //! each further call, both outside the clock (IMB 2021's `-sync on`), so each call starts with
 //! the processes in step and nothing of the previous one in flight. Per size:
 //! 1. t_pure: n × (start, MPI_Wait). The `_pure` benchmarks stop here (a Collective table).
-//! 2. The CPU work is sized to this rank's own t_pure from the run's calibration.
+//! 2. The CPU work is sized to this rank's own t_pure from the run's calibration (`cpu`, or
+//!    `cpu2021` under `-compat 2021`).
 //! 3. t_ovrl: n × (start, CPU work, MPI_Wait); t_CPU is the CPU work's own time inside it.
 
-use crate::cpu::{Calibration, Work};
 use crate::ops::{Op, Pattern};
+use crate::{cpu, cpu2021};
 use imb_core::bench::{Effort, Info};
 use imb_core::buffers::Defect;
 use imb_core::kernel::{bracket, Barriers, Benchmark, Comm, Ctx, Loop, Measure, Sample, Timed};
-use imb_core::method::Timing;
+use imb_core::method::{Compat, Timing};
 use imb_core::stats::{RankResult, Usec};
 use imb_core::table::{self as kind, OverlapTimes, Reduce, RowIn, TableKind};
 use std::marker::PhantomData;
@@ -73,20 +74,46 @@ impl<O: Op> Measure for Pure<O> {
     }
 }
 
-/// An overlap benchmark's kernel: the operation alone, then with CPU work in between.
-pub struct Overlap<O> {
-    op: O,
-    cal: Calibration,
-    work: Work,
+/// The CPU work of an overlap kernel, sized to each call's t_pure.
+pub trait CpuWork {
+    /// Untimed, between the t_pure loop and the overlap loop: the passes of each repetition.
+    fn prepare(&mut self, t_pure: f64) -> usize;
+    fn run(&mut self, passes: usize);
 }
 
-impl<O: Op> Measure for Overlap<O> {
+impl CpuWork for cpu::Cpu {
+    fn prepare(&mut self, t_pure: f64) -> usize {
+        self.cal.passes_truncated(t_pure)
+    }
+    #[inline(always)]
+    fn run(&mut self, passes: usize) {
+        self.work.run(passes);
+    }
+}
+
+impl CpuWork for cpu2021::Cpu<'_> {
+    fn prepare(&mut self, t_pure: f64) -> usize {
+        cpu2021::Cpu::prepare(self, t_pure)
+    }
+    #[inline(always)]
+    fn run(&mut self, passes: usize) {
+        cpu2021::Cpu::run(self, passes);
+    }
+}
+
+/// An overlap benchmark's kernel: the operation alone, then with CPU work in between.
+pub struct Overlap<O, W> {
+    op: O,
+    cpu: W,
+}
+
+impl<O: Op, W: CpuWork> Measure for Overlap<O, W> {
     type Rec = OverlapTimes;
     fn measure(&mut self, comm: &Comm, lp: Loop, n: usize, check: bool) -> Sample<OverlapTimes> {
         let n = n.max(1);
         let (t_pure, mut defect) = pure(&mut self.op, comm, lp, n, check);
-        let passes = self.cal.passes_truncated(t_pure);
-        let (op, work) = (&mut self.op, &mut self.work);
+        let passes = self.cpu.prepare(t_pure);
+        let (op, work) = (&mut self.op, &mut self.cpu);
         let (mut t_ovrl, mut t_cpu) = (0.0, 0.0);
         for i in 0..n {
             let (dt, cpu) = bracket(comm, barriers(i, lp), 1, || {
@@ -128,17 +155,25 @@ impl<P: Pattern> Benchmark for Nbc<P> {
         if self.pure {
             return Box::new(Pure(P::build(c)));
         }
-        // `calibrate_for` ran, since this overlap benchmark is selected.
-        let cal = c
-            .run
-            .and_then(|r| r.downcast_ref::<Calibration>())
-            .copied()
-            .unwrap_or_else(Calibration::measure);
-        Box::new(Overlap {
-            op: P::build(c),
-            cal,
-            work: Work::default(),
-        })
+        // `calibrate_for` ran, since this overlap benchmark is selected, and built the
+        // calibration of the run's profile.
+        let run = c.run;
+        match c.method.compat {
+            Compat::V30 => Box::new(Overlap {
+                op: P::build(c),
+                cpu: cpu::Cpu {
+                    cal: run
+                        .and_then(|r| r.downcast_ref::<cpu::Calibration>())
+                        .copied()
+                        .unwrap_or_else(cpu::Calibration::measure),
+                    work: cpu::Work::default(),
+                },
+            }),
+            Compat::V2021 => Box::new(Overlap {
+                op: P::build(c),
+                cpu: cpu2021::Cpu::new(run.and_then(|r| r.downcast_ref())),
+            }),
+        }
     }
 }
 
