@@ -71,6 +71,12 @@ pub static WITHOUT_AGGREGATE: Family = Family {
         WINDOW,
         DIR[0],
         DIR[1],
+        Refused {
+            name: "root_shift",
+            takes: Takes::Value,
+            why: "not supported yet: {exe}'s rooted operations use root 0 on every call (IMB \
+                  2021's default, -root_shift off)",
+        },
     ],
     ..Family::NONE
 };
