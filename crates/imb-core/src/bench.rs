@@ -57,6 +57,9 @@ pub struct Info {
     /// Mbytes/sec counts this many messages per sample (Sendrecv 2, Exchange 4).
     pub scale_bw: f64,
     pub bufs: BufShape,
+    /// The buffers under `-compat 2021`, when IMB 2021's pattern needs others (its
+    /// Reduce_scatter gives every process X bytes of an NP·X-byte vector); None: `bufs`.
+    pub bufs_2021: Option<BufShape>,
     /// Whether `-check` verifies it (adds the `defects` column).
     pub checked: bool,
     /// Modes in run order.
@@ -149,6 +152,14 @@ pub const fn message_bytes(x: usize) -> usize {
 }
 
 impl Info {
+    /// The buffers of a run under `compat`.
+    pub fn bufs_for(&self, compat: crate::method::Compat) -> BufShape {
+        match (compat, self.bufs_2021) {
+            (crate::method::Compat::V2021, Some(b)) => b,
+            _ => self.bufs,
+        }
+    }
+
     /// A plain MPI-1 benchmark; adjust fields with struct update syntax.
     pub const fn mpi1(name: &'static str, class: Class) -> Info {
         let (procs, table) = match class {
@@ -167,6 +178,7 @@ impl Info {
             scale_time: 1.0,
             scale_bw: 1.0,
             bufs: BufShape::Plain,
+            bufs_2021: None,
             checked: !matches!(class, Class::Sync),
             modes: &[Mode::Plain],
             nonaggr_cap: false,

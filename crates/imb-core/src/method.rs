@@ -110,6 +110,9 @@ pub struct OffCache {
     pub line_bytes: usize,
 }
 
+/// `-time`'s default under the dynamic policy: IMB 2021's seconds per size.
+pub const DYNAMIC_SECS: f64 = 10.0;
+
 /// Bytes in the megabyte of `Mbytes/sec`: 2^20 in IMB 3.0 (guide 3.3.2), 10^6 in IMB 2021.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Megabyte(pub f64);
@@ -248,7 +251,7 @@ impl Method {
             IterPolicy::Dynamic | IterPolicy::Auto => v.push(format!(
                 "-iter_policy {}: repetitions cut to about {} s per size after probe loops{}",
                 self.iter_policy.name(),
-                time.unwrap_or(10.0),
+                time.unwrap_or(DYNAMIC_SECS),
                 time.map(|t| format!(" (-time {t})")).unwrap_or_default()
             )),
             p => v.push(format!(

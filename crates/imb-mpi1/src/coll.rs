@@ -10,6 +10,7 @@ use crate::ffi::Mpi;
 use imb_core::bench::{np_blocks, BufShape, Class, Info};
 use imb_core::buffers::{check_copy, check_sum, Defect};
 use imb_core::kernel::{Benchmark, Ctx, Kernel, Timed};
+use imb_core::method::Compat;
 use imb_core::mpirc::{ints, uniform};
 use std::os::raw::c_int;
 
@@ -150,8 +151,13 @@ benchmark!(Reduce, REDUCE, ReduceK, |c| {
     ReduceK(Coll::new(c, x, x))
 });
 
-static REDUCE_SCATTER: Info = reduction("Reduce_scatter");
-/// The X/4 floats are split as evenly as possible: rank k gets one more when k < (X/4) mod NP.
+static REDUCE_SCATTER: Info = Info {
+    bufs_2021: Some(BufShape::ScatterSend),
+    ..reduction("Reduce_scatter")
+};
+/// The X/4 floats are split as evenly as possible: rank k gets one more when k < (X/4) mod NP
+/// (guide 3.3.4.2). Under `-compat 2021` every rank gets X/4 floats of an NP·X/4 vector, as in
+/// IMB 2021, whose figures then compare with ours size for size.
 struct ReduceScatterK<'a> {
     c: Coll<'a>,
     counts: Vec<c_int>,
@@ -178,10 +184,14 @@ pub fn split(elements: usize, n: usize) -> Vec<usize> {
 }
 benchmark!(Reduce_scatter, REDUCE_SCATTER, ReduceScatterK, |c| {
     let (x, n, me) = (c.x, c.size, c.rank);
-    let counts = split(x / 4, n);
+    let (counts, send) = if c.method.compat == Compat::V2021 {
+        (vec![x / 4; n], n * x)
+    } else {
+        (split(x / 4, n), x)
+    };
     let first = counts[..me].iter().sum();
     ReduceScatterK {
-        c: Coll::new(c, x, x),
+        c: Coll::new(c, send, x),
         counts: ints(counts),
         first,
     }

@@ -226,6 +226,16 @@ mod tests {
         assert_eq!(f("Scatter").bufs.lens(3, 4, 0), (12, 3));
         assert_eq!(f("Gatherv").bufs.lens(3, 4, 0), (3, 12));
         assert_eq!(f("Reduce_scatter_block").bufs.lens(4, 4, 0), (16, 4));
+        // IMB 2021's Reduce_scatter reduces an NP·X vector under -compat 2021 only.
+        use imb_core::method::Compat;
+        assert_eq!(
+            f("Reduce_scatter").bufs_for(Compat::V30).lens(4, 4, 0),
+            (4, 4)
+        );
+        assert_eq!(
+            f("Reduce_scatter").bufs_for(Compat::V2021).lens(4, 4, 0),
+            (16, 4)
+        );
     }
 }
 

@@ -4,9 +4,6 @@
 use super::*;
 use crate::method::{self, IterPolicy, WarmUp};
 
-/// `-time`'s default under the dynamic policy: IMB 2021's seconds per size.
-const DYNAMIC_SECS: f64 = 10.0;
-
 /// What every size of a step shares on this rank.
 pub(super) struct StepRun<'a> {
     pub(super) bench: &'a dyn Benchmark,
@@ -76,7 +73,7 @@ impl Runner<'_> {
         let policy = method.iter_policy.for_bench(info.rooted);
         match policy {
             IterPolicy::Dynamic => {
-                let secs = self.opts.time.unwrap_or(DYNAMIC_SECS);
+                let secs = self.opts.time.unwrap_or(method::DYNAMIC_SECS);
                 let earlier = if info.class == Class::Sync {
                     &[][..]
                 } else {
@@ -186,8 +183,11 @@ pub(super) struct Active<'a> {
 impl Active<'_> {
     pub(super) fn time(&mut self, x: usize, mode: Mode, n: usize, check: bool) -> Sample<Wire> {
         let info = self.bench.info();
-        self.recv
-            .zero(info.bufs.lens(x, self.np, self.params.overall_vol).1);
+        self.recv.zero(
+            info.bufs_for(self.method.compat)
+                .lens(x, self.np, self.params.overall_vol)
+                .1,
+        );
         let mut k = self.bench.kernel(Ctx {
             comm: self.comm,
             rank: self.pos,

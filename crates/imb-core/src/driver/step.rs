@@ -130,9 +130,11 @@ impl Runner<'_> {
         role: Option<(usize, usize)>,
         buf_x: usize,
     ) -> Result<Option<(Buffer, Buffer)>> {
-        let (slen, rlen) = info
-            .bufs
-            .lens(buf_x, layout.np, self.opts.params.overall_vol);
+        let (slen, rlen) = info.bufs_for(self.opts.method.compat).lens(
+            buf_x,
+            layout.np,
+            self.opts.params.overall_vol,
+        );
         let mut bufs = None;
         let mut why = None;
         if let Some(short) = role.and_then(|_| self.host.memory_short((slen + rlen) as u64)) {

@@ -10,6 +10,7 @@
 use super::{Plan, StepPlan};
 use crate::bench::{Effort, Info, Mode, Shape};
 use crate::cli::Options;
+use crate::method::{IterPolicy, DYNAMIC_SECS};
 use crate::settings::Params;
 
 /// A run whose least time exceeds this is refused unless `-force` is given.
@@ -167,7 +168,10 @@ fn duration_text(secs: f64) -> String {
 pub fn least(plan: &Plan, opts: &Options, warm_up: bool) -> Least {
     let p = &opts.params;
     let zero = |info: &Info, x: usize, np: usize| {
-        info.bufs.lens(x, np, p.overall_vol).1 as f64 / BYTES_PER_SEC
+        info.bufs_for(opts.method.compat)
+            .lens(x, np, p.overall_vol)
+            .1 as f64
+            / BYTES_PER_SEC
     };
     let timings = opts.adaptive.map_or(1, |a| a.min_reps.max(1)) + 2 * opts.time.is_some() as usize;
     let mut out = Least::default();
@@ -198,7 +202,12 @@ pub fn least(plan: &Plan, opts: &Options, warm_up: bool) -> Least {
                     let (e, rep) = size_effort(info, x, np, mode, p);
                     lever = lever.or(e.lever);
                     let n = sizes.n_sample[m][k] as f64;
-                    let mut reps = match opts.time {
+                    // The dynamic policy cuts a size to about -time's seconds, 10 by default.
+                    let cap = match opts.method.iter_policy.for_bench(info.rooted) {
+                        IterPolicy::Dynamic => Some(opts.time.unwrap_or(DYNAMIC_SECS)),
+                        _ => opts.time,
+                    };
+                    let mut reps = match cap {
                         Some(t) => (n * rep).min(t / 2.0),
                         None => n * rep,
                     };

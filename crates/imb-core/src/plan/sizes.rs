@@ -36,7 +36,7 @@ impl Sizes {
         let p = &opts.params;
         let sync = info.class == Class::Sync;
         let need = |x: usize| {
-            let (s, r) = info.bufs.lens(x, np, p.overall_vol);
+            let (s, r) = info.bufs_for(opts.method.compat).lens(x, np, p.overall_vol);
             (s + r) as f64
         };
         let fits = |x: usize| {
