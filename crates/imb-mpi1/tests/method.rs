@@ -208,3 +208,14 @@ fn refused_with_the_reason() {
         assert!(o.stderr.contains(want), "{args:?}: {}", o.stderr);
     }
 }
+
+#[test]
+fn compat_2021_lists_multi_benchmarks_by_their_names() {
+    let args = ["-multi", "0", "PingPong", "-msglog", "0:1", "-iter", "5"];
+    let o = mpirun(4, &args);
+    ok(&o);
+    assert!(o.stdout.contains("\n# (Multi-)PingPong\n"), "{}", o.stdout);
+    let o = mpirun(4, &[&["-compat", "2021"][..], &args].concat());
+    ok(&o);
+    assert!(o.stdout.contains("\n# PingPong\n"), "{}", o.stdout);
+}

@@ -352,7 +352,9 @@ impl Runner<'_> {
                 .iter()
                 .map(|&b| self.suite.info(b).name)
                 .collect();
-            let multi = self.opts.multi.is_some();
+            // IMB 3.0 marks the list "(Multi-)" under -multi; IMB 2021 prints the bare names.
+            let multi =
+                self.opts.multi.is_some() && self.opts.method.compat == crate::method::Compat::V30;
             self.emit(|s| {
                 s.header(&h);
                 s.list(&names, multi);
