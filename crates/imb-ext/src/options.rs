@@ -60,7 +60,8 @@ pub static OPTIONS: Family = Family {
     ..Family::NONE
 };
 
-/// imb-nbc's: the same, after `-aggregate_mode` (it has no AGGREGATE tables).
+/// imb-nbc's: `-aggregate_mode` (it has no AGGREGATE tables), then the others' options as
+/// above but `-sync` and `-root_shift`, which its collectives take.
 pub static WITHOUT_AGGREGATE: Family = Family {
     refused: &[
         Refused {
@@ -71,12 +72,6 @@ pub static WITHOUT_AGGREGATE: Family = Family {
         WINDOW,
         DIR[0],
         DIR[1],
-        Refused {
-            name: "root_shift",
-            takes: Takes::Value,
-            why: "not supported yet: {exe}'s rooted operations use root 0 on every call (IMB \
-                  2021's default, -root_shift off)",
-        },
     ],
     ..Family::NONE
 };

@@ -94,6 +94,22 @@ impl<'c> Mpi<'c> {
         }
     }
 
+    /// Handles on MPI_COMM_NULL, for unit tests that look at an operation without starting
+    /// it (no MPI_Init needed).
+    #[cfg(test)]
+    pub fn unconnected() -> Mpi<'static> {
+        // SAFETY: reading rsmpi's extern statics, initialised constants of the MPI library.
+        unsafe {
+            Mpi {
+                comm: ffi::RSMPI_COMM_NULL,
+                byte: ffi::RSMPI_UINT8_T,
+                float: ffi::RSMPI_FLOAT,
+                sum: ffi::RSMPI_SUM,
+                _comm: PhantomData,
+            }
+        }
+    }
+
     /// MPI_Ibcast from `root`: the root sends `send`, every other rank receives into `recv`
     /// (the same length), so the source data is never overwritten.
     #[inline(always)]

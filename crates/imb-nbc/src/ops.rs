@@ -1,7 +1,11 @@
 //! The thirteen non-blocking collectives, one started operation each (the `Op`s the loops of
 //! `overlap` time), and what `-check` compares afterwards (guide 3.3.4 for the patterns).
-//! Reductions move X/4 MPI_FLOATs with MPI_SUM; the rest move MPI_BYTEs. The root of the rooted
-//! operations is rank 0 on every call, as IMB 2021 does by default (`-root_shift off`).
+//! Reductions move X/4 MPI_FLOATs with MPI_SUM; the rest move MPI_BYTEs. Call i of a loop (each
+//! loop counts from 0) of a rooted operation uses root `i mod roots`: roots = 1 keeps root 0
+//! (IMB 2021's default, under either profile), roots = NP moves the root by one each call
+//! (`-root_shift on`), as IMB 2021's IMB-NBC does in its `_pure` and overlap loops. Its
+//! Ireduce alone rotates the overlap loop's root under `off` too; here t_ovrl keeps t_pure's
+//! roots, so overlap[%] compares one operation (doc/METHODOLOGY.md, "imb-nbc").
 //! Ireduce_scatter gives every process X bytes of an NP·X-byte vector, as IMB 2021 does (not
 //! 3.0's split of X that imb-mpi1's Reduce_scatter keeps; doc/METHODOLOGY.md, "imb-nbc").
 
@@ -11,15 +15,13 @@ use imb_core::kernel::Ctx;
 use imb_core::mpirc::{ints, uniform};
 use std::os::raw::c_int;
 
-/// The root of Ibcast, Igather(v), Iscatter(v) and Ireduce.
-const ROOT: usize = 0;
-
 /// One non-blocking collective, ready to start over and over on the same buffers.
 pub trait Op {
-    /// Start the operation; the loop waits for it.
-    fn start(&mut self) -> Pending<'_>;
-    /// Check mode: what the last completed operation left in this rank's receive buffer.
-    fn check(&self) -> Defect {
+    /// Start call `i` of a loop; the loop waits for it. The index, not a counter kept here,
+    /// picks the root, so every loop starts at root 0 without being told to.
+    fn start(&mut self, i: usize) -> Pending<'_>;
+    /// Check mode: what call `i`, the last completed, left in this rank's receive buffer.
+    fn check(&self, _i: usize) -> Defect {
         Defect::NONE
     }
 }
@@ -36,6 +38,9 @@ pub struct Coll<'a> {
     me: usize,
     n: usize,
     x: usize,
+    /// How many ranks the root of a rooted operation cycles through
+    /// (`Method::roots_or_zero`), read once here so that a call only takes a remainder.
+    roots: usize,
     s: &'a [u8],
     r: &'a mut [u8],
 }
@@ -48,8 +53,29 @@ impl<'a> Coll<'a> {
             me: c.rank,
             n: c.size,
             x: c.x,
+            roots: c.method.roots_or_zero(c.size),
             s: &c.send[..slen],
             r: &mut c.recv[..rlen],
+        }
+    }
+
+    /// The root of call `i`.
+    #[inline(always)]
+    fn root(&self, i: usize) -> usize {
+        i % self.roots
+    }
+
+    /// An operation's view for unit tests: rank `me` of `n`, `roots` roots, no communicator.
+    #[cfg(test)]
+    fn bare(me: usize, n: usize, roots: usize, s: &'a [u8], r: &'a mut [u8]) -> Self {
+        Coll {
+            m: Mpi::unconnected(),
+            me,
+            n,
+            x: s.len().min(r.len()),
+            roots,
+            s,
+            r,
         }
     }
 
@@ -109,16 +135,18 @@ const ALL: fn(usize, usize) -> (usize, usize) = |x, n| (n * x, n * x);
 pattern!(Bcast, BcastOp, Coll, PLAIN);
 impl Op for BcastOp<'_> {
     #[inline(always)]
-    fn start(&mut self) -> Pending<'_> {
+    fn start(&mut self, i: usize) -> Pending<'_> {
         let c = &mut self.0;
-        c.m.ibcast(c.s, c.r, c.me as c_int, ROOT as c_int)
+        let root = c.root(i) as c_int;
+        c.m.ibcast(c.s, c.r, c.me as c_int, root)
     }
-    fn check(&self) -> Defect {
+    fn check(&self, i: usize) -> Defect {
         let c = &self.0;
-        if c.me == ROOT {
+        let root = c.root(i);
+        if c.me == root {
             Defect::NONE
         } else {
-            check_copy(c.r, ROOT, 0)
+            check_copy(c.r, root, 0)
         }
     }
 }
@@ -126,10 +154,10 @@ impl Op for BcastOp<'_> {
 pattern!(Allgather, AllgatherOp, Coll, GATHER);
 impl Op for AllgatherOp<'_> {
     #[inline(always)]
-    fn start(&mut self) -> Pending<'_> {
+    fn start(&mut self, _: usize) -> Pending<'_> {
         self.0.m.iallgather(self.0.s, self.0.r)
     }
-    fn check(&self) -> Defect {
+    fn check(&self, _: usize) -> Defect {
         self.0.check_blocks(|_| 0)
     }
 }
@@ -137,18 +165,18 @@ impl Op for AllgatherOp<'_> {
 pattern!(Allgatherv, AllgathervOp, CollV, GATHER);
 impl Op for AllgathervOp<'_> {
     #[inline(always)]
-    fn start(&mut self) -> Pending<'_> {
+    fn start(&mut self, _: usize) -> Pending<'_> {
         let v = &mut self.0;
         v.c.m.iallgatherv(v.c.s, v.c.r, &v.counts, &v.displs)
     }
-    fn check(&self) -> Defect {
+    fn check(&self, _: usize) -> Defect {
         self.0.c.check_blocks(|_| 0)
     }
 }
 
-/// The gathers fill the root's receive buffer only.
-fn check_at_root(c: &Coll) -> Defect {
-    if c.me == ROOT {
+/// The gathers fill the receive buffer of call i's root only.
+fn check_gathered(c: &Coll, i: usize) -> Defect {
+    if c.me == c.root(i) {
         c.check_blocks(|_| 0)
     } else {
         Defect::NONE
@@ -158,64 +186,68 @@ fn check_at_root(c: &Coll) -> Defect {
 pattern!(Gather, GatherOp, Coll, GATHER);
 impl Op for GatherOp<'_> {
     #[inline(always)]
-    fn start(&mut self) -> Pending<'_> {
-        self.0.m.igather(self.0.s, self.0.r, ROOT as c_int)
+    fn start(&mut self, i: usize) -> Pending<'_> {
+        let c = &mut self.0;
+        let root = c.root(i) as c_int;
+        c.m.igather(c.s, c.r, root)
     }
-    fn check(&self) -> Defect {
-        check_at_root(&self.0)
+    fn check(&self, i: usize) -> Defect {
+        check_gathered(&self.0, i)
     }
 }
 
 pattern!(Gatherv, GathervOp, CollV, GATHER);
 impl Op for GathervOp<'_> {
     #[inline(always)]
-    fn start(&mut self) -> Pending<'_> {
+    fn start(&mut self, i: usize) -> Pending<'_> {
         let v = &mut self.0;
-        v.c.m
-            .igatherv(v.c.s, v.c.r, &v.counts, &v.displs, ROOT as c_int)
+        let root = v.c.root(i) as c_int;
+        v.c.m.igatherv(v.c.s, v.c.r, &v.counts, &v.displs, root)
     }
-    fn check(&self) -> Defect {
-        check_at_root(&self.0.c)
+    fn check(&self, i: usize) -> Defect {
+        check_gathered(&self.0.c, i)
     }
 }
 
-/// Rank me received block me of the root's send buffer.
-fn check_scattered(c: &Coll) -> Defect {
-    check_copy(c.r, ROOT, c.me * c.x)
+/// Rank me, the root too, received block me of call i's root's send buffer.
+fn check_scattered(c: &Coll, i: usize) -> Defect {
+    check_copy(c.r, c.root(i), c.me * c.x)
 }
 
 pattern!(Scatter, ScatterOp, Coll, SCATTER);
 impl Op for ScatterOp<'_> {
     #[inline(always)]
-    fn start(&mut self) -> Pending<'_> {
-        self.0.m.iscatter(self.0.s, self.0.r, ROOT as c_int)
+    fn start(&mut self, i: usize) -> Pending<'_> {
+        let c = &mut self.0;
+        let root = c.root(i) as c_int;
+        c.m.iscatter(c.s, c.r, root)
     }
-    fn check(&self) -> Defect {
-        check_scattered(&self.0)
+    fn check(&self, i: usize) -> Defect {
+        check_scattered(&self.0, i)
     }
 }
 
 pattern!(Scatterv, ScattervOp, CollV, SCATTER);
 impl Op for ScattervOp<'_> {
     #[inline(always)]
-    fn start(&mut self) -> Pending<'_> {
+    fn start(&mut self, i: usize) -> Pending<'_> {
         let v = &mut self.0;
-        v.c.m
-            .iscatterv(v.c.s, &v.counts, &v.displs, v.c.r, ROOT as c_int)
+        let root = v.c.root(i) as c_int;
+        v.c.m.iscatterv(v.c.s, &v.counts, &v.displs, v.c.r, root)
     }
-    fn check(&self) -> Defect {
-        check_scattered(&self.0.c)
+    fn check(&self, i: usize) -> Defect {
+        check_scattered(&self.0.c, i)
     }
 }
 
 pattern!(Alltoall, AlltoallOp, Coll, ALL);
 impl Op for AlltoallOp<'_> {
     #[inline(always)]
-    fn start(&mut self) -> Pending<'_> {
+    fn start(&mut self, _: usize) -> Pending<'_> {
         let c = &mut self.0;
         c.m.ialltoall(c.s, c.r, c.x)
     }
-    fn check(&self) -> Defect {
+    fn check(&self, _: usize) -> Defect {
         // Block k came from rank k's block for me.
         let c = &self.0;
         c.check_blocks(|_| c.me * c.x)
@@ -225,11 +257,11 @@ impl Op for AlltoallOp<'_> {
 pattern!(Alltoallv, AlltoallvOp, CollV, ALL);
 impl Op for AlltoallvOp<'_> {
     #[inline(always)]
-    fn start(&mut self) -> Pending<'_> {
+    fn start(&mut self, _: usize) -> Pending<'_> {
         let v = &mut self.0;
         v.c.m.ialltoallv(v.c.s, v.c.r, &v.counts, &v.displs)
     }
-    fn check(&self) -> Defect {
+    fn check(&self, _: usize) -> Defect {
         let c = &self.0.c;
         c.check_blocks(|_| c.me * c.x)
     }
@@ -238,12 +270,14 @@ impl Op for AlltoallvOp<'_> {
 pattern!(Reduce, ReduceOp, Coll, PLAIN);
 impl Op for ReduceOp<'_> {
     #[inline(always)]
-    fn start(&mut self) -> Pending<'_> {
-        self.0.m.ireduce(self.0.s, self.0.r, ROOT as c_int)
+    fn start(&mut self, i: usize) -> Pending<'_> {
+        let c = &mut self.0;
+        let root = c.root(i) as c_int;
+        c.m.ireduce(c.s, c.r, root)
     }
-    fn check(&self) -> Defect {
+    fn check(&self, i: usize) -> Defect {
         let c = &self.0;
-        if c.me == ROOT {
+        if c.me == c.root(i) {
             check_sum(c.r, c.n, 0)
         } else {
             Defect::NONE
@@ -270,10 +304,10 @@ impl Pattern for ReduceScatter {
 }
 impl Op for ReduceScatterOp<'_> {
     #[inline(always)]
-    fn start(&mut self) -> Pending<'_> {
+    fn start(&mut self, _: usize) -> Pending<'_> {
         self.c.m.ireduce_scatter(self.c.s, self.c.r, &self.counts)
     }
-    fn check(&self) -> Defect {
+    fn check(&self, _: usize) -> Defect {
         let c = &self.c;
         check_sum(c.r, c.n, c.me * (c.x / 4))
     }
@@ -282,10 +316,10 @@ impl Op for ReduceScatterOp<'_> {
 pattern!(Allreduce, AllreduceOp, Coll, PLAIN);
 impl Op for AllreduceOp<'_> {
     #[inline(always)]
-    fn start(&mut self) -> Pending<'_> {
+    fn start(&mut self, _: usize) -> Pending<'_> {
         self.0.m.iallreduce(self.0.s, self.0.r)
     }
-    fn check(&self) -> Defect {
+    fn check(&self, _: usize) -> Defect {
         check_sum(self.0.r, self.0.n, 0)
     }
 }
@@ -300,7 +334,88 @@ impl Pattern for Barrier {
 }
 impl Op for BarrierOp<'_> {
     #[inline(always)]
-    fn start(&mut self) -> Pending<'_> {
+    fn start(&mut self, _: usize) -> Pending<'_> {
         self.0.ibarrier()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use imb_core::buffers::buf_value;
+
+    /// `n` floats of rank `rank`'s send pattern from float `first` on.
+    fn pattern(rank: usize, first: usize, n: usize) -> Vec<u8> {
+        (first..first + n)
+            .flat_map(|i| buf_value(rank, i).to_ne_bytes())
+            .collect()
+    }
+
+    /// For calls 0, 1, …: whether the check of that call found a defect.
+    fn defects(op: &impl Op, calls: usize) -> Vec<bool> {
+        (0..calls).map(|i| op.check(i).pos.is_some()).collect()
+    }
+
+    fn bare_v<'a>(me: usize, n: usize, roots: usize, s: &'a [u8], r: &'a mut [u8]) -> CollV<'a> {
+        let c = Coll::bare(me, n, roots, s, r);
+        let (counts, displs) = uniform(c.x, n);
+        CollV { c, counts, displs }
+    }
+
+    /// IMB 2021's sequence: root 0, then one further each call, back to 0 after NP − 1; one
+    /// root keeps 0.
+    #[test]
+    fn the_root_of_call_i_is_i_mod_roots() {
+        let three: Vec<usize> = (0..7)
+            .map(|i| Coll::bare(0, 3, 3, &[], &mut []).root(i))
+            .collect();
+        assert_eq!(three, [0, 1, 2, 0, 1, 2, 0]);
+        assert!((0..7).all(|i| Coll::bare(2, 3, 1, &[], &mut []).root(i) == 0));
+    }
+
+    /// A receiver compares with the pattern of its call's root (rank 0's here) and the root
+    /// checks nothing.
+    #[test]
+    fn bcast_checks_the_calls_root() {
+        let s = [0u8; 8];
+        let mut r = pattern(0, 0, 2);
+        let fixed = BcastOp(Coll::bare(1, 3, 1, &s, &mut r));
+        assert_eq!(defects(&fixed, 4), [false; 4]);
+        let moving = BcastOp(Coll::bare(1, 3, 3, &s, &mut r));
+        // Call 1: this rank was the root; call 2: rank 2's pattern was due.
+        assert_eq!(defects(&moving, 4), [false, false, true, false]);
+    }
+
+    /// The receive buffer holds nothing gathered, so every check made is a defect: the
+    /// gathers and Ireduce check only at their call's root.
+    #[test]
+    fn gathers_and_reduce_check_at_the_calls_root_only() {
+        let s = [0u8; 8];
+        let mut r = [0u8; 24];
+        for roots in [1, 3] {
+            let want = |me: usize| -> Vec<bool> { (0..5).map(|i| i % roots == me).collect() };
+            for me in 0..3 {
+                let g = GatherOp(Coll::bare(me, 3, roots, &s, &mut r));
+                assert_eq!(defects(&g, 5), want(me), "Igather {me}/{roots}");
+                let gv = GathervOp(bare_v(me, 3, roots, &s, &mut r));
+                assert_eq!(defects(&gv, 5), want(me), "Igatherv {me}/{roots}");
+                let red = ReduceOp(Coll::bare(me, 3, roots, &s, &mut r[..8]));
+                assert_eq!(defects(&red, 5), want(me), "Ireduce {me}/{roots}");
+            }
+        }
+    }
+
+    /// Every rank, the root too, has its block of the call's root's send buffer: rank 1
+    /// holds block 1 of rank 0's.
+    #[test]
+    fn scatters_check_the_calls_roots_block() {
+        let s = [0u8; 24];
+        let mut r = pattern(0, 2, 2);
+        let fixed = ScatterOp(Coll::bare(1, 3, 1, &s, &mut r));
+        assert_eq!(defects(&fixed, 4), [false; 4]);
+        let moving = ScatterOp(Coll::bare(1, 3, 3, &s, &mut r));
+        assert_eq!(defects(&moving, 4), [false, true, true, false]);
+        let moving_v = ScattervOp(bare_v(1, 3, 3, &s, &mut r));
+        assert_eq!(defects(&moving_v, 4), [false, true, true, false]);
     }
 }

@@ -8,6 +8,10 @@
 //! 2. The CPU work is sized to this rank's own t_pure from the run's calibration (`cpu`, or
 //!    `cpu2021` under `-compat 2021`).
 //! 3. t_ovrl: n × (start, CPU work, MPI_Wait); t_CPU is the CPU work's own time inside it.
+//!
+//! Both loops hand the operation its call's index from 0, so under `-root_shift on` each
+//! starts at root 0 and t_ovrl's calls have the roots of t_pure's, in the same order, as in
+//! IMB 2021; the untimed step between them calls no operation.
 
 use crate::ops::{Op, Pattern};
 use crate::{cpu, cpu2021};
@@ -37,10 +41,10 @@ fn barriers(i: usize, lp: Loop) -> Barriers {
 fn pure<O: Op>(op: &mut O, comm: &Comm, lp: Loop, n: usize, check: bool) -> (f64, Defect) {
     let (mut t, mut defect) = (0.0, Defect::NONE);
     for i in 0..n {
-        let (dt, ()) = bracket(comm, barriers(i, lp), 1, || op.start().wait());
+        let (dt, ()) = bracket(comm, barriers(i, lp), 1, || op.start(i).wait());
         t += dt;
         if check {
-            defect = defect.max(op.check());
+            defect = defect.max(op.check(i));
         }
     }
     (t / n as f64, defect)
@@ -117,7 +121,7 @@ impl<O: Op, W: CpuWork> Measure for Overlap<O, W> {
         let (mut t_ovrl, mut t_cpu) = (0.0, 0.0);
         for i in 0..n {
             let (dt, cpu) = bracket(comm, barriers(i, lp), 1, || {
-                let pending = op.start();
+                let pending = op.start(i);
                 let (cpu, ()) = bracket(comm, Barriers::NONE, 1, || work.run(passes));
                 pending.wait();
                 cpu
@@ -125,7 +129,7 @@ impl<O: Op, W: CpuWork> Measure for Overlap<O, W> {
             t_ovrl += dt;
             t_cpu += cpu;
             if check {
-                defect = defect.max(op.check());
+                defect = defect.max(op.check(i));
             }
         }
         Sample {
