@@ -140,8 +140,8 @@ pub fn one_call(s: &Shape) -> Effort {
 
 /// One call in which every process receives (Allgather) or sends (Alltoall,
 /// Reduce_scatter_block) a block of X bytes per process: NP·X bytes each. A rooted collective
-/// qualifies only if its root stays (imb-nbc's, rank 0): imb-mpi1's root is i mod NP, so per
-/// process its NP·X averages out to X.
+/// does not qualify: its root may move (`-root_shift`), and then per process its NP·X averages
+/// out to X, which the bound must not exceed.
 pub fn np_blocks(s: &Shape) -> Effort {
     Effort::call(s.np.saturating_mul(s.x))
 }

@@ -236,12 +236,16 @@ impl Method {
                 .to_string(),
             );
         }
-        match (self.roots(2), self.root_shift) {
-            (1, _) => v.push("rooted collectives keep root 0 (-root_shift off)".into()),
-            (_, Some(true)) if self.compat == Compat::V2021 => {
+        // As given, or as -compat 2021 implies: the families' defaults differ (imb-nbc keeps
+        // root 0 under 3.0 too), so the line says what was asked, not how it differs.
+        match (self.root_shift, self.compat) {
+            (Some(false), _) | (None, Compat::V2021) => {
+                v.push("rooted collectives keep root 0 (-root_shift off)".into())
+            }
+            (Some(true), _) => {
                 v.push("rooted collectives move the root each call (-root_shift on)".into())
             }
-            _ => {}
+            (None, Compat::V30) => {}
         }
         if self.imb_barrier {
             v.push("barriers are IMB 2021's dissemination barrier (-imb_barrier on)".into());
