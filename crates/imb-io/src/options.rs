@@ -108,6 +108,7 @@ lets imb-io replace it (and then remove it).\n",
         },
     ],
     resolve,
+    ..Family::NONE
 };
 
 /// Directory and base name of the files (`-dir`, FILENAME).
