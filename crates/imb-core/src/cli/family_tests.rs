@@ -67,7 +67,13 @@ static FAMILY: Family = Family {
     }],
     resolve: far,
     // Far messages spread out: the buffers hold three times their bytes.
-    span: |_, v| if FAR.get(v).as_deref() == Some("moon") { 3 } else { 1 },
+    span: |_, v| {
+        if FAR.get(v).as_deref() == Some("moon") {
+            3
+        } else {
+            1
+        }
+    },
 };
 
 fn spec() -> Spec<'static> {

@@ -142,7 +142,11 @@ pub fn header_text(h: &Header) -> String {
         s.push_str("#\n");
     }
     s.push_str("#\n");
-    for n in h.notes.iter().filter(|n| !matches!(n, Note::Datatypes { .. })) {
+    for n in h
+        .notes
+        .iter()
+        .filter(|n| !matches!(n, Note::Datatypes { .. }))
+    {
         for l in n.lines() {
             s.push_str(&format!("# !! {l}\n"));
         }
