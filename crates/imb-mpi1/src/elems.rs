@@ -7,8 +7,8 @@
 //! one every `stride` bytes: the element's size, or twice it when resized. Copies arrive byte
 //! for byte wherever the elements are; sums are the reduction type's own arithmetic on the send
 //! buffers' bytes (BUF_VALUE floats, read as that type). MPI does not say what an integer sum
-//! that overflows gives: MPI_INT sums wrap in Open MPI 4.1 and MPICH 4 (their C loops and
-//! vector adds alike) and are checked so; MPI_CHAR sums wrap in Open MPI 4.1's scalar loop but
+//! that overflows gives: MPI_INT sums wrap in Open MPI 4.1 (its C loops and vector adds
+//! alike) and are checked so; MPI_CHAR sums wrap in Open MPI 4.1's scalar loop but
 //! saturate in its vectorised one (from 16 elements on), so a char is checked only where no
 //! order of the additions leaves its range.
 
