@@ -130,8 +130,8 @@ impl Elems {
         }
     }
 
-    /// IMB 3.0's messages of X bytes (MPI_BYTE, or MPI_FLOAT with MPI_SUM) for kernels built
-    /// without the run's parameters (unit tests, the overhead example). Creates nothing.
+    /// IMB 3.0's messages of X bytes (MPI_BYTE, or MPI_FLOAT with MPI_SUM), whatever the
+    /// run's types (Jacobi2D's reference transfers; the unit tests' kernels). Creates nothing.
     pub fn imb(reduction: bool, x: usize) -> Elems {
         let lay = Layout::imb(reduction, x);
         Elems {
@@ -222,8 +222,9 @@ unsafe extern "C" fn contig_sum<T: Add>(
     let step = extent as usize / size as usize;
     let places = extent as usize / std::mem::size_of::<T>() * *len as usize;
     let (a, b) = (input as *const T, inout as *mut T);
+    // Every place i < extent/size(T)·len lies within the *len items MPI handed over. The
+    // accesses are unaligned: MPI may hand over temporary buffers of its own.
     for i in (0..places).step_by(step.max(1)) {
-        // Unaligned: MPI may hand over its own temporary buffers.
         b.add(i)
             .write_unaligned(b.add(i).read_unaligned().add(a.add(i).read_unaligned()));
     }
