@@ -46,6 +46,28 @@ mod tests {
     use imb_core::bench::{BufShape, Class, Mode, Procs};
     use imb_core::table;
 
+    /// IMB 2021 has its datatype options only in IMB-MPI1: refused, naming imb-mpi1.
+    #[test]
+    fn datatype_options_are_imb_mpi1s() {
+        for (o, what) in [
+            ("data_type", "imb-ext moves MPI_BYTE"),
+            ("red_data_type", "imb-ext sums MPI_FLOAT"),
+            ("contig_type", "imb-ext's messages are contiguous"),
+        ] {
+            let args = [format!("-{o}"), "int".to_string()];
+            let e = imb_core::driver::parse(&SUITE, &args, 2)
+                .unwrap_err()
+                .to_string();
+            assert_eq!(
+                e,
+                format!(
+                    "-{o}: IMB 2021 has it only in IMB-MPI1, and imb-rs only in imb-mpi1: {}",
+                    what
+                ),
+            );
+        }
+    }
+
     #[test]
     fn every_guide_name_once_in_default_order() {
         assert_eq!(

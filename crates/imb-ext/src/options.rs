@@ -1,7 +1,8 @@
 //! The options and settings of imb-ext, also imb-rma's and imb-nbc's (doc/ARCHITECTURE.md, "A
-//! new option"): none of their own; imb-mpi1's `-window_size` and imb-io's `-dir`,
-//! `-overwrite` and FILENAME refused with a reason, and imb-nbc's `-aggregate_mode`. Nothing here touches MPI or the rest of
-//! this crate, so fuzz/ compiles this file into its harness as it is.
+//! new option"): none of their own; imb-mpi1's `-window_size` and datatypes and imb-io's
+//! `-dir`, `-overwrite` and FILENAME refused with a reason, and imb-nbc's `-aggregate_mode`.
+//! Nothing here touches MPI or the rest of this crate, so fuzz/ compiles this file into its
+//! harness as it is.
 
 use imb_core::cli::table::Takes;
 use imb_core::cli::{Family, Refused};
@@ -24,6 +25,28 @@ pub const WINDOW: Refused = Refused {
     takes: Takes::Value,
     why: "{exe} has no benchmark with a window of messages (imb-mpi1's Uniband and Biband have)",
 };
+
+/// IMB 2021's datatype options, which it has only in IMB-MPI1 (imb-mpi1's), refused.
+pub const TYPES: [Refused; 3] = [
+    Refused {
+        name: "data_type",
+        takes: Takes::Value,
+        why: "IMB 2021 has it only in IMB-MPI1, and imb-rs only in imb-mpi1: {exe} moves \
+              MPI_BYTE",
+    },
+    Refused {
+        name: "red_data_type",
+        takes: Takes::Value,
+        why: "IMB 2021 has it only in IMB-MPI1, and imb-rs only in imb-mpi1: {exe} sums \
+              MPI_FLOAT",
+    },
+    Refused {
+        name: "contig_type",
+        takes: Takes::Value,
+        why: "IMB 2021 has it only in IMB-MPI1, and imb-rs only in imb-mpi1: {exe}'s messages \
+              are contiguous",
+    },
+];
 
 /// imb-io's options, refused.
 pub const DIR: [Refused; 2] = [
@@ -56,7 +79,16 @@ pub const COLLECTIVE: [Refused; 2] = [
 
 /// imb-ext's and imb-rma's options: the other executables', refused in this order.
 pub static OPTIONS: Family = Family {
-    refused: &[WINDOW, DIR[0], DIR[1], COLLECTIVE[0], COLLECTIVE[1]],
+    refused: &[
+        WINDOW,
+        DIR[0],
+        DIR[1],
+        COLLECTIVE[0],
+        COLLECTIVE[1],
+        TYPES[0],
+        TYPES[1],
+        TYPES[2],
+    ],
     ..Family::NONE
 };
 
@@ -72,6 +104,9 @@ pub static WITHOUT_AGGREGATE: Family = Family {
         WINDOW,
         DIR[0],
         DIR[1],
+        TYPES[0],
+        TYPES[1],
+        TYPES[2],
     ],
     ..Family::NONE
 };

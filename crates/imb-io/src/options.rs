@@ -1,7 +1,7 @@
 //! imb-io's options and settings as the engine reads them (doc/ARCHITECTURE.md, "A new
 //! option"): its rows `-dir` and `-overwrite` and what they mean (the directory probed, the
 //! files already there), its settings file with FILENAME and FILENAME's range, and imb-mpi1's
-//! `-window_size` refused. Nothing here touches MPI or the rest of this crate, so fuzz/
+//! `-window_size` and datatypes refused. Nothing here touches MPI or the rest of this crate, so fuzz/
 //! compiles this file into its harness as it is.
 
 use imb_core::cli::raw::Raw;
@@ -106,8 +106,28 @@ lets imb-io replace it (and then remove it).\n",
             takes: Takes::Value,
             why: "{exe} has no rooted collective (imb-mpi1 and imb-nbc have)",
         },
+        // IMB 2021 has its datatype options only in IMB-MPI1.
+        Refused {
+            name: "data_type",
+            takes: Takes::Value,
+            why: "IMB 2021 has it only in IMB-MPI1, and imb-rs only in imb-mpi1: {exe} writes \
+                  and reads MPI_BYTE",
+        },
+        Refused {
+            name: "red_data_type",
+            takes: Takes::Value,
+            why: "IMB 2021 has it only in IMB-MPI1, and imb-rs only in imb-mpi1: {exe} has no \
+                  reduction",
+        },
+        Refused {
+            name: "contig_type",
+            takes: Takes::Value,
+            why: "IMB 2021 has it only in IMB-MPI1, and imb-rs only in imb-mpi1: {exe}'s \
+                  accesses are contiguous",
+        },
     ],
     resolve,
+    ..Family::NONE
 };
 
 /// Directory and base name of the files (`-dir`, FILENAME).

@@ -92,6 +92,22 @@ fn window_size_is_imb_mpi1s() {
     assert!(h.contains("settings/settings_io.toml") && !h.contains("-window_size"));
 }
 
+/// IMB 2021 has its datatype options only in IMB-MPI1: refused, naming imb-mpi1.
+#[test]
+fn datatype_options_are_imb_mpi1s() {
+    for (o, what) in [
+        ("data_type", "imb-io writes and reads MPI_BYTE"),
+        ("red_data_type", "imb-io has no reduction"),
+        ("contig_type", "imb-io's accesses are contiguous"),
+    ] {
+        let e = parse_io(&format!("-{o} int"), 2).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            format!("-{o}: IMB 2021 has it only in IMB-MPI1, and imb-rs only in imb-mpi1: {what}")
+        );
+    }
+}
+
 #[test]
 fn imb_names_have_exactly_four_shapes() {
     for name in ["IMB_out", "IMB_out_3", "IMB_out_g0", "IMB_out_g12_345"] {

@@ -8,9 +8,10 @@
 //! 2^20, the megabyte of every imb-rs table (`MSG_RATE`, this family's kind, with the Msg/sec
 //! column and the message count each rank reports). Run only when named.
 
-use crate::ffi::{Mpi, Requests};
+use crate::elems::{copied, views};
+use crate::ffi::{Elems, Mpi, Requests};
 use imb_core::bench::{Class, Effort, Info, Procs, Shape};
-use imb_core::buffers::{check_copy, Defect};
+use imb_core::buffers::Defect;
 use imb_core::kernel::{Benchmark, Comm, Ctx, Kernel, Loop, Measure, Sample, Timed};
 use imb_core::report::column::{self, Column};
 use imb_core::table::{Record, Reduce, RowIn, TableKind};
@@ -103,6 +104,9 @@ pub struct Pair<'a> {
     /// In the lower half (sends in Uniband, receives the acknowledgement).
     first: bool,
     peer: usize,
+    /// The messages of this size (`-data_type`, `-contig_type`); the acknowledgement is one
+    /// MPI_BYTE whatever they are.
+    e: Elems,
     s: &'a [u8],
     r: &'a mut [u8],
     reqs: Requests,
@@ -115,16 +119,24 @@ impl<'a> Pair<'a> {
     fn new(c: Ctx<'a>, per_window: usize) -> Self {
         let half = c.size / 2;
         let w = crate::options::window_size(c.params);
-        Pair {
-            m: Mpi::new(c.comm),
-            first: c.rank < half,
-            peer: if c.rank < half {
+        let e = Elems::of(&c, false);
+        let (first, peer) = (
+            c.rank < half,
+            if c.rank < half {
                 c.rank + half
             } else {
                 c.rank - half
             },
-            s: &c.send[..c.x],
-            r: &mut c.recv[..c.x],
+        );
+        let m = Mpi::new(c.comm);
+        let (s, r) = views(c.send, c.recv, &e.lay, 1, 1);
+        Pair {
+            m,
+            first,
+            peer,
+            e,
+            s,
+            r,
             reqs: Requests::new(per_window * w),
             ack: [0],
             msgs: (w * half) as f64,
@@ -138,9 +150,9 @@ impl Kernel for UnibandK<'_> {
     fn step(&mut self, _i: usize) {
         let p = &mut self.0;
         if p.first {
-            p.m.window_send(p.s, p.peer as c_int, &mut p.reqs, &mut p.ack);
+            p.m.window_send(p.s, p.e.msg, p.peer as c_int, &mut p.reqs, &mut p.ack);
         } else {
-            p.m.window_recv(p.r, p.peer as c_int, &mut p.reqs, &p.ack);
+            p.m.window_recv(p.r, p.e.msg, p.peer as c_int, &mut p.reqs, &p.ack);
         }
     }
     fn check(&mut self, _i: usize) -> Defect {
@@ -148,7 +160,7 @@ impl Kernel for UnibandK<'_> {
         if p.first {
             Defect::NONE
         } else {
-            check_copy(p.r, p.peer, 0)
+            copied(p.r, &p.e.lay, p.peer, 0)
         }
     }
 }
@@ -158,10 +170,19 @@ impl Kernel for BibandK<'_> {
     #[inline(always)]
     fn step(&mut self, _i: usize) {
         let p = &mut self.0;
-        p.m.window_both(p.s, p.r, p.peer as c_int, &mut p.reqs, &mut p.ack, p.first);
+        p.m.window_both(
+            p.s,
+            p.r,
+            p.e.msg,
+            p.peer as c_int,
+            &mut p.reqs,
+            &mut p.ack,
+            p.first,
+        );
     }
     fn check(&mut self, _i: usize) -> Defect {
-        check_copy(self.0.r, self.0.peer, 0)
+        let p = &self.0;
+        copied(p.r, &p.e.lay, p.peer, 0)
     }
 }
 

@@ -1,14 +1,16 @@
 //! Collective benchmarks (guide 3.3.4). Reductions move X/4 MPI_FLOATs with MPI_SUM; the rest
-//! move MPI_BYTEs. Rooted collectives take root `i mod roots`: roots = NP rotates the root
-//! (IMB 3.0, `-root_shift on`), roots = 1 keeps root 0 (IMB 2021's default).
+//! move MPI_BYTEs (IMB 2021's `-red_data_type`, `-data_type` and `-contig_type` choose others:
+//! `elems`). Rooted collectives take root `i mod roots`: roots = NP rotates the root (IMB 3.0,
+//! `-root_shift on`), roots = 1 keeps root 0 (IMB 2021's default).
 //!
 //! Every kernel here but Barrier's, and those of `coll2021`, says `per_call`: IMB 2021 times
 //! each of these calls on its own, so under its method (`-compat 2021`, `-sync`) the engine
 //! does too; Barrier's loop is one timer in IMB 2021 as in IMB 3.0.
 
-use crate::ffi::Mpi;
+use crate::elems::{copied, summed, views};
+use crate::ffi::{Elems, Mpi};
 use imb_core::bench::{np_blocks, BufShape, Class, Info};
-use imb_core::buffers::{check_copy, check_sum, Defect};
+use imb_core::buffers::Defect;
 use imb_core::kernel::{Benchmark, Ctx, Kernel, Timed};
 use imb_core::method::Compat;
 use imb_core::mpirc::{ints, uniform};
@@ -19,26 +21,46 @@ pub(crate) struct Coll<'a> {
     pub(crate) m: Mpi<'a>,
     pub(crate) me: usize,
     pub(crate) n: usize,
-    pub(crate) x: usize,
     /// How many ranks a rooted pattern's root cycles through (`Method::roots`), read once
     /// here so the timed step only takes a remainder.
     roots: usize,
+    /// The messages of this size.
+    pub(crate) e: Elems,
     pub(crate) s: &'a [u8],
     pub(crate) r: &'a mut [u8],
 }
 
+/// Whether a pattern reduces (its messages are `-red_data_type`'s) or moves data.
+#[derive(Clone, Copy)]
+pub(crate) enum Moves {
+    Data,
+    Sums,
+}
+
 impl<'a> Coll<'a> {
-    /// `slen`/`rlen`: bytes of the buffers the pattern touches.
-    pub(crate) fn new(c: Ctx<'a>, slen: usize, rlen: usize) -> Self {
+    /// `sblocks`/`rblocks`: messages of the buffers the pattern touches.
+    pub(crate) fn new(c: Ctx<'a>, moves: Moves, sblocks: usize, rblocks: usize) -> Self {
+        let e = Elems::of(&c, matches!(moves, Moves::Sums));
+        let (s, r) = views(c.send, c.recv, &e.lay, sblocks, rblocks);
         Coll {
             m: Mpi::new(c.comm),
             me: c.rank,
             n: c.size,
-            x: c.x,
             roots: c.method.roots(c.size),
-            s: &c.send[..slen],
-            r: &mut c.recv[..rlen],
+            e,
+            s,
+            r,
         }
+    }
+
+    /// Bytes from one message to the next (a block of the gathers' and scatters' buffers).
+    pub(crate) fn block(&self) -> usize {
+        self.e.lay.block()
+    }
+
+    /// The sums of all ranks' send elements `first ..`, `count` of them.
+    pub(crate) fn sums(&self, first: usize, count: usize) -> Defect {
+        summed(self.r, &self.e.lay, self.n, first, count)
     }
 
     /// The root of repetition `i`.
@@ -47,23 +69,32 @@ impl<'a> Coll<'a> {
         i % self.roots
     }
 
-    /// A kernel's view for unit tests: rank `me` of `n`, `roots` roots, no communicator.
+    /// A kernel's view for unit tests: rank `me` of `n`, `roots` roots, IMB 3.0's messages
+    /// (`moves`) of the smaller buffer's length, no communicator.
     #[cfg(test)]
-    pub(crate) fn bare(me: usize, n: usize, roots: usize, s: &'a [u8], r: &'a mut [u8]) -> Self {
+    pub(crate) fn bare(
+        me: usize,
+        n: usize,
+        roots: usize,
+        moves: Moves,
+        s: &'a [u8],
+        r: &'a mut [u8],
+    ) -> Self {
         Coll {
             m: Mpi::unconnected(),
             me,
             n,
-            x: s.len().min(r.len()),
             roots,
+            e: Elems::imb(matches!(moves, Moves::Sums), s.len().min(r.len())),
             s,
             r,
         }
     }
 }
 
-/// A Coll with counts and displacements (bytes) for the v-interfaces: X from / to every rank at
-/// k·X, the layout of the fixed-size operation.
+/// A Coll with counts and displacements (in elements of the message's type) for the
+/// v-interfaces: one message from / to every rank, rank k's at k messages, the layout of the
+/// fixed-size operation.
 pub(crate) struct CollV<'a> {
     pub(crate) c: Coll<'a>,
     pub(crate) counts: Vec<c_int>,
@@ -71,13 +102,11 @@ pub(crate) struct CollV<'a> {
 }
 
 impl<'a> CollV<'a> {
-    pub(crate) fn new(c: Ctx<'a>, slen: usize, rlen: usize) -> Self {
-        let (counts, displs) = uniform(c.x, c.size);
-        CollV {
-            c: Coll::new(c, slen, rlen),
-            counts,
-            displs,
-        }
+    pub(crate) fn new(c: Ctx<'a>, sblocks: usize, rblocks: usize) -> Self {
+        let size = c.size;
+        let c = Coll::new(c, Moves::Data, sblocks, rblocks);
+        let (counts, displs) = uniform(c.e.lay.count(), size);
+        CollV { c, counts, displs }
     }
 }
 
@@ -112,16 +141,19 @@ impl Kernel for AllreduceK<'_> {
     }
     #[inline(always)]
     fn step(&mut self, _i: usize) {
-        self.0.m.allreduce(self.0.s, self.0.r);
+        let c = &mut self.0;
+        c.m.allreduce(c.s, c.r, c.e.msg);
     }
     fn check(&mut self, _i: usize) -> Defect {
-        check_sum(self.0.r, self.0.n, 0)
+        self.0.sums(0, self.0.e.lay.n)
     }
 }
-benchmark!(Allreduce, ALLREDUCE, AllreduceK, |c| {
-    let x = c.x;
-    AllreduceK(Coll::new(c, x, x))
-});
+benchmark!(Allreduce, ALLREDUCE, AllreduceK, |c| AllreduceK(Coll::new(
+    c,
+    Moves::Sums,
+    1,
+    1
+)));
 
 static REDUCE: Info = Info {
     rooted: true,
@@ -135,33 +167,38 @@ impl Kernel for ReduceK<'_> {
     #[inline(always)]
     fn step(&mut self, i: usize) {
         let c = &mut self.0;
-        c.m.reduce(c.s, c.r, c.root(i) as c_int);
+        c.m.reduce(c.s, c.r, c.e.msg, c.root(i) as c_int);
     }
     fn check(&mut self, i: usize) -> Defect {
         let c = &self.0;
         if c.root(i) == c.me {
-            check_sum(c.r, c.n, 0)
+            c.sums(0, c.e.lay.n)
         } else {
             Defect::NONE
         }
     }
 }
-benchmark!(Reduce, REDUCE, ReduceK, |c| {
-    let x = c.x;
-    ReduceK(Coll::new(c, x, x))
-});
+benchmark!(Reduce, REDUCE, ReduceK, |c| ReduceK(Coll::new(
+    c,
+    Moves::Sums,
+    1,
+    1
+)));
 
 static REDUCE_SCATTER: Info = Info {
     bufs_2021: Some(BufShape::ScatterSend),
     ..reduction("Reduce_scatter")
 };
-/// The X/4 floats are split as evenly as possible: rank k gets one more when k < (X/4) mod NP
-/// (guide 3.3.4.2). Under `-compat 2021` every rank gets X/4 floats of an NP·X/4 vector, as in
-/// IMB 2021, whose figures then compare with ours size for size.
+/// The X/4 floats (the message's MPI count) are split as evenly as possible: rank k gets one
+/// more when k < (X/4) mod NP (guide 3.3.4.2). A message that is one vector goes whole to rank
+/// 0. Under `-compat 2021` every rank gets a whole message of an NP-message vector, as in IMB
+/// 2021, whose figures then compare with ours size for size.
 struct ReduceScatterK<'a> {
     c: Coll<'a>,
     counts: Vec<c_int>,
+    /// This rank's first element of the send buffer, and its elements.
     first: usize,
+    mine: usize,
 }
 impl Kernel for ReduceScatterK<'_> {
     fn per_call(&self) -> bool {
@@ -169,11 +206,11 @@ impl Kernel for ReduceScatterK<'_> {
     }
     #[inline(always)]
     fn step(&mut self, _i: usize) {
-        self.c.m.reduce_scatter(self.c.s, self.c.r, &self.counts);
+        let c = &mut self.c;
+        c.m.reduce_scatter(c.s, c.r, &self.counts, c.e.msg);
     }
     fn check(&mut self, _i: usize) -> Defect {
-        let mine = self.counts[self.c.me] as usize * 4;
-        check_sum(&self.c.r[..mine], self.c.n, self.first)
+        self.c.sums(self.first, self.mine)
     }
 }
 /// Element counts per rank (guide 3.3.4.2).
@@ -183,17 +220,23 @@ pub fn split(elements: usize, n: usize) -> Vec<usize> {
         .collect()
 }
 benchmark!(Reduce_scatter, REDUCE_SCATTER, ReduceScatterK, |c| {
-    let (x, n, me) = (c.x, c.size, c.rank);
-    let (counts, send) = if c.method.compat == Compat::V2021 {
-        (vec![x / 4; n], n * x)
+    let (n, me) = (c.size, c.rank);
+    let whole = c.method.compat == Compat::V2021;
+    let c = Coll::new(c, Moves::Sums, if whole { n } else { 1 }, 1);
+    let count = c.e.lay.count();
+    let counts = if whole {
+        vec![count; n]
     } else {
-        (split(x / 4, n), x)
+        split(count, n)
     };
-    let first = counts[..me].iter().sum();
+    let per = c.e.lay.per;
+    let first = counts[..me].iter().sum::<usize>() * per;
+    let mine = counts[me] * per;
     ReduceScatterK {
-        c: Coll::new(c, send, x),
+        c,
         counts: ints(counts),
         first,
+        mine,
     }
 });
 
@@ -203,9 +246,11 @@ static ALLGATHER: Info = Info {
     ..Info::mpi1("Allgather", Class::Collective)
 };
 struct AllgatherK<'a>(Coll<'a>);
+/// Block k came from rank k.
 pub(crate) fn check_blocks(c: &Coll) -> Defect {
+    let b = c.block();
     (0..c.n).fold(Defect::NONE, |d, k| {
-        d.max(check_copy(&c.r[k * c.x..(k + 1) * c.x], k, 0))
+        d.max(copied(&c.r[k * b..(k + 1) * b], &c.e.lay, k, 0))
     })
 }
 impl Kernel for AllgatherK<'_> {
@@ -214,15 +259,16 @@ impl Kernel for AllgatherK<'_> {
     }
     #[inline(always)]
     fn step(&mut self, _i: usize) {
-        self.0.m.allgather(self.0.s, self.0.r);
+        let c = &mut self.0;
+        c.m.allgather(c.s, c.r, c.e.msg);
     }
     fn check(&mut self, _i: usize) -> Defect {
         check_blocks(&self.0)
     }
 }
 benchmark!(Allgather, ALLGATHER, AllgatherK, |c| {
-    let (x, n) = (c.x, c.size);
-    AllgatherK(Coll::new(c, x, n * x))
+    let n = c.size;
+    AllgatherK(Coll::new(c, Moves::Data, 1, n))
 });
 
 static ALLGATHERV: Info = Info {
@@ -238,18 +284,17 @@ impl Kernel for AllgathervK<'_> {
     }
     #[inline(always)]
     fn step(&mut self, _i: usize) {
-        self.0
-            .c
-            .m
-            .allgatherv(self.0.c.s, self.0.c.r, &self.0.counts, &self.0.displs);
+        let v = &mut self.0;
+        v.c.m
+            .allgatherv(v.c.s, v.c.r, &v.counts, &v.displs, v.c.e.msg);
     }
     fn check(&mut self, _i: usize) -> Defect {
         check_blocks(&self.0.c)
     }
 }
 benchmark!(Allgatherv, ALLGATHERV, AllgathervK, |c| {
-    let (x, n) = (c.x, c.size);
-    AllgathervK(CollV::new(c, x, n * x))
+    let n = c.size;
+    AllgathervK(CollV::new(c, 1, n))
 });
 
 static ALLTOALL: Info = Info {
@@ -258,10 +303,11 @@ static ALLTOALL: Info = Info {
     ..Info::mpi1("Alltoall", Class::Collective)
 };
 struct AlltoallK<'a>(Coll<'a>);
-/// Block k came from rank k's block for me, at byte me·X of its send buffer.
+/// Block k came from rank k's block for me, block `me` of its send buffer.
 fn check_alltoall(c: &Coll) -> Defect {
+    let b = c.block();
     (0..c.n).fold(Defect::NONE, |d, k| {
-        d.max(check_copy(&c.r[k * c.x..(k + 1) * c.x], k, c.me * c.x))
+        d.max(copied(&c.r[k * b..(k + 1) * b], &c.e.lay, k, c.me * b))
     })
 }
 impl Kernel for AlltoallK<'_> {
@@ -270,15 +316,16 @@ impl Kernel for AlltoallK<'_> {
     }
     #[inline(always)]
     fn step(&mut self, _i: usize) {
-        self.0.m.alltoall(self.0.s, self.0.r, self.0.x);
+        let c = &mut self.0;
+        c.m.alltoall(c.s, c.r, c.e.msg);
     }
     fn check(&mut self, _i: usize) -> Defect {
         check_alltoall(&self.0)
     }
 }
 benchmark!(Alltoall, ALLTOALL, AlltoallK, |c| {
-    let (x, n) = (c.x, c.size);
-    AlltoallK(Coll::new(c, n * x, n * x))
+    let n = c.size;
+    AlltoallK(Coll::new(c, Moves::Data, n, n))
 });
 
 static ALLTOALLV: Info = Info {
@@ -293,18 +340,17 @@ impl Kernel for AlltoallvK<'_> {
     }
     #[inline(always)]
     fn step(&mut self, _i: usize) {
-        self.0
-            .c
-            .m
-            .alltoallv(self.0.c.s, self.0.c.r, &self.0.counts, &self.0.displs);
+        let v = &mut self.0;
+        v.c.m
+            .alltoallv(v.c.s, v.c.r, &v.counts, &v.displs, v.c.e.msg);
     }
     fn check(&mut self, _i: usize) -> Defect {
         check_alltoall(&self.0.c)
     }
 }
 benchmark!(Alltoallv, ALLTOALLV, AlltoallvK, |c| {
-    let (x, n) = (c.x, c.size);
-    AlltoallvK(CollV::new(c, n * x, n * x))
+    let n = c.size;
+    AlltoallvK(CollV::new(c, n, n))
 });
 
 static BCAST: Info = Info {
@@ -321,7 +367,7 @@ impl Kernel for BcastK<'_> {
     #[inline(always)]
     fn step(&mut self, i: usize) {
         let c = &mut self.0;
-        c.m.bcast(c.s, c.r, c.me as c_int, c.root(i) as c_int);
+        c.m.bcast(c.s, c.r, c.e.msg, c.me as c_int, c.root(i) as c_int);
     }
     fn check(&mut self, i: usize) -> Defect {
         let c = &self.0;
@@ -329,14 +375,16 @@ impl Kernel for BcastK<'_> {
         if root == c.me {
             Defect::NONE
         } else {
-            check_copy(c.r, root, 0)
+            copied(c.r, &c.e.lay, root, 0)
         }
     }
 }
-benchmark!(Bcast, BCAST, BcastK, |c| {
-    let x = c.x;
-    BcastK(Coll::new(c, x, x))
-});
+benchmark!(Bcast, BCAST, BcastK, |c| BcastK(Coll::new(
+    c,
+    Moves::Data,
+    1,
+    1
+)));
 
 static BARRIER: Info = Info::mpi1("Barrier", Class::Sync);
 struct BarrierK<'a>(Mpi<'a>);
@@ -354,7 +402,7 @@ pub(crate) mod tests {
 
     /// A kernel's view with no buffers, for what does not read them.
     pub(crate) fn bare() -> Coll<'static> {
-        Coll::bare(0, 2, 2, &[], &mut [])
+        Coll::bare(0, 2, 2, Moves::Data, &[], &mut [])
     }
 
     pub(crate) fn bare_v() -> CollV<'static> {
@@ -372,6 +420,7 @@ pub(crate) mod tests {
             c: bare(),
             counts: Vec::new(),
             first: 0,
+            mine: 0,
         };
         let per_call = [
             AllreduceK(bare()).per_call(),
@@ -389,8 +438,8 @@ pub(crate) mod tests {
 
     #[test]
     fn root_cycles_through_the_roots_given() {
-        assert_eq!(Coll::bare(0, 4, 4, &[], &mut []).root(5), 1);
-        assert_eq!(Coll::bare(0, 4, 1, &[], &mut []).root(5), 0);
+        assert_eq!(Coll::bare(0, 4, 4, Moves::Data, &[], &mut []).root(5), 1);
+        assert_eq!(Coll::bare(0, 4, 1, Moves::Data, &[], &mut []).root(5), 0);
     }
 
     /// Reduce checks the sums only where this rank was the root: with one root (`-root_shift
@@ -400,10 +449,10 @@ pub(crate) mod tests {
     fn reduce_checks_at_the_repetitions_root() {
         let s = [0u8; 8];
         let mut r = [0u8; 8];
-        let mut one = ReduceK(Coll::bare(0, 3, 1, &s, &mut r));
+        let mut one = ReduceK(Coll::bare(0, 3, 1, Moves::Sums, &s, &mut r));
         let at: Vec<bool> = (0..4).map(|i| one.check(i).pos.is_some()).collect();
         assert_eq!(at, [true; 4]);
-        let mut all = ReduceK(Coll::bare(0, 3, 3, &s, &mut r));
+        let mut all = ReduceK(Coll::bare(0, 3, 3, Moves::Sums, &s, &mut r));
         let at: Vec<bool> = (0..4).map(|i| all.check(i).pos.is_some()).collect();
         assert_eq!(at, [true, false, false, true]);
     }
@@ -415,9 +464,9 @@ pub(crate) mod tests {
         let mut r: Vec<u8> = (0..2)
             .flat_map(|i| imb_core::buffers::buf_value(0, i).to_ne_bytes())
             .collect();
-        let mut one = BcastK(Coll::bare(1, 3, 1, &s, &mut r));
+        let mut one = BcastK(Coll::bare(1, 3, 1, Moves::Data, &s, &mut r));
         assert!((0..4).all(|i| one.check(i) == Defect::NONE));
-        let mut all = BcastK(Coll::bare(1, 3, 3, &s, &mut r));
+        let mut all = BcastK(Coll::bare(1, 3, 3, Moves::Data, &s, &mut r));
         let bad: Vec<bool> = (0..3).map(|i| all.check(i).pos.is_some()).collect();
         // Repetition 1: this rank is the root and checks nothing; 2: rank 2's contents.
         assert_eq!(bad, [false, false, true]);

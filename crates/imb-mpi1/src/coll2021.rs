@@ -5,9 +5,10 @@
 //! plain layout through the v-interface (counts X, displacements k·X), as IMB 2021 does. IMB
 //! 2021 times every call of these on its own (`per_call`).
 
-use crate::coll::{check_blocks, reduction, Coll, CollV};
+use crate::coll::{check_blocks, reduction, Coll, CollV, Moves};
+use crate::elems::{copied, multiple};
 use imb_core::bench::{np_blocks, BufShape, Class, Effort, Info, Shape};
-use imb_core::buffers::{buf_value, check_copy, check_floats, check_sum, Defect};
+use imb_core::buffers::Defect;
 use imb_core::kernel::{Benchmark, Ctx, Kernel, Timed};
 use std::os::raw::c_int;
 
@@ -24,7 +25,7 @@ static GATHER: Info = on_request(Info {
     rooted: true,
     ..Info::mpi1("Gather", Class::Collective)
 });
-/// Every rank's X bytes into the root's NP·X.
+/// Every rank's message into the root's NP blocks.
 struct GatherK<'a>(Coll<'a>);
 /// The root has block k from rank k; the others receive nothing.
 fn check_gathered(c: &Coll, i: usize) -> Defect {
@@ -41,15 +42,15 @@ impl Kernel for GatherK<'_> {
     #[inline(always)]
     fn step(&mut self, i: usize) {
         let c = &mut self.0;
-        c.m.gather(c.s, c.r, c.root(i) as c_int);
+        c.m.gather(c.s, c.r, c.e.msg, c.root(i) as c_int);
     }
     fn check(&mut self, i: usize) -> Defect {
         check_gathered(&self.0, i)
     }
 }
 benchmark!(Gather, GATHER, GatherK, |c| {
-    let (x, n) = (c.x, c.size);
-    GatherK(Coll::new(c, x, n * x))
+    let n = c.size;
+    GatherK(Coll::new(c, Moves::Data, 1, n))
 });
 
 static GATHERV: Info = on_request(Info {
@@ -64,19 +65,18 @@ impl Kernel for GathervK<'_> {
     }
     #[inline(always)]
     fn step(&mut self, i: usize) {
-        let root = self.0.c.root(i) as c_int;
-        self.0
-            .c
-            .m
-            .gatherv(self.0.c.s, self.0.c.r, &self.0.counts, &self.0.displs, root);
+        let v = &mut self.0;
+        let root = v.c.root(i) as c_int;
+        v.c.m
+            .gatherv(v.c.s, v.c.r, &v.counts, &v.displs, v.c.e.msg, root);
     }
     fn check(&mut self, i: usize) -> Defect {
         check_gathered(&self.0.c, i)
     }
 }
 benchmark!(Gatherv, GATHERV, GathervK, |c| {
-    let (x, n) = (c.x, c.size);
-    GathervK(CollV::new(c, x, n * x))
+    let n = c.size;
+    GathervK(CollV::new(c, 1, n))
 });
 
 static SCATTER: Info = on_request(Info {
@@ -84,11 +84,11 @@ static SCATTER: Info = on_request(Info {
     rooted: true,
     ..Info::mpi1("Scatter", Class::Collective)
 });
-/// The root's NP·X bytes, block k to rank k.
+/// The root's NP blocks, block k to rank k.
 struct ScatterK<'a>(Coll<'a>);
-/// Every rank, the root too, has bytes me·X.. of the root's send buffer.
+/// Every rank, the root too, has block `me` of the root's send buffer.
 fn check_scattered(c: &Coll, i: usize) -> Defect {
-    check_copy(c.r, c.root(i), c.me * c.x)
+    copied(c.r, &c.e.lay, c.root(i), c.me * c.block())
 }
 impl Kernel for ScatterK<'_> {
     fn per_call(&self) -> bool {
@@ -97,15 +97,15 @@ impl Kernel for ScatterK<'_> {
     #[inline(always)]
     fn step(&mut self, i: usize) {
         let c = &mut self.0;
-        c.m.scatter(c.s, c.r, c.root(i) as c_int);
+        c.m.scatter(c.s, c.r, c.e.msg, c.root(i) as c_int);
     }
     fn check(&mut self, i: usize) -> Defect {
         check_scattered(&self.0, i)
     }
 }
 benchmark!(Scatter, SCATTER, ScatterK, |c| {
-    let (x, n) = (c.x, c.size);
-    ScatterK(Coll::new(c, n * x, x))
+    let n = c.size;
+    ScatterK(Coll::new(c, Moves::Data, n, 1))
 });
 
 static SCATTERV: Info = on_request(Info {
@@ -120,19 +120,18 @@ impl Kernel for ScattervK<'_> {
     }
     #[inline(always)]
     fn step(&mut self, i: usize) {
-        let root = self.0.c.root(i) as c_int;
-        self.0
-            .c
-            .m
-            .scatterv(self.0.c.s, &self.0.counts, &self.0.displs, self.0.c.r, root);
+        let v = &mut self.0;
+        let root = v.c.root(i) as c_int;
+        v.c.m
+            .scatterv(v.c.s, &v.counts, &v.displs, v.c.r, v.c.e.msg, root);
     }
     fn check(&mut self, i: usize) -> Defect {
         check_scattered(&self.0.c, i)
     }
 }
 benchmark!(Scatterv, SCATTERV, ScattervK, |c| {
-    let (x, n) = (c.x, c.size);
-    ScattervK(CollV::new(c, n * x, x))
+    let n = c.size;
+    ScattervK(CollV::new(c, n, 1))
 });
 
 static REDUCE_SCATTER_BLOCK: Info = on_request(Info {
@@ -141,7 +140,8 @@ static REDUCE_SCATTER_BLOCK: Info = on_request(Info {
     ..reduction("Reduce_scatter_block")
 });
 /// IMB 2021's semantics: X bytes (X/4 floats) is the block every rank receives, so each sends
-/// NP·X; rank k gets the sums of floats k·X/4 .. (k+1)·X/4.
+/// NP·X; rank k gets the sums of floats k·X/4 .. (k+1)·X/4 (of the message's elements k·N ..
+/// (k+1)·N under `-red_data_type`).
 struct ReduceScatterBlockK<'a>(Coll<'a>);
 impl Kernel for ReduceScatterBlockK<'_> {
     fn per_call(&self) -> bool {
@@ -149,11 +149,13 @@ impl Kernel for ReduceScatterBlockK<'_> {
     }
     #[inline(always)]
     fn step(&mut self, _i: usize) {
-        self.0.m.reduce_scatter_block(self.0.s, self.0.r);
+        let c = &mut self.0;
+        c.m.reduce_scatter_block(c.s, c.r, c.e.msg);
     }
     fn check(&mut self, _i: usize) -> Defect {
         let c = &self.0;
-        check_sum(c.r, c.n, c.me * c.x / 4)
+        let n = c.e.lay.n;
+        c.sums(c.me * n, n)
     }
 }
 benchmark!(
@@ -161,8 +163,8 @@ benchmark!(
     REDUCE_SCATTER_BLOCK,
     ReduceScatterBlockK,
     |c| {
-        let (x, n) = (c.x, c.size);
-        ReduceScatterBlockK(Coll::new(c, n * x, x))
+        let n = c.size;
+        ReduceScatterBlockK(Coll::new(c, Moves::Sums, n, 1))
     }
 );
 
@@ -177,8 +179,8 @@ fn local_sum(s: &Shape) -> Effort {
         ..Effort::call(3 * s.x)
     }
 }
-/// MPI_Reduce_local of X/4 floats: the receive buffer += the send buffer, no communication
-/// (IMB 2021: from one process on, every rank on its own).
+/// MPI_Reduce_local of X/4 floats (or `-red_data_type`'s elements): the receive buffer += the
+/// send buffer, no communication (IMB 2021: from one process on, every rank on its own).
 struct ReduceLocalK<'a>(Coll<'a>);
 impl Kernel for ReduceLocalK<'_> {
     fn per_call(&self) -> bool {
@@ -190,26 +192,24 @@ impl Kernel for ReduceLocalK<'_> {
     }
     #[inline(always)]
     fn step(&mut self, _i: usize) {
-        self.0.m.reduce_local(self.0.s, self.0.r);
+        let c = &mut self.0;
+        c.m.reduce_local(c.s, c.r, c.e.msg);
     }
+    /// Repetition i left (i+1) times the send buffer (a local sum repeated).
     fn check(&mut self, i: usize) -> Defect {
-        check_multiple(self.0.r, self.0.me, i + 1)
+        let c = &self.0;
+        multiple(c.r, &c.e.lay, c.me, i + 1)
     }
 }
-benchmark!(Reduce_local, REDUCE_LOCAL, ReduceLocalK, |c| {
-    let x = c.x;
-    ReduceLocalK(Coll::new(c, x, x))
-});
-
-/// Compare floats with `times` · BUF_VALUE(rank, i) (a local sum repeated `times` times).
-fn check_multiple(got: &[u8], rank: usize, times: usize) -> Defect {
-    check_floats(got, |i| times as f64 * buf_value(rank, i) as f64)
-}
+benchmark!(Reduce_local, REDUCE_LOCAL, ReduceLocalK, |c| ReduceLocalK(
+    Coll::new(c, Moves::Sums, 1, 1)
+));
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::coll::tests::{bare, bare_v};
+    use imb_core::buffers::buf_value;
 
     #[test]
     fn imb2021_times_each_call() {
@@ -230,9 +230,9 @@ mod tests {
     fn scatter_checks_the_repetitions_root() {
         let s = [0u8; 4];
         let mut r = buf_value(0, 1).to_ne_bytes();
-        let mut one = ScatterK(Coll::bare(1, 2, 1, &s, &mut r));
+        let mut one = ScatterK(Coll::bare(1, 2, 1, Moves::Data, &s, &mut r));
         assert!((0..4).all(|i| one.check(i) == Defect::NONE));
-        let mut two = ScatterK(Coll::bare(1, 2, 2, &s, &mut r));
+        let mut two = ScatterK(Coll::bare(1, 2, 2, Moves::Data, &s, &mut r));
         let bad: Vec<bool> = (0..4).map(|i| two.check(i).pos.is_some()).collect();
         assert_eq!(bad, [false, true, false, true]);
     }
@@ -242,19 +242,22 @@ mod tests {
     fn gather_checks_at_the_repetitions_root() {
         let s = [0u8; 4];
         let mut r = [0u8; 8];
-        let mut one = GatherK(Coll::bare(0, 2, 1, &s, &mut r));
+        let mut one = GatherK(Coll::bare(0, 2, 1, Moves::Data, &s, &mut r));
         assert!((0..4).all(|i| one.check(i).pos.is_some()));
-        let mut two = GatherK(Coll::bare(0, 2, 2, &s, &mut r));
+        let mut two = GatherK(Coll::bare(0, 2, 2, Moves::Data, &s, &mut r));
         let bad: Vec<bool> = (0..4).map(|i| two.check(i).pos.is_some()).collect();
         assert_eq!(bad, [true, false, true, false]);
     }
 
+    /// Repetition i of Reduce_local left i+1 times the send buffer.
     #[test]
     fn local_sums_are_checked_against_their_count() {
-        let b: Vec<u8> = (0..5)
+        let s = [0u8; 20];
+        let mut b: Vec<u8> = (0..5)
             .flat_map(|i| (3.0 * buf_value(1, i)).to_ne_bytes())
             .collect();
-        assert_eq!(check_multiple(&b, 1, 3).pos, None);
-        assert_eq!(check_multiple(&b, 1, 2).pos, Some(0));
+        let mut k = ReduceLocalK(Coll::bare(1, 2, 1, Moves::Sums, &s, &mut b));
+        assert_eq!(k.check(2).pos, None);
+        assert_eq!(k.check(1).pos, Some(0));
     }
 }

@@ -19,7 +19,7 @@
 //! The skeleton is the pattern of IMB 2021's IMB-P2P Stencil2D; the name Jacobi2D keeps the
 //! two apart, since this benchmark's table and meaning are not IMB-P2P's.
 
-use crate::ffi::Mpi;
+use crate::ffi::{Elems, Mpi};
 use imb_core::bench::{Class, Effort, Info, Procs, Shape};
 use imb_core::buffers::Defect;
 use imb_core::kernel::{bracket, Barriers, Benchmark, Comm, Ctx, Loop, Measure, Sample, Timed};
@@ -161,7 +161,10 @@ struct JacobiK<'a> {
     send_e: Vec<f64>,
     recv_e: Vec<f64>,
     recv_w: Vec<f64>,
-    /// PingPong and Exchange buffers of X bytes: the engine's send and receive buffers.
+    /// PingPong and Exchange buffers of X bytes: the engine's send and receive buffers, and
+    /// their messages, MPI_BYTEs whatever `-data_type` says (the reference is IMB 3.0's
+    /// PingPong and Exchange).
+    bytes: Elems,
     msg: &'a [u8],
     msg_in: &'a mut [u8],
 }
@@ -193,6 +196,7 @@ fn build(c: Ctx<'_>) -> JacobiK<'_> {
         send_e: vec![0.0; n],
         recv_e: vec![0.0; n],
         recv_w: vec![0.0; n],
+        bytes: Elems::imb(false, 8 * n),
         msg: &c.send[..8 * n],
         msg_in: &mut c.recv[..8 * n],
     }
@@ -307,14 +311,14 @@ impl JacobiK<'_> {
         let (pingpong, ()) = bracket(comm, n_barr, reps, || match self.me {
             0 => {
                 for _ in 0..reps {
-                    self.m.send(self.msg, 1);
-                    self.m.recv_from(self.msg_in, 1);
+                    self.m.send(self.msg, self.bytes.msg, 1);
+                    self.m.recv_from(self.msg_in, self.bytes.msg, 1);
                 }
             }
             1 => {
                 for _ in 0..reps {
-                    self.m.recv_from(self.msg_in, 0);
-                    self.m.send(self.msg, 0);
+                    self.m.recv_from(self.msg_in, self.bytes.msg, 0);
+                    self.m.send(self.msg, self.bytes.msg, 0);
                 }
             }
             _ => {}
@@ -325,7 +329,8 @@ impl JacobiK<'_> {
         );
         let (exchange, ()) = bracket(comm, n_barr, reps, || {
             for _ in 0..reps {
-                self.m.exchange(self.msg, left, right, self.msg_in);
+                self.m
+                    .exchange(self.msg, self.bytes.msg, left, right, self.msg_in);
             }
         });
         (pingpong / 2.0, exchange)

@@ -22,10 +22,11 @@
 //! MPI returns at once), so i's acknowledgements stream back without waiting and the method
 //! measures nothing.
 
-use crate::ffi::Mpi;
+use crate::elems::{copied, summed, views};
+use crate::ffi::{Elems, Mpi};
 use crate::latency_notes::{Slowest, Unreliable};
 use imb_core::bench::{Class, Effort, Info, Procs, Shape};
-use imb_core::buffers::{check_copy, check_sum, Defect};
+use imb_core::buffers::Defect;
 use imb_core::kernel::{bracket, Barriers, Benchmark, Comm, Ctx, Loop, Measure, Sample, Timed};
 use imb_core::plan::Layout;
 use imb_core::report::Note;
@@ -157,6 +158,9 @@ struct LatencyK<'a> {
     pattern: Pattern,
     me: usize,
     np: usize,
+    /// The messages of this size: `-data_type`'s for the broadcast, `-red_data_type`'s for
+    /// the reduction.
+    e: Elems,
     s: &'a [u8],
     r: &'a mut [u8],
     /// Root: per rank, the smallest acknowledgement latency and the smallest time of the
@@ -168,13 +172,17 @@ struct LatencyK<'a> {
 }
 
 fn build<'a>(c: Ctx<'a>, pattern: Pattern) -> LatencyK<'a> {
+    let e = Elems::of(&c, pattern == Pattern::FanIn);
+    let (m, me, np) = (Mpi::new(c.comm), c.rank, c.size);
+    let (s, r) = views(c.send, c.recv, &e.lay, 1, 1);
     LatencyK {
-        m: Mpi::new(c.comm),
+        m,
         pattern,
-        me: c.rank,
-        np: c.size,
-        s: &c.send[..c.x],
-        r: &mut c.recv[..c.x],
+        me,
+        np,
+        e,
+        s,
+        r,
         ack: vec![f64::INFINITY; c.size],
         op: vec![f64::INFINITY; c.size],
         lat: vec![0.0; c.size],
@@ -188,13 +196,13 @@ impl LatencyK<'_> {
         let (t, ()) = bracket(comm, n_barr, n, || {
             if self.me == ROOT {
                 for _ in 0..n {
-                    self.m.send(&[], peer);
-                    self.m.recv_from(&mut [], peer);
+                    self.m.signal(peer);
+                    self.m.await_signal(peer);
                 }
             } else if self.me == i {
                 for _ in 0..n {
-                    self.m.recv_from(&mut [], root);
-                    self.m.send(&[], root);
+                    self.m.await_signal(root);
+                    self.m.signal(root);
                 }
             }
         });
@@ -216,25 +224,25 @@ impl LatencyK<'_> {
             for _ in 0..n {
                 match self.pattern {
                     Pattern::FanOut => {
-                        self.m.bcast(self.s, self.r, me, root);
+                        self.m.bcast(self.s, self.r, self.e.msg, me, root);
                         if self.me == i {
-                            self.m.send(&[], root);
+                            self.m.signal(root);
                         } else if self.me == ROOT {
-                            self.m.recv_from(&mut [], peer);
+                            self.m.await_signal(peer);
                         }
                         if check && self.me != ROOT {
-                            d = d.max(check_copy(self.r, ROOT, 0));
+                            d = d.max(copied(self.r, &self.e.lay, ROOT, 0));
                         }
                     }
                     Pattern::FanIn => {
                         if self.me == ROOT {
-                            self.m.send(&[], peer);
+                            self.m.signal(peer);
                         } else if self.me == i {
-                            self.m.recv_from(&mut [], root);
+                            self.m.await_signal(root);
                         }
-                        self.m.reduce(self.s, self.r, root);
+                        self.m.reduce(self.s, self.r, self.e.msg, root);
                         if check && self.me == ROOT {
-                            d = d.max(check_sum(self.r, self.np, 0));
+                            d = d.max(summed(self.r, &self.e.lay, self.np, 0, self.e.lay.n));
                         }
                     }
                 }

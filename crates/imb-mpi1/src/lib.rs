@@ -11,6 +11,7 @@ mod band;
 #[macro_use]
 mod coll;
 mod coll2021;
+mod elems;
 mod ffi;
 mod jacobi;
 mod latency;
@@ -21,8 +22,10 @@ mod options_tests;
 mod p2p;
 mod source;
 
+use imb_core::cli::Options;
 use imb_core::kernel::Benchmark;
 use imb_core::kernel::{Hooks, Suite};
+use imb_core::report::{Header, Note};
 
 /// Every benchmark, in IMB 3.0's default run order.
 pub static BENCHMARKS: &[&dyn Benchmark] = &[
@@ -87,8 +90,25 @@ pub static SUITE: Suite = Suite {
         "Barrier",
     ],
     options: &options::OPTIONS,
-    hooks: Hooks::IMB,
+    hooks: Hooks {
+        header,
+        ..Hooks::IMB
+    },
 };
+
+/// IMB's header, its datatype lines naming the run's types where `-data_type` or
+/// `-red_data_type` chose others than MPI_BYTE and MPI_FLOAT (IMB 2021 prints the base type's
+/// name whatever `-contig_type` says; the optional-mode block names all three keys).
+fn header(h: &mut Header, o: &Options) {
+    (Hooks::IMB.header)(h, o);
+    let t = options::types(&o.params);
+    if (t.data, t.red) != (options::Types::IMB.data, options::Types::IMB.red) {
+        h.notes.push(Note::Datatypes {
+            data: t.data.mpi_name().into(),
+            reductions: t.red.mpi_name().into(),
+        });
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -71,3 +71,78 @@ fn the_readme_lists_imb_mpi1s_rows() {
     let doc = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../doc/ReadMe_IMB.md");
     imb_core::cli::doc::check(&doc, "imb-mpi1", &table).unwrap();
 }
+
+/// IMB 2021's datatype options: every value it has, stored as the settings keys with the
+/// command line as their origin, read back by `types`; the resized layouts span twice X.
+#[test]
+fn datatypes_set_their_keys() {
+    let o = run("");
+    assert_eq!(types(&o.params), Types::IMB);
+    assert_eq!(o.span, 1);
+    for (w, b) in [
+        ("byte", Base::Byte),
+        ("char", Base::Char),
+        ("INT", Base::Int),
+        ("float", Base::Float),
+        ("double", Base::Double),
+    ] {
+        assert_eq!(types(&run(&format!("-data_type {w}")).params).data, b);
+        if b != Base::Byte {
+            assert_eq!(types(&run(&format!("-red_data_type {w}")).params).red, b);
+        }
+    }
+    for (w, c, span) in [
+        ("base", Contig::Base, 1),
+        ("base_vec", Contig::BaseVec, 1),
+        ("resize", Contig::Resize, 2),
+        ("resize_vec", Contig::ResizeVec, 2),
+    ] {
+        let o = run(&format!("-contig_type {w}"));
+        assert_eq!((types(&o.params).contig, o.span), (c, span));
+    }
+    let o = run("-data_type int -red_data_type double -contig_type resize_vec");
+    for key in ["DATA_TYPE", "RED_DATA_TYPE", "CONTIG_TYPE"] {
+        assert_eq!(o.origins.of(key), Origin::CommandLine, "{key}");
+    }
+    assert_eq!(DATA_TYPE.get(&o.params.family).as_deref(), Some("int"));
+    let std = imb_core::settings::standard(&SETTINGS);
+    assert_eq!(
+        imb_core::settings::differences(&o.params, &std)
+            .into_iter()
+            .map(|(k, v, s)| format!("{k} = {v} (standard {s})"))
+            .collect::<Vec<_>>(),
+        [
+            "DATA_TYPE = int (standard byte)",
+            "RED_DATA_TYPE = double (standard float)",
+            "CONTIG_TYPE = resize_vec (standard base)",
+        ]
+    );
+    let Action::Help(h) = parse("-help").unwrap() else {
+        panic!("help")
+    };
+    assert!(
+        h.contains("[-data_type <type>] [-red_data_type <type>] [-contig_type <layout>]"),
+        "{h}"
+    );
+}
+
+/// A value IMB 2021 does not have, or that imb-rs cannot send, is refused with the reason.
+#[test]
+fn datatype_values_are_checked() {
+    let err = |s: &str| parse(s).unwrap_err().to_string();
+    assert_eq!(
+        err("-data_type long"),
+        "-data_type: invalid value \"long\": expected byte, char, int, float or double"
+    );
+    assert!(err("-data_type float16").contains("MPIX_C_FLOAT16, which Open MPI 4.1 does not"));
+    assert!(err("-red_data_type bfloat16").contains("MPIX_C_BF16, which neither"));
+    assert_eq!(
+        err("-red_data_type byte"),
+        "-red_data_type: invalid value \"byte\": MPI_SUM does not add MPI_BYTEs; expected \
+         char, int, float or double"
+    );
+    assert_eq!(
+        err("-contig_type vector"),
+        "-contig_type: invalid value \"vector\": expected base, base_vec, resize or resize_vec"
+    );
+}

@@ -1,19 +1,22 @@
 //! Single and parallel transfer benchmarks (guide 3.3.2, 3.3.3): PingPong, PingPing, Sendrecv,
-//! Exchange. MPI_BYTE messages of X bytes, always from offset 0 of the buffers. PingPong's and
-//! PingPing's kernels also run IMB 2021's Source variants (`source.rs`).
+//! Exchange. Messages of X bytes (MPI_BYTE; `-data_type`, `-contig_type`: `elems`), always from
+//! offset 0 of the buffers. PingPong's and PingPing's kernels also run IMB 2021's Source
+//! variants (`source.rs`).
 
-use crate::ffi::Mpi;
+use crate::elems::{copied, views};
+use crate::ffi::{Elems, Mpi};
 use imb_core::bench::{Class, Info};
-use imb_core::buffers::{check_copy, Defect};
+use imb_core::buffers::Defect;
 use imb_core::kernel::{Benchmark, Ctx, Kernel, Timed};
 use imb_core::method::Compat;
 use std::os::raw::c_int;
 
-/// Send/receive views of one size and the neighbours of this rank.
+/// Send/receive views of one size, its messages and the neighbours of this rank.
 struct P2p<'a> {
     m: Mpi<'a>,
     left: usize,
     right: usize,
+    e: Elems,
     s: &'a [u8],
     r: &'a mut [u8],
 }
@@ -21,13 +24,21 @@ struct P2p<'a> {
 impl<'a> P2p<'a> {
     fn new(c: Ctx<'a>) -> Self {
         let n = c.size;
+        let e = Elems::of(&c, false);
+        let (s, r) = views(c.send, c.recv, &e.lay, 1, 1);
         P2p {
             m: Mpi::new(c.comm),
             left: (c.rank + n - 1) % n,
             right: (c.rank + 1) % n,
-            s: &c.send[..c.x],
-            r: &mut c.recv[..c.x],
+            e,
+            s,
+            r,
         }
+    }
+
+    /// What `from` sent.
+    fn check(&self, from: usize) -> Defect {
+        copied(self.r, &self.e.lay, from, 0)
     }
 }
 
@@ -58,6 +69,7 @@ struct Pair<'a> {
     m: Mpi<'a>,
     partner: c_int,
     source: c_int,
+    e: Elems,
     s: &'a [u8],
     r: &'a mut [u8],
 }
@@ -66,10 +78,18 @@ impl<'a> Pair<'a> {
     fn new(c: Ctx<'a>, from: Source) -> Self {
         let m = Mpi::new(c.comm);
         let partner = ((c.rank + 1) % c.size) as c_int;
-        Pair::of(m, partner, from, &c.send[..c.x], &mut c.recv[..c.x])
+        let e = Elems::of(&c, false);
+        let (s, r) = views(c.send, c.recv, &e.lay, 1, 1);
+        Pair::of(m, partner, from, e, (s, r))
     }
 
-    fn of(m: Mpi<'a>, partner: c_int, from: Source, s: &'a [u8], r: &'a mut [u8]) -> Self {
+    fn of(
+        m: Mpi<'a>,
+        partner: c_int,
+        from: Source,
+        e: Elems,
+        (s, r): (&'a [u8], &'a mut [u8]),
+    ) -> Self {
         let source = match from {
             Source::Any => m.any_source(),
             Source::Partner => partner,
@@ -78,6 +98,7 @@ impl<'a> Pair<'a> {
             m,
             partner,
             source,
+            e,
             s,
             r,
         }
@@ -85,7 +106,7 @@ impl<'a> Pair<'a> {
 
     /// What the partner sent: its BUF_VALUE contents.
     fn check(&self) -> Defect {
-        check_copy(self.r, self.partner as usize, 0)
+        copied(self.r, &self.e.lay, self.partner as usize, 0)
     }
 }
 
@@ -103,11 +124,11 @@ impl<const FIRST: bool> Kernel for PingPongK<'_, FIRST> {
     fn step(&mut self, _i: usize) {
         let p = &mut self.0;
         if FIRST {
-            p.m.send(p.s, p.partner);
-            p.m.recv(p.r, p.source);
+            p.m.send(p.s, p.e.msg, p.partner);
+            p.m.recv(p.r, p.e.msg, p.source);
         } else {
-            p.m.recv(p.r, p.source);
-            p.m.send(p.s, p.partner);
+            p.m.recv(p.r, p.e.msg, p.source);
+            p.m.send(p.s, p.e.msg, p.partner);
         }
     }
     fn check(&mut self, _i: usize) -> Defect {
@@ -144,7 +165,7 @@ impl Kernel for PingPingK<'_> {
     #[inline(always)]
     fn step(&mut self, _i: usize) {
         let p = &mut self.0;
-        p.m.pingping(p.s, p.partner, p.source, p.r);
+        p.m.pingping(p.s, p.e.msg, p.partner, p.source, p.r);
     }
     fn check(&mut self, _i: usize) -> Defect {
         self.0.check()
@@ -177,10 +198,10 @@ impl Kernel for SendrecvK<'_> {
     #[inline(always)]
     fn step(&mut self, _i: usize) {
         let p = &mut self.0;
-        p.m.sendrecv(p.s, p.right as c_int, p.r, p.left as c_int);
+        p.m.sendrecv(p.s, p.e.msg, p.right as c_int, p.r, p.left as c_int);
     }
     fn check(&mut self, _i: usize) -> Defect {
-        check_copy(self.0.r, self.0.left, 0)
+        self.0.check(self.0.left)
     }
 }
 
@@ -204,11 +225,11 @@ impl Kernel for ExchangeK<'_> {
     #[inline(always)]
     fn step(&mut self, _i: usize) {
         let p = &mut self.0;
-        p.m.exchange(p.s, p.left as c_int, p.right as c_int, p.r);
+        p.m.exchange(p.s, p.e.msg, p.left as c_int, p.right as c_int, p.r);
     }
     /// Both messages land in the same buffer; the right neighbour's arrives last.
     fn check(&mut self, _i: usize) -> Defect {
-        check_copy(self.0.r, self.0.right, 0)
+        self.0.check(self.0.right)
     }
 }
 
@@ -237,10 +258,10 @@ mod tests {
     fn receives_name_the_chosen_source() {
         let m = Mpi::unconnected();
         let (s, mut r) = ([0u8; 4], [0u8; 4]);
-        let any = Pair::of(m, 1, Source::Any, &s, &mut r);
+        let any = Pair::of(m, 1, Source::Any, Elems::imb(false, 4), (&s, &mut r));
         assert_eq!((any.partner, any.source), (1, m.any_source()));
         assert_ne!(m.any_source(), 1);
-        let named = Pair::of(m, 1, Source::Partner, &s, &mut r);
+        let named = Pair::of(m, 1, Source::Partner, Elems::imb(false, 4), (&s, &mut r));
         assert_eq!((named.partner, named.source), (1, 1));
     }
 
@@ -253,10 +274,10 @@ mod tests {
         let s = [0u8; 16];
         for from in [Source::Any, Source::Partner] {
             let mut r = sent.clone();
-            let p = Pair::of(m, 0, from, &s, &mut r);
+            let p = Pair::of(m, 0, from, Elems::imb(false, 16), (&s, &mut r));
             assert_eq!(PingPingK(p).check(0), Defect::NONE);
             let mut r = sent.clone();
-            let p = Pair::of(m, 1, from, &s, &mut r);
+            let p = Pair::of(m, 1, from, Elems::imb(false, 16), (&s, &mut r));
             assert!(PingPongK::<false>(p).check(0).pos.is_some());
         }
     }

@@ -194,9 +194,10 @@ fn msgsize_gives_the_lengths() {
 fn refused_with_the_reason() {
     for (args, want) in [
         (
-            &["-data_type", "int"][..],
-            "-data_type: an IMB 2021 option imb-rs does not have: ",
+            &["-load", "a.yaml"][..],
+            "-load: an IMB 2021 option imb-rs does not have: ",
         ),
+        (&["-data_type", "float16"][..], "MPIX_C_FLOAT16"),
         (
             &["-off_cache", "-1"][..],
             "-off_cache: an IMB 2021 option imb-rs does not have: ",

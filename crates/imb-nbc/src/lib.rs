@@ -269,6 +269,28 @@ mod tests {
     use imb_core::bench::{Mode, Procs};
     use imb_core::table;
 
+    /// IMB 2021 has its datatype options only in IMB-MPI1: refused, naming imb-mpi1.
+    #[test]
+    fn datatype_options_are_imb_mpi1s() {
+        for (o, what) in [
+            ("data_type", "imb-nbc moves MPI_BYTE"),
+            ("red_data_type", "imb-nbc sums MPI_FLOAT"),
+            ("contig_type", "imb-nbc's messages are contiguous"),
+        ] {
+            let args = [format!("-{o}"), "int".to_string()];
+            let e = imb_core::driver::parse(&SUITE, &args, 2)
+                .unwrap_err()
+                .to_string();
+            assert_eq!(
+                e,
+                format!(
+                    "-{o}: IMB 2021 has it only in IMB-MPI1, and imb-rs only in imb-mpi1: {}",
+                    what
+                ),
+            );
+        }
+    }
+
     #[test]
     fn thirteen_defaults_then_their_pure_variants() {
         let names = SUITE.names();

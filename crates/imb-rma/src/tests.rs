@@ -99,3 +99,22 @@ fn units_buffers_and_one_size() {
         }
     }
 }
+
+/// IMB 2021 has its datatype options only in IMB-MPI1: refused, naming imb-mpi1.
+#[test]
+fn datatype_options_are_imb_mpi1s() {
+    for (o, what) in [
+        ("data_type", "imb-rma moves MPI_BYTE"),
+        ("red_data_type", "imb-rma sums MPI_FLOAT"),
+        ("contig_type", "imb-rma's messages are contiguous"),
+    ] {
+        let args = [format!("-{o}"), "int".to_string()];
+        let e = imb_core::driver::parse(&SUITE, &args, 2)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            format!("-{o}: IMB 2021 has it only in IMB-MPI1, and imb-rs only in imb-mpi1: {what}")
+        );
+    }
+}

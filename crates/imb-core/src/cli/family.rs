@@ -23,6 +23,11 @@ pub struct Family {
     /// resolved options (`Options::family`): its benchmarks read them through its slots, and
     /// `-json` lists each as `-key` after `-aggregate_mode`.
     pub resolve: fn(&FamilyIn) -> Result<Values>,
+    /// How much buffer a message of X bytes spans, in units of X, given the merged parameters
+    /// and the resolved options (`Options::span`): 1 unless the family lays its elements out
+    /// with gaps (imb-mpi1's `-contig_type resize`: one element every two, as IMB 2021 does).
+    /// The engine allocates, and counts against `-mem`, that many times the bytes.
+    pub span: fn(&Params, &Values) -> usize,
 }
 
 /// An option of another executable: refused, naming why (`{exe}` is this executable).
@@ -49,12 +54,17 @@ fn nothing(_: &FamilyIn) -> Result<Values> {
     Ok(Values::default())
 }
 
+fn dense(_: &Params, _: &Values) -> usize {
+    1
+}
+
 impl Family {
     /// No options of its own, none refused.
     pub const NONE: Family = Family {
         rows: &[],
         refused: &[],
         resolve: nothing,
+        span: dense,
     };
 }
 

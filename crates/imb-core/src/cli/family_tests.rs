@@ -66,6 +66,14 @@ static FAMILY: Family = Family {
         why: "{exe} goes far",
     }],
     resolve: far,
+    // Far messages spread out: the buffers hold three times their bytes.
+    span: |_, v| {
+        if FAR.get(v).as_deref() == Some("moon") {
+            3
+        } else {
+            1
+        }
+    },
 };
 
 fn spec() -> Spec<'static> {
@@ -143,4 +151,12 @@ fn the_family_resolves_its_options_and_refuses_others() {
     // Refused before what the settings and the family's resolution say.
     let e = parse_on("-settings /nonexistent -far moon -near", 2).unwrap_err();
     assert_eq!(e.to_string(), "-near: imb-far goes far");
+}
+
+/// `Family::span` reads the resolved options into `Options::span`, which the plan sizes the
+/// buffers with (`plan::Sizes`).
+#[test]
+fn the_familys_span_is_the_runs() {
+    assert_eq!(run("", 1).span, 1);
+    assert_eq!(run("-far moon", 1).span, 3);
 }

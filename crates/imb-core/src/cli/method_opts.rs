@@ -24,20 +24,6 @@ const fn value(
 /// 2021 fails saying why instead of "unknown option".
 pub const IMB2021_REFUSED: &[(&str, &str)] = &[
     (
-        "data_type",
-        "not supported yet: imb-rs sends MPI_BYTE (IMB 2021's default, -data_type byte)",
-    ),
-    (
-        "red_data_type",
-        "not supported yet: imb-rs reduces MPI_FLOAT with MPI_SUM (IMB 2021's default, \
-         -red_data_type float)",
-    ),
-    (
-        "contig_type",
-        "not supported yet: imb-rs sends contiguous data of the base type (IMB 2021's \
-         default, -contig_type base)",
-    ),
-    (
         "off_cache",
         "not supported yet: imb-rs sends from and receives into the same buffers at every \
          repetition, as IMB 3.0 does",

@@ -138,6 +138,13 @@ pub struct Options {
     /// The options named on the command line, without the dash (`Raw::given`).
     #[serde(default)]
     pub given: Vec<String>,
+    /// Buffer bytes per byte of message (`Family::span`): the buffers hold span·X.
+    #[serde(default = "one")]
+    pub span: usize,
+}
+
+fn one() -> usize {
+    1
 }
 
 /// The stopping rule of `-adaptive` (`imb_core::settle`): timings per size at least and at

@@ -64,6 +64,7 @@ pub fn resolve(spec: &Spec, raw: &Raw, np: usize) -> Result<Options> {
         },
         (None, None) => Lengths::Ladder,
     };
+    let span = (spec.family.span)(&params, &family).max(1);
     Ok(Options {
         benchmarks,
         npmin: raw.npmin.unwrap_or(spec.npmin),
@@ -87,6 +88,7 @@ pub fn resolve(spec: &Spec, raw: &Raw, np: usize) -> Result<Options> {
         progress: raw.shared.progress.unwrap_or_default(),
         method: crate::method::Method::resolve(&raw.method),
         given: raw.shared.given.iter().map(|g| g.to_string()).collect(),
+        span,
     })
 }
 

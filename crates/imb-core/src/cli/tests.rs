@@ -88,9 +88,6 @@ fn imb_2021_method_options() {
     assert!(err("-msgsize 1,x", 2).starts_with("-msgsize: invalid value"));
     // Options IMB 2021 has and imb-rs does not: refused with the reason.
     for (o, why) in [
-        ("-data_type int", "MPI_BYTE"),
-        ("-red_data_type double", "MPI_FLOAT"),
-        ("-contig_type resize", "contiguous"),
         ("-dump a.yaml", "-json"),
         ("-load a.yaml", "-settings"),
         ("-off_cache -1", "same buffers"),

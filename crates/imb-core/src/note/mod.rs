@@ -70,6 +70,10 @@ pub enum Note {
         method: crate::method::Method,
         changes: Vec<String>,
     },
+    /// The header's datatype lines, when a family sends or reduces other types than IMB
+    /// 3.0's MPI_BYTE and MPI_FLOAT (imb-mpi1's `-data_type`, `-red_data_type`): printed in
+    /// their place, not as a `# !!` block. Without it the lines name IMB 3.0's.
+    Datatypes { data: String, reductions: String },
     /// More ranks (or threads) than CPUs on one host: the times are not results.
     Oversubscribed {
         what: String,
@@ -109,6 +113,16 @@ pub struct AdaptiveRule {
     pub min_timings: usize,
     pub max_timings: usize,
     pub cutoff_pct: f64,
+}
+
+/// The header's datatype lines as IMB 3.0 prints them, trailing spaces included (doc/OUTPUT.md,
+/// "Datatypes"); the op is always MPI_SUM, as in IMB 2021, also where a user op stands for it.
+pub fn datatype_lines(data: &str, reductions: &str) -> Vec<String> {
+    vec![
+        format!("MPI_Datatype                   :   {data} "),
+        format!("MPI_Datatype for reductions    :   {reductions}"),
+        "MPI_Op                         :   MPI_SUM  ".to_string(),
+    ]
 }
 
 fn list(v: &[usize]) -> String {
@@ -155,6 +169,7 @@ impl Note {
                 v
             }
             Note::Family(f) => f.lines.clone(),
+            Note::Datatypes { data, reductions } => datatype_lines(data, reductions),
             Note::Method { method, changes } => {
                 let first = match method.compat {
                     crate::method::Compat::V2021 => {
@@ -241,6 +256,7 @@ impl Note {
                 crate::sysinfo::oversubscribed_line(what, *count, *cpus).unwrap_or_default()
             }
             Note::Sections { .. }
+            | Note::Datatypes { .. }
             | Note::OptionalMode { .. }
             | Note::Method { .. }
             | Note::Family(_) => self.lines().join("\n"),

@@ -243,6 +243,23 @@ mod tests {
         assert_eq!(s.volume, s.n_sample[0][s.lens.len() - 2] * (1 << 19));
     }
 
+    /// Elements two sizes apart (`Options::span` 2): buffers of twice the largest size, and
+    /// `-mem` counts the doubled buffers.
+    #[test]
+    fn span_doubles_the_buffers_and_what_mem_counts() {
+        let mut o = opts();
+        o.span = 2;
+        let plan = build(&o, &[&PINGPONG], 2);
+        let (_, s) = run_sizes(&plan.benchmarks[0], 0);
+        assert_eq!((s.warm_x, s.buf_x), (8, 16));
+        o.params.maxmsglog = 20;
+        o.mem = Some((2u64 << 20) as f64);
+        let plan = build(&o, &[&ALLGATHER], 2);
+        let (_, s) = run_sizes(&plan.benchmarks[0], 0);
+        assert_eq!(s.skipped(), [1 << 19, 1 << 20]);
+        assert_eq!((s.warm_x, s.buf_x), (1 << 18, 1 << 19));
+    }
+
     #[test]
     fn modes_and_multi() {
         let mut o = opts();

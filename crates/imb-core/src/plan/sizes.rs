@@ -19,7 +19,7 @@ pub struct Sizes {
     /// Warm-up always uses the aggregate variant where one exists (doc/METHODOLOGY.md,
     /// "Warm-up").
     pub warm_mode: Mode,
-    /// Buffers are sized for this message length.
+    /// Buffers are sized for this message length (span·X of the largest X: `Options::span`).
     pub buf_x: usize,
     /// The modes that run, in table order (`-aggregate_mode` applied).
     pub modes: Vec<Mode>,
@@ -35,8 +35,12 @@ impl Sizes {
     pub fn new(opts: &Options, info: &Info, np: usize, lens: Vec<Len>) -> Self {
         let p = &opts.params;
         let sync = info.class == Class::Sync;
+        // A family whose elements lie apart (`Options::span`) needs span·X of buffer per X.
+        let span = opts.span.max(1);
         let need = |x: usize| {
-            let (s, r) = info.bufs_for(opts.method.compat).lens(x, np, p.overall_vol);
+            let (s, r) = info
+                .bufs_for(opts.method.compat)
+                .lens(span * x, np, p.overall_vol);
             (s + r) as f64
         };
         let fits = |x: usize| {
@@ -62,7 +66,8 @@ impl Sizes {
             .map(|l| l.x)
             .chain([warm_x])
             .max()
-            .unwrap_or(0);
+            .unwrap_or(0)
+            * span;
         let modes: Vec<Mode> = info
             .modes
             .iter()

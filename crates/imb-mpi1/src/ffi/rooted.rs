@@ -1,26 +1,26 @@
 //! The collectives IMB 2021 added: rooted Gather/Scatter and their v-forms, MPI_Reduce_scatter_block
 //! and MPI_Reduce_local.
 
-use super::Mpi;
+use super::{Mpi, Msg};
 use imb_core::coll_call;
-use imb_core::mpirc::{check, count};
+use imb_core::mpirc::{check, cptr, mptr};
 use mpi::ffi;
 use std::os::raw::c_int;
 
 impl Mpi<'_> {
-    /// MPI_Gather of `send` from every rank into `recv` at `root` (blocks of send.len() bytes).
+    /// MPI_Gather of `msg` from every rank into `recv` at `root` (block k from rank k).
     #[inline(always)]
-    pub fn gather(&self, send: &[u8], recv: &mut [u8], root: c_int) {
-        let n = count(send.len());
-        // SAFETY: recv holds size·send.len() bytes (checked when the kernel was built) and is
-        // only written at the root; send is only read.
+    pub fn gather(&self, send: &[u8], recv: &mut [u8], msg: Msg, root: c_int) {
+        // SAFETY: send holds msg and recv size blocks of it (checked when the kernel was
+        // built); recv is only written at the root, send only read.
         let rc = unsafe {
-            coll_call!(ffi::MPI_Gather; blocks(send, recv, n, self.byte), root, self.comm)
+            coll_call!(ffi::MPI_Gather; blocks(send, recv, msg.n, msg.ty), root, self.comm)
         };
         check("MPI_Gather", rc)
     }
 
-    /// MPI_Gatherv into `recv` at `root` with per-rank counts and displacements (bytes).
+    /// MPI_Gatherv of `msg` into `recv` at `root` with per-rank counts and displacements (in
+    /// elements of its type).
     #[inline(always)]
     pub fn gatherv(
         &self,
@@ -28,32 +28,40 @@ impl Mpi<'_> {
         recv: &mut [u8],
         counts: &[c_int],
         displs: &[c_int],
+        msg: Msg,
         root: c_int,
     ) {
-        // SAFETY: counts/displs have one entry per rank and lie within recv (checked when the
-        // kernel was built); recv is only written at the root.
+        // SAFETY: send holds msg; counts/displs have one entry per rank and lie within recv
+        // (checked when the kernel was built); recv is only written at the root.
         let rc = unsafe {
-            coll_call!(
-                ffi::MPI_Gatherv;
-                vrecv(send, recv, counts, displs, self.byte), root, self.comm
+            ffi::MPI_Gatherv(
+                cptr(send),
+                msg.n,
+                msg.ty,
+                mptr(recv),
+                counts.as_ptr(),
+                displs.as_ptr(),
+                msg.ty,
+                root,
+                self.comm,
             )
         };
         check("MPI_Gatherv", rc)
     }
 
-    /// MPI_Scatter from `root`'s `send` (blocks of recv.len() bytes) into every rank's `recv`.
+    /// MPI_Scatter from `root`'s `send` (block k to rank k) of `msg` into every rank's `recv`.
     #[inline(always)]
-    pub fn scatter(&self, send: &[u8], recv: &mut [u8], root: c_int) {
-        let n = count(recv.len());
-        // SAFETY: send holds size·recv.len() bytes (checked when the kernel was built) and is
-        // only read (at the root); recv is exclusively borrowed.
+    pub fn scatter(&self, send: &[u8], recv: &mut [u8], msg: Msg, root: c_int) {
+        // SAFETY: send holds size blocks of msg and recv one (checked when the kernel was
+        // built); send is only read (at the root), recv exclusively borrowed.
         let rc = unsafe {
-            coll_call!(ffi::MPI_Scatter; blocks(send, recv, n, self.byte), root, self.comm)
+            coll_call!(ffi::MPI_Scatter; blocks(send, recv, msg.n, msg.ty), root, self.comm)
         };
         check("MPI_Scatter", rc)
     }
 
-    /// MPI_Scatterv from `root`'s `send` with per-rank counts and displacements (bytes).
+    /// MPI_Scatterv of `msg` from `root`'s `send` with per-rank counts and displacements (in
+    /// elements of its type).
     #[inline(always)]
     pub fn scatterv(
         &self,
@@ -61,42 +69,49 @@ impl Mpi<'_> {
         counts: &[c_int],
         displs: &[c_int],
         recv: &mut [u8],
+        msg: Msg,
         root: c_int,
     ) {
-        // SAFETY: counts/displs have one entry per rank and lie within send (checked when the
-        // kernel was built); send is only read, recv exclusively borrowed.
+        // SAFETY: counts/displs have one entry per rank and lie within send, and recv holds
+        // msg (checked when the kernel was built); send is only read, recv exclusively
+        // borrowed.
         let rc = unsafe {
-            coll_call!(
-                ffi::MPI_Scatterv;
-                vsend(send, counts, displs, recv, self.byte), root, self.comm
+            ffi::MPI_Scatterv(
+                cptr(send),
+                counts.as_ptr(),
+                displs.as_ptr(),
+                msg.ty,
+                mptr(recv),
+                msg.n,
+                msg.ty,
+                root,
+                self.comm,
             )
         };
         check("MPI_Scatterv", rc)
     }
 
-    /// MPI_Reduce_scatter_block of floats: recv.len()/4 results per rank.
+    /// MPI_Reduce_scatter_block of `msg` per rank, with its op.
     #[inline(always)]
-    pub fn reduce_scatter_block(&self, send: &[u8], recv: &mut [u8]) {
-        let n = count(recv.len() / 4);
-        // SAFETY: send holds size·recv.len() bytes (checked when the kernel was built); recv
-        // is exclusively borrowed.
+    pub fn reduce_scatter_block(&self, send: &[u8], recv: &mut [u8], msg: Msg) {
+        // SAFETY: send holds size blocks of msg and recv one (checked when the kernel was
+        // built); recv is exclusively borrowed.
         let rc = unsafe {
             coll_call!(
                 ffi::MPI_Reduce_scatter_block;
-                reduce(send, recv, n, self.float, self.sum), self.comm
+                reduce(send, recv, msg.n, msg.ty, msg.op), self.comm
             )
         };
         check("MPI_Reduce_scatter_block", rc)
     }
 
-    /// MPI_Reduce_local: `inout` += `input`, as floats with MPI_SUM (no communication).
+    /// MPI_Reduce_local: `inout` += `input`, `msg` with its op (no communication).
     #[inline(always)]
-    pub fn reduce_local(&self, input: &[u8], inout: &mut [u8]) {
-        debug_assert!(inout.len() >= input.len());
-        let n = count(input.len() / 4);
-        // SAFETY: input holds input.len()/4 floats to read, inout at least as many to update.
+    pub fn reduce_local(&self, input: &[u8], inout: &mut [u8], msg: Msg) {
+        // SAFETY: input and inout hold msg (checked when the kernel was built); inout is
+        // exclusively borrowed.
         let rc = unsafe {
-            coll_call!(ffi::MPI_Reduce_local; reduce(input, inout, n, self.float, self.sum))
+            coll_call!(ffi::MPI_Reduce_local; reduce(input, inout, msg.n, msg.ty, msg.op))
         };
         check("MPI_Reduce_local", rc)
     }

@@ -130,15 +130,23 @@ pub fn header_text(h: &Header) -> String {
     if h.io {
         s.push_str("#\n");
     } else {
-        s.push_str(
-            "# MPI_Datatype                   :   MPI_BYTE \n\
-# MPI_Datatype for reductions    :   MPI_FLOAT\n\
-# MPI_Op                         :   MPI_SUM  \n\
-#\n",
-        );
+        let lines = h
+            .notes
+            .iter()
+            .find(|n| matches!(n, Note::Datatypes { .. }))
+            .map(Note::lines)
+            .unwrap_or_else(|| crate::note::datatype_lines("MPI_BYTE", "MPI_FLOAT"));
+        for l in lines {
+            s.push_str(&format!("# {l}\n"));
+        }
+        s.push_str("#\n");
     }
     s.push_str("#\n");
-    for n in &h.notes {
+    for n in h
+        .notes
+        .iter()
+        .filter(|n| !matches!(n, Note::Datatypes { .. }))
+    {
         for l in n.lines() {
             s.push_str(&format!("# !! {l}\n"));
         }

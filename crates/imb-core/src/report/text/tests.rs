@@ -59,6 +59,45 @@ fn header_layout() {
     }));
 }
 
+/// A family's datatypes replace IMB 3.0's in the datatype lines, with the same spacing, and
+/// print nowhere else; the optional-mode block after them is unchanged.
+#[test]
+fn header_datatypes_in_their_lines() {
+    let std = render(|t| t.header(&header()));
+    let mut h = header();
+    let optional = Note::OptionalMode {
+        from: "the command line".into(),
+        parameters: vec![crate::report::Changed {
+            key: "DATA_TYPE".into(),
+            value: "int".into(),
+            standard: "byte".into(),
+        }],
+        time_cap_s: None,
+        adaptive: None,
+    };
+    h.notes = vec![
+        Note::Datatypes {
+            data: "MPI_INT".into(),
+            reductions: "MPI_DOUBLE".into(),
+        },
+        optional.clone(),
+    ];
+    let got = render(|t| t.header(&h));
+    let want = std.replace(
+        "# MPI_Datatype                   :   MPI_BYTE \n\
+         # MPI_Datatype for reductions    :   MPI_FLOAT\n",
+        "# MPI_Datatype                   :   MPI_INT \n\
+         # MPI_Datatype for reductions    :   MPI_DOUBLE\n",
+    ) + &optional
+        .lines()
+        .iter()
+        .map(|l| format!("# !! {l}\n"))
+        .collect::<String>()
+        + "#\n";
+    assert_ne!(got, std);
+    assert_eq!(got, want);
+}
+
 #[test]
 fn header_io_user_lengths_optional() {
     let mut h = header();
