@@ -89,8 +89,8 @@ around the repetitions, rotating roots, fixed repetition counts, warm-up once at
 largest size, MB = 2^20 bytes. 2021: collectives timed call by call with a barrier\n  \
 between calls (-sync on), root 0 (-root_shift off), -iter_policy dynamic, a warm-up of\n  \
 n_sample/10 repetitions at every size, MB = 10^6 bytes, IMB 2021's default benchmark\n  \
-list and its CPU-work calibration for the non-blocking collectives. The profile is in the header and -json;\n  \
-the options below refine it.\n",
+list and its CPU-work calibration for the non-blocking collectives. The profile is in\n  \
+the header and -json; the options below refine it.\n",
     ),
     value(
         "iter_policy",
