@@ -163,12 +163,13 @@ const IMB2021_METHOD: &[(&str, &str)] = &[
     ("-warm_up", "on"),
 ];
 
-/// IMB 2021's booleans (`1`, `yes`, `enable`, …) as imb-rs writes them.
+/// IMB 2021's booleans (`1`, `yes`, `enable`, …) as imb-rs writes them, read by imb-rs's own
+/// parser of them; anything else as given.
 fn on_off(v: &str) -> String {
-    match v.to_ascii_lowercase().as_str() {
-        "1" | "yes" | "enable" | "true" | "on" => "on".into(),
-        "0" | "no" | "disable" | "false" | "off" => "off".into(),
-        other => other.into(),
+    match imb_core::cli::value::on_off(v) {
+        Ok(true) => "on".into(),
+        Ok(false) => "off".into(),
+        Err(_) => v.to_string(),
     }
 }
 

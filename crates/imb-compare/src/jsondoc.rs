@@ -576,14 +576,11 @@ pub fn parse(name: &str, text: &str) -> Result<Run, Error> {
                 optional.iter().map(String::as_str),
             ));
             // -compat 2021's Mbytes/sec count 10^6 bytes; the text reader converts the same.
-            if optional.iter().any(|l| l.contains("MB = 10^6 bytes")) {
-                for t in &mut tables {
-                    if let Some(c) = t.column("mbytes") {
-                        for r in &mut t.rows {
-                            r[c] *= 1e6 / f64::from(1u32 << 20);
-                        }
-                    }
-                }
+            if optional
+                .iter()
+                .any(|l| crate::run::decimal_megabyte_line(l))
+            {
+                tables.iter_mut().for_each(Table::to_binary_megabytes);
             }
             if conditions.thread_level.is_none() {
                 conditions.thread_level = Some(h.thread_env.clone());
@@ -758,6 +755,24 @@ mod tests {
         assert!(!p.contains_key("MAXMSGLOG"));
         assert_eq!(r.identity.date.as_deref(), Some("Wed Nov 25 05:21:10 2026"));
         assert!(r.identity.json);
+    }
+
+    /// A `-compat 2021` document: its method note gives the parameters, and its Mbytes/sec
+    /// (10^6 bytes) read as 2^20-byte megabytes, the unit runs are compared in.
+    #[test]
+    fn compat_2021_method_and_megabytes() {
+        let doc = DOC
+            .replace(
+                "\"thread_env\": \"MPI_THREAD_SINGLE\"}",
+                r#""thread_env": "MPI_THREAD_SINGLE",
+               "notes": [{"kind": "method", "text": "Measured as IMB 2021 measures (-compat 2021), not as the IMB 3.0 guide says:\n  collectives timed call by call, an untimed barrier after each call (-sync on)\n  Mbytes/sec counts MB = 10^6 bytes"}]}"#,
+            )
+            .replace("\"mbytes_per_s\": 0.0", "\"mbytes_per_s\": 1048576.0");
+        let r = parse("m.json", &doc).unwrap();
+        let p = r.conditions.parameters.unwrap();
+        assert_eq!(p.get("-compat").map(String::as_str), Some("2021"));
+        assert_eq!(p.get("-sync").map(String::as_str), Some("on"));
+        assert_eq!(r.tables[0].rows[0][3], 1e6);
     }
 
     /// Schema 3 adds `provenance` (and the suites without MPI write other tables); the tables

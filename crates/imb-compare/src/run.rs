@@ -116,7 +116,23 @@ pub struct Table {
     pub placement: Option<String>,
 }
 
+/// Whether a line of a header's method block says the run's megabyte is 10^6 bytes (imb-rs's
+/// `-compat 2021`, text and `-json` alike).
+pub fn decimal_megabyte_line(line: &str) -> bool {
+    line.trim() == imb_core::method::DECIMAL_MEGABYTE
+}
+
 impl Table {
+    /// Mbytes/sec counted in megabytes of 10^6 bytes (IMB 2021's) restated in 2^20 bytes, the
+    /// unit every run is compared in.
+    pub fn to_binary_megabytes(&mut self) {
+        if let Some(c) = self.column("mbytes") {
+            for r in &mut self.rows {
+                r[c] *= 1e6 / f64::from(1u32 << 20);
+            }
+        }
+    }
+
     /// The index of column `key`.
     pub fn column(&self, key: &str) -> Option<usize> {
         self.columns.iter().position(|c| c == key)

@@ -113,6 +113,9 @@ pub struct OffCache {
 /// `-time`'s default under the dynamic policy: IMB 2021's seconds per size.
 pub const DYNAMIC_SECS: f64 = 10.0;
 
+/// The method block's line for IMB 2021's megabyte, which readers of the output recognise.
+pub const DECIMAL_MEGABYTE: &str = "Mbytes/sec counts MB = 10^6 bytes";
+
 /// Bytes in the megabyte of `Mbytes/sec`: 2^20 in IMB 3.0 (guide 3.3.2), 10^6 in IMB 2021.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Megabyte(pub f64);
@@ -280,7 +283,7 @@ impl Method {
             ));
         }
         if self.megabyte != m.megabyte {
-            v.push("Mbytes/sec counts MB = 10^6 bytes".into());
+            v.push(DECIMAL_MEGABYTE.into());
         }
         v
     }

@@ -38,8 +38,11 @@ impl Reader<'_> {
     /// Every table with a row or a flag, checked, its Mbytes/sec in megabytes of 2^20 bytes.
     fn keep_tables(&mut self, title: &str) -> Result<(), Error> {
         // IMB 2021's, and imb-rs's under -compat 2021 (its method block says so).
-        let megabytes =
-            decimal_megabytes(title) || self.optional.iter().any(|l| l.contains("MB = 10^6 bytes"));
+        let megabytes = decimal_megabytes(title)
+            || self
+                .optional
+                .iter()
+                .any(|l| crate::run::decimal_megabyte_line(l));
         for mut open in std::mem::take(&mut self.done) {
             if open.table.rows.is_empty() && open.table.flags.is_empty() {
                 continue;
@@ -47,11 +50,7 @@ impl Reader<'_> {
             check::table(self.name, &open.table, &open.at, &open.titles)?;
             check::flag_defects(&mut open.table);
             if megabytes {
-                if let Some(c) = open.table.column("mbytes") {
-                    for r in &mut open.table.rows {
-                        r[c] *= 1e6 / f64::from(1u32 << 20);
-                    }
-                }
+                open.table.to_binary_megabytes();
             }
             self.run.tables.push(open.table);
         }

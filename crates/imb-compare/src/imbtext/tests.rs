@@ -339,3 +339,29 @@ fn no_table_is_an_error() {
     let e = parse("empty.txt", "hello\n").unwrap_err().to_string();
     assert_eq!(e, "empty.txt: no IMB or OSU table in it");
 }
+
+/// imb-rs under `-compat 2021`: its method block gives the parameters IMB 2021's runs have
+/// by default, and its Mbytes/sec count 10^6 bytes, so they are restated in 2^20.
+#[test]
+fn compat_2021_text_reads_like_imb_2021() {
+    let text = "\
+#    imb-rs 0.1.0, MPI-1 part    
+# !! Measured as IMB 2021 measures (-compat 2021), not as the IMB 3.0 guide says:
+# !!   collectives timed call by call, an untimed barrier after each call (-sync on)
+# !!   rooted collectives keep root 0 (-root_shift off)
+# !!   -iter_policy dynamic: repetitions cut to about 10 s per size after probe loops
+# !!   warm-up: n_sample/10 repetitions before every size (-warm_up on)
+# !!   Mbytes/sec counts MB = 10^6 bytes
+#
+
+# Benchmarking PingPong 
+# #processes = 2 
+       #bytes #repetitions      t[usec]   Mbytes/sec
+            1         1000         0.16         6.25
+
+";
+    let r = parse("c", text).unwrap();
+    assert!((r.tables[0].rows[0][3] - 6.25e6 / 1048576.0).abs() < 1e-9);
+    let p = r.conditions.parameters.unwrap();
+    assert_eq!(p, crate::conditions::imb2021_options("./IMB-MPI1 PingPong"));
+}
