@@ -71,6 +71,19 @@ impl Runner<'_> {
             step.counts.clear();
         }
         let policy = method.iter_policy.for_bench(info.rooted);
+        // Outside the dynamic policy, -time is imb-rs's cap (IMB 2021 uses it only for a
+        // time-out there), so the untimed runs below are capped too.
+        if let (Some(limit), false) = (self.opts.time, policy == IterPolicy::Dynamic) {
+            // The better of two single repetitions, so one cold outlier does not decide the
+            // count; the slowest rank decides for all.
+            let probe = active.as_mut().map_or(0.0, |a| {
+                let t1 = a.time(x, mode, 1, false).secs;
+                let t2 = a.time(x, mode, 1, false).secs;
+                t1.min(t2)
+            });
+            let worst = comm::max_all(self.world, probe);
+            n = n.min(((limit / worst.max(1e-9)) as usize).max(1));
+        }
         match policy {
             IterPolicy::Dynamic => {
                 let secs = self.opts.time.unwrap_or(method::DYNAMIC_SECS);
@@ -98,19 +111,6 @@ impl Runner<'_> {
                     a.time(x, sizes.warm_mode, w, false);
                 }
             }
-        }
-        // Outside the dynamic policy, -time is imb-rs's cap (IMB 2021 uses it only for a
-        // time-out there).
-        if let (Some(limit), false) = (self.opts.time, policy == IterPolicy::Dynamic) {
-            // The better of two single repetitions, so one cold outlier does not decide the
-            // count; the slowest rank decides for all.
-            let probe = active.as_mut().map_or(0.0, |a| {
-                let t1 = a.time(x, mode, 1, false).secs;
-                let t2 = a.time(x, mode, 1, false).secs;
-                t1.min(t2)
-            });
-            let worst = comm::max_all(self.world, probe);
-            n = n.min(((limit / worst.max(1e-9)) as usize).max(1));
         }
         let check = self.opts.check;
         let started = std::time::Instant::now();
