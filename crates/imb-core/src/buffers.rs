@@ -50,6 +50,20 @@ impl Buffer {
     pub fn zero(&mut self, n: usize) {
         self.map[..n.min(self.len)].fill(0);
     }
+    /// `-off_cache`: the first copy's bytes into every other copy, so that a repetition
+    /// sends the same message wherever its copy lies (IMB 2021 copies them the same way) and
+    /// check mode expects the same values of each. Copies past the buffer's end are left
+    /// out (the engine sizes buffers for them).
+    pub fn replicate(&mut self, rot: crate::method::Rotation) {
+        let len = rot.len.min(self.len);
+        for k in 1..rot.copies {
+            let at = k * rot.stride;
+            if at + len > self.len {
+                break;
+            }
+            self.map.copy_within(..len, at);
+        }
+    }
 }
 
 /// BUF_VALUE(rank, i) = 0.1·(rank+1) + i, computed in double and stored as float (MPI-1, EXT).
@@ -239,6 +253,28 @@ mod tests {
         assert_eq!(check_io(&b.bytes()[3..10], 0, 3).pos, Some(0));
         let f: Vec<u8> = (5..12).map(|j| io_byte(0, j)).collect();
         assert_eq!(check_io(&f, 0, 5), Defect::NONE);
+    }
+
+    #[test]
+    fn copies_repeat_the_first() {
+        let oc = crate::method::OffCache {
+            cache_bytes: 256,
+            line_bytes: 64,
+        };
+        let rot = crate::method::Rotation::new(Some(oc), 70, 100);
+        assert_eq!((rot.stride, rot.copies), (192, 3));
+        let mut b = Buffer::new(rot.bytes()).unwrap();
+        b.fill(1);
+        b.replicate(rot);
+        for k in 0..3 {
+            let at = rot.offset(k);
+            assert_eq!(check_copy(&b.bytes()[at..at + 70], 1, 0), Defect::NONE);
+        }
+        // A buffer too short for the last copy keeps the copies that fit.
+        let mut short = Buffer::new(300).unwrap();
+        short.fill(1);
+        short.replicate(rot);
+        assert_eq!(check_copy(&short.bytes()[192..262], 1, 0), Defect::NONE);
     }
 
     #[test]

@@ -295,8 +295,10 @@ impl Default for Method {
     }
 }
 
-/// `-off_cache size[,line]`: `-1` is IMB 2021's default cache (8 MiB, 64-byte lines); `0`
-/// leaves the buffers where they are.
+/// `-off_cache size[,line]`, as IMB 2021 reads it: the cache in MiB (a float), then its
+/// line in bytes (64 if not given). A negative size alone is IMB 2021's default cache (8 MiB,
+/// 64-byte lines: `-off_cache -1`); `0` leaves the buffers where they are. IMB 2021 takes
+/// a negative size with a line size as "off" without saying so: refused here.
 pub fn parse_off_cache(s: &str) -> Result<Option<OffCache>, String> {
     let (size, line) = match s.split_once(',') {
         Some((a, b)) => (a.trim(), Some(b.trim())),
@@ -312,7 +314,12 @@ pub fn parse_off_cache(s: &str) -> Result<Option<OffCache>, String> {
             .ok_or_else(|| why.to_string())?,
         None => 64,
     };
-    if size == -1.0 {
+    if size < 0.0 && s.contains(',') {
+        return Err(format!(
+            "{size}: a negative cache size takes no line size ({why})"
+        ));
+    }
+    if size < 0.0 && size.is_finite() {
         return Ok(Some(OffCache {
             cache_bytes: 8 << 20,
             line_bytes: line,
@@ -328,16 +335,19 @@ pub fn parse_off_cache(s: &str) -> Result<Option<OffCache>, String> {
     }))
 }
 
-/// Where one buffer's copies lie under `-off_cache`: repetition i uses the copy at
-/// `(i % copies) · stride` bytes. One copy at stride 0 without it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// Where one buffer's copies lie under `-off_cache`: repetition i uses the `len` bytes at
+/// `(i % copies) · stride`. One copy at offset 0 without it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Rotation {
+    /// Bytes of one copy: what one repetition sends or receives.
+    pub len: usize,
     pub stride: usize,
     pub copies: usize,
 }
 
 impl Rotation {
     pub const NONE: Rotation = Rotation {
+        len: 0,
         stride: 0,
         copies: 1,
     };
@@ -347,21 +357,59 @@ impl Rotation {
     /// n.
     pub fn new(off: Option<OffCache>, len: usize, n: usize) -> Rotation {
         let Some(oc) = off else {
-            return Rotation::NONE;
+            return Rotation {
+                len,
+                ..Rotation::NONE
+            };
         };
         let cls = oc.line_bytes.max(1);
         let stride = (len.div_ceil(cls) + 1) * cls;
         let copies = (2 * oc.cache_bytes).div_ceil(stride).min(n).max(1);
-        Rotation { stride, copies }
+        Rotation {
+            len,
+            stride,
+            copies,
+        }
     }
-    /// Bytes the buffer needs for `len` bytes a repetition.
-    pub fn bytes(&self, len: usize) -> usize {
-        len.max(self.copies * self.stride)
+    /// Bytes the buffer needs.
+    pub fn bytes(&self) -> usize {
+        self.len.max(self.copies * self.stride)
     }
-    /// Offset of repetition i's copy.
+    /// Offset of repetition i's copy. Without copies no division: this runs in timed loops.
     #[inline(always)]
     pub fn offset(&self, i: usize) -> usize {
-        (i % self.copies) * self.stride
+        if self.copies == 1 {
+            0
+        } else {
+            (i % self.copies) * self.stride
+        }
+    }
+}
+
+/// The send and the receive buffer's copies of one size under `-off_cache` (IMB 2021's
+/// s_offs, s_cache_iter, r_offs and r_cache_iter).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rotations {
+    pub send: Rotation,
+    pub recv: Rotation,
+}
+
+impl Rotations {
+    pub const NONE: Rotations = Rotations {
+        send: Rotation::NONE,
+        recv: Rotation::NONE,
+    };
+
+    /// Copies of `(send, receive)` bytes for `n` repetitions.
+    pub fn new(off: Option<OffCache>, (slen, rlen): (usize, usize), n: usize) -> Rotations {
+        Rotations {
+            send: Rotation::new(off, slen, n),
+            recv: Rotation::new(off, rlen, n),
+        }
+    }
+    /// The (send, receive) bytes the buffers need.
+    pub fn bytes(&self) -> (usize, usize) {
+        (self.send.bytes(), self.recv.bytes())
     }
 }
 
@@ -469,7 +517,9 @@ mod tests {
                 line_bytes: 128
             })
         );
-        for bad in ["", "x", "-2", "1,0", "1,x", "nan", "1e300"] {
+        // Any negative size alone is the default, as in IMB 2021.
+        assert_eq!(parse_off_cache("-2"), parse_off_cache("-1"));
+        for bad in ["", "x", "-1,128", "1,0", "1,x", "nan", "-inf", "1e300"] {
             assert!(parse_off_cache(bad).is_err(), "{bad}");
         }
     }
@@ -484,11 +534,17 @@ mod tests {
         assert_eq!(r.stride, 1024 + 64);
         assert_eq!(r.copies, (2usize << 20).div_ceil(1088));
         assert_eq!(r.offset(r.copies + 1), r.stride);
+        assert_eq!(r.bytes(), r.copies * 1088);
         // Never more copies than repetitions, never fewer than one.
         assert_eq!(Rotation::new(oc, 1000, 3).copies, 3);
         assert_eq!(Rotation::new(oc, 8 << 20, 1000).copies, 1);
-        assert_eq!(Rotation::new(None, 1000, 1000), Rotation::NONE);
-        assert_eq!(Rotation::NONE.bytes(10), 10);
+        // A zero-byte message still moves a line on each repetition, as in IMB 2021.
+        assert_eq!(Rotation::new(oc, 0, 1000).stride, 64);
+        let none = Rotation::new(None, 1000, 1000);
+        assert_eq!((none.copies, none.offset(7), none.bytes()), (1, 0, 1000));
+        let both = Rotations::new(oc, (10, 100), 2);
+        assert_eq!(both.bytes(), (2 * 128, 2 * 192));
+        assert_eq!(Rotations::NONE.bytes(), (0, 0));
     }
 
     #[test]

@@ -164,6 +164,7 @@ fn ours(
         recv: bufs.1.bytes_mut(),
         params: e.params,
         method: &imb_core::method::Method::IMB30,
+        rot: imb_core::method::Rotations::NONE,
         info: &[],
         prep: Some(prep),
         run: e.cpu.map(|c| c as &dyn Any),

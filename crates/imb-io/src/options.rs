@@ -106,6 +106,12 @@ lets imb-io replace it (and then remove it).\n",
             takes: Takes::Value,
             why: "{exe} has no rooted collective (imb-mpi1 and imb-nbc have)",
         },
+        Refused {
+            name: "off_cache",
+            takes: Takes::Value,
+            why: "IMB 2021's IMB-IO accepts it and ignores it (its help says so): {exe} \
+                  writes and reads files, so no copy of a buffer keeps the data out of a cache",
+        },
         // IMB 2021 has its datatype options only in IMB-MPI1.
         Refused {
             name: "data_type",

@@ -90,6 +90,8 @@ impl<'a> Overlap<'a> {
             recv: &mut self.recv[..],
             params: self.params,
             method: self.method,
+            // imb-io refuses -off_cache, as IMB 2021 ignores it for files.
+            rot: imb_core::method::Rotations::NONE,
             info: self.info,
             prep: None,
             run: None,

@@ -234,8 +234,8 @@ fn imb_2021_options_are_named() {
     let d = scratch("imb2021");
     refused(
         &d,
-        &["-off_cache", "-1"],
-        "-off_cache: an IMB 2021 option imb-rs does not have: not supported yet",
+        &["-off_cache", "-1,64"],
+        "-off_cache: invalid value \"-1,64\": -1: a negative cache size takes no line size",
     );
     refused(
         &d,

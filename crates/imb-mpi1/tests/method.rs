@@ -199,8 +199,8 @@ fn refused_with_the_reason() {
         ),
         (&["-data_type", "float16"][..], "MPIX_C_FLOAT16"),
         (
-            &["-off_cache", "-1"][..],
-            "-off_cache: an IMB 2021 option imb-rs does not have: ",
+            &["-off_cache", "1,0"][..],
+            "-off_cache: invalid value \"1,0\": expected <cache MiB>[,<line bytes>]",
         ),
         (&["-mem_alloc_type", "device"][..], "GPU memory"),
     ] {

@@ -6,7 +6,7 @@
 use super::raw::Raw;
 use super::table::{Opt, Takes};
 use super::value::on_off;
-use crate::method::{Compat, IterPolicy};
+use crate::method::{parse_off_cache, Compat, IterPolicy};
 
 type Row = Opt<Raw>;
 type Why = std::result::Result<(), String>;
@@ -23,11 +23,6 @@ const fn value(
 /// IMB 2021 options imb-rs does not have, each with the reason, so a script written for IMB
 /// 2021 fails saying why instead of "unknown option".
 pub const IMB2021_REFUSED: &[(&str, &str)] = &[
-    (
-        "off_cache",
-        "not supported yet: imb-rs sends from and receives into the same buffers at every \
-         repetition, as IMB 3.0 does",
-    ),
     (
         "dump",
         "IMB 2021 has it only when built with yaml-cpp; imb-rs records every run's options \
@@ -155,6 +150,18 @@ barrier of zero-byte messages) instead of MPI_Barrier.\n",
         (16, 3, "[-msg_pause on|off]"),
         "- -msg_pause on: after each size, every rank sleeps as long as that size's timed loop\n  \
 took (IMB 2021's pause between sizes).\n",
+    ),
+    value(
+        "off_cache",
+        |r, v| -> Why {
+            r.method.off_cache = parse_off_cache(v)?;
+            Ok(())
+        },
+        (17, 0, "[-off_cache <cache_size[,cache_line_size]>]"),
+        "- -off_cache S[,L]: each repetition sends and receives in a copy of its messages a\n  \
+line (L bytes, default 64) past the last one, through copies spanning twice an S MiB\n  \
+cache (-1: 8 MiB), so no repetition finds its data in that cache (IMB 2021's mode; IMB\n  \
+3.0 reuses one buffer). 0: off.\n",
     ),
     value(
         "msgsize",

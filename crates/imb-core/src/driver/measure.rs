@@ -2,7 +2,7 @@
 //! table collects besides its rows.
 
 use super::*;
-use crate::method::{self, IterPolicy, WarmUp};
+use crate::method::{self, IterPolicy, Rotations, WarmUp};
 
 /// What every size of a step shares on this rank.
 pub(super) struct StepRun<'a> {
@@ -19,6 +19,9 @@ pub(super) struct StepRun<'a> {
     pub(super) counts: Vec<(usize, usize)>,
     /// Seconds this rank's last timed loop took (`-msg_pause`).
     pub(super) took: f64,
+    /// `-off_cache` has written copies into the send buffer, so its first bytes may no
+    /// longer be the pattern (a copy of a smaller size lies inside a larger one's message).
+    pub(super) replicated: bool,
 }
 
 impl Runner<'_> {
@@ -37,6 +40,16 @@ impl Runner<'_> {
         let x = sizes.x(len);
         let p = &self.opts.params;
         let mut n = sizes.n_sample[m][k];
+        let rot = sizes.rot[m][k];
+        if let (Some((s, _)), Some((_, pos))) = (step.bufs.as_mut(), step.role) {
+            if rot.send.copies > 1 {
+                if step.replicated {
+                    (self.suite.hooks.fill)(s, pos);
+                }
+                s.replicate(rot.send);
+                step.replicated = true;
+            }
+        }
         let mut active = match (&step.comm, step.bufs.as_mut(), step.role) {
             (Some(c), Some((s, r)), Some((_, pos))) => Some(Active {
                 bench: step.bench,
@@ -54,6 +67,7 @@ impl Runner<'_> {
                     timing: self.opts.method.timing,
                 },
                 method: &self.opts.method,
+                rot: Rotations::NONE,
                 info_hints: &self.opts.settings.info,
                 prep: step.prep.as_deref(),
                 run: self.run_state.as_deref(),
@@ -66,6 +80,11 @@ impl Runner<'_> {
             if let Some(a) = active.as_mut() {
                 a.time(sizes.warm_x, sizes.warm_mode, p.n_warmup, false);
             }
+        }
+        // Every run of the size from here on, probes and warm-up included, moves through
+        // its copies, as in IMB 2021.
+        if let Some(a) = active.as_mut() {
+            a.rot = rot;
         }
         if k == sizes.first {
             step.counts.clear();
@@ -175,6 +194,8 @@ pub(super) struct Active<'a> {
     pub(super) params: &'a Params,
     pub(super) lp: Loop,
     pub(super) method: &'a crate::method::Method,
+    /// `-off_cache`'s copies for the size being measured (none for the warm-up).
+    pub(super) rot: Rotations,
     pub(super) info_hints: &'a [(String, String)],
     pub(super) prep: Option<&'a dyn std::any::Any>,
     pub(super) run: Option<&'a dyn std::any::Any>,
@@ -183,11 +204,11 @@ pub(super) struct Active<'a> {
 impl Active<'_> {
     pub(super) fn time(&mut self, x: usize, mode: Mode, n: usize, check: bool) -> Sample<Wire> {
         let info = self.bench.info();
-        self.recv.zero(
-            info.bufs_for(self.method.compat)
-                .lens(x, self.np, self.params.overall_vol)
-                .1,
-        );
+        let rlen = info
+            .bufs_for(self.method.compat)
+            .lens(x, self.np, self.params.overall_vol)
+            .1;
+        self.recv.zero(rlen.max(self.rot.recv.bytes()));
         let mut k = self.bench.kernel(Ctx {
             comm: self.comm,
             rank: self.pos,
@@ -198,6 +219,7 @@ impl Active<'_> {
             recv: self.recv.bytes_mut(),
             params: self.params,
             method: self.method,
+            rot: self.rot,
             info: self.info_hints,
             prep: self.prep,
             run: self.run,

@@ -17,7 +17,7 @@ impl Runner<'_> {
         let info = bench.info();
         let role = layout.role(self.rank);
         let comm = comm::split(self.world, role);
-        let bufs = self.buffers(info, layout, role, sizes.buf_x)?;
+        let bufs = self.buffers(info, layout, role, sizes.buf_bytes)?;
         let prep = self.prepare(bench, layout, role, comm.as_ref(), sizes.volume)?;
         let mut step = StepRun {
             bench,
@@ -29,6 +29,7 @@ impl Runner<'_> {
             prep,
             counts: Vec::new(),
             took: 0.0,
+            replicated: false,
         };
         let cols = self.columns(info);
         for (m, &mode) in sizes.modes.iter().enumerate() {
@@ -128,13 +129,8 @@ impl Runner<'_> {
         info: &Info,
         layout: &Layout,
         role: Option<(usize, usize)>,
-        buf_x: usize,
+        (slen, rlen): (usize, usize),
     ) -> Result<Option<(Buffer, Buffer)>> {
-        let (slen, rlen) = info.bufs_for(self.opts.method.compat).lens(
-            buf_x,
-            layout.np,
-            self.opts.params.overall_vol,
-        );
         let mut bufs = None;
         let mut why = None;
         if let Some(short) = role.and_then(|_| self.host.memory_short((slen + rlen) as u64)) {

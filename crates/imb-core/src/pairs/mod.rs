@@ -47,6 +47,7 @@ pub fn timed(
         recv: recv.bytes_mut(),
         params,
         method: &crate::method::Method::IMB30,
+        rot: crate::method::Rotations::NONE,
         info: &[],
         prep: None,
         run: None,

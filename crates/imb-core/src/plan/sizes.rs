@@ -4,7 +4,7 @@
 use crate::bench::{Class, Info, Mode};
 use crate::cli::Options;
 use crate::lengths::{self, Len};
-use crate::method::{self, IterPolicy};
+use crate::method::{self, IterPolicy, Rotations};
 
 /// The sizes of one plan step.
 #[derive(Debug, Clone, PartialEq)]
@@ -21,10 +21,16 @@ pub struct Sizes {
     pub warm_mode: Mode,
     /// Buffers are sized for this message length (span·X of the largest X: `Options::span`).
     pub buf_x: usize,
+    /// (send, receive) bytes of the buffers: those of `buf_x`, or more for `-off_cache`'s
+    /// copies.
+    pub buf_bytes: (usize, usize),
     /// The modes that run, in table order (`-aggregate_mode` applied).
     pub modes: Vec<Mode>,
     /// n_sample of each mode (as `modes`) and size (as `lens`).
     pub n_sample: Vec<Vec<usize>>,
+    /// `-off_cache`'s copies of each mode and size (as `n_sample`), from its count before
+    /// the dynamic policy lowers it, as in IMB 2021. None for a Sync benchmark.
+    pub rot: Vec<Vec<Rotations>>,
     /// The largest n_sample·X over the measured sizes and modes (IO: bytes a file must hold).
     pub volume: usize,
     sync: bool,
@@ -37,37 +43,10 @@ impl Sizes {
         let sync = info.class == Class::Sync;
         // A family whose elements lie apart (`Options::span`) needs span·X of buffer per X.
         let span = opts.span.max(1);
-        let need = |x: usize| {
-            let (s, r) = info
-                .bufs_for(opts.method.compat)
-                .lens(span * x, np, p.overall_vol);
-            (s + r) as f64
+        let lens_of = |x: usize| {
+            info.bufs_for(opts.method.compat)
+                .lens(span * x, np, p.overall_vol)
         };
-        let fits = |x: usize| {
-            sync || ((info.min_x..=info.max_x).contains(&x)
-                && opts.mem.is_none_or(|m| need(x) <= m))
-        };
-        let measured: Vec<bool> = lens.iter().map(|l| fits(l.x)).collect();
-        let top = lengths::maxmsg(p, info.unit);
-        let warm_x = if sync {
-            0
-        } else if fits(top) {
-            top
-        } else {
-            lens.iter()
-                .map(|l| l.x)
-                .filter(|&x| fits(x))
-                .max()
-                .unwrap_or(0)
-        };
-        let buf_x = lens
-            .iter()
-            .filter(|l| !sync && fits(l.x))
-            .map(|l| l.x)
-            .chain([warm_x])
-            .max()
-            .unwrap_or(0)
-            * span;
         let modes: Vec<Mode> = info
             .modes
             .iter()
@@ -95,9 +74,65 @@ impl Sizes {
             IterPolicy::MultipleNp => method::multiple_np(p.msgspersample, p.maxmsglog, x, np),
             IterPolicy::Dynamic | IterPolicy::Auto => volume_rule(m, x),
         };
+        // IMB 2021 never moves a Sync benchmark's (empty) buffers.
+        let rot = |m: Mode, x: usize| match opts.method.off_cache {
+            Some(_) if !sync => Rotations::new(opts.method.off_cache, lens_of(x), count(m, x)),
+            _ => Rotations::NONE,
+        };
+        // What the buffers of size x need in the mode that needs most (-mem's measure).
+        let bytes = |x: usize| {
+            let (s, r) = lens_of(x);
+            modes.iter().fold((s, r), |(s, r), &m| {
+                let (rs, rr) = rot(m, x).bytes();
+                (s.max(rs), r.max(rr))
+            })
+        };
+        let need = |x: usize| {
+            let (s, r) = bytes(x);
+            (s + r) as f64
+        };
+        let fits = |x: usize| {
+            sync || ((info.min_x..=info.max_x).contains(&x)
+                && opts.mem.is_none_or(|m| need(x) <= m))
+        };
+        let measured: Vec<bool> = lens.iter().map(|l| fits(l.x)).collect();
+        let top = lengths::maxmsg(p, info.unit);
+        let warm_x = if sync {
+            0
+        } else if fits(top) {
+            top
+        } else {
+            lens.iter()
+                .map(|l| l.x)
+                .filter(|&x| fits(x))
+                .max()
+                .unwrap_or(0)
+        };
+        let buf_x = lens
+            .iter()
+            .filter(|l| !sync && fits(l.x))
+            .map(|l| l.x)
+            .chain([warm_x])
+            .max()
+            .unwrap_or(0)
+            * span;
+        let buf_bytes = lens
+            .iter()
+            .zip(&measured)
+            .filter(|(_, &m)| m && opts.method.off_cache.is_some())
+            .map(|(l, _)| bytes(l.x))
+            .fold(
+                info.bufs_for(opts.method.compat)
+                    .lens(buf_x, np, p.overall_vol),
+                |(s, r), (bs, br)| (s.max(bs), r.max(br)),
+            );
         let n_sample: Vec<Vec<usize>> = modes
             .iter()
             .map(|&m| lens.iter().map(|l| count(m, l.x)).collect())
+            .collect();
+        let rot: Vec<Vec<Rotations>> = modes
+            .iter()
+            .map(|&m| lens.iter().map(|l| rot(m, l.x)).collect())
             .collect();
         let volume = n_sample
             .iter()
@@ -121,8 +156,10 @@ impl Sizes {
                 info.modes[0]
             },
             buf_x,
+            buf_bytes,
             modes,
             n_sample,
+            rot,
             volume,
             sync,
         }
