@@ -190,11 +190,18 @@ pub fn imb2021_options(command: &str) -> BTreeMap<String, String> {
             if !IMB2021_CHOOSING.contains(&w) {
                 let value = match w {
                     "-sync" | "-root_shift" | "-warm_up" | "-imb_barrier" | "-msg_pause" => {
-                        on_off(value)
+                        Some(on_off(value))
                     }
-                    _ => value.to_string(),
+                    // In the spelling of imb-rs's method line; `0` is no copies at all.
+                    "-off_cache" => match imb_core::method::parse_off_cache(value) {
+                        Ok(oc) => oc.map(|oc| oc.arg()),
+                        Err(_) => Some(value.to_string()),
+                    },
+                    _ => Some(value.to_string()),
                 };
-                m.insert(w.to_string(), value);
+                if let Some(value) = value {
+                    m.insert(w.to_string(), value);
+                }
             }
             k += 2;
         } else {
@@ -640,7 +647,30 @@ mod tests {
             .into_iter(),
         );
         assert_eq!(ours, imb2021_options("./IMB-MPI1 PingPong"));
-        assert!(imb2021_options("./IMB-MPI1 -off_cache -1").contains_key("-off_cache"));
+        assert_eq!(
+            imb2021_options("./IMB-MPI1 -off_cache -1")["-off_cache"],
+            "8,64"
+        );
+        assert!(!imb2021_options("./IMB-MPI1 -off_cache 0").contains_key("-off_cache"));
+        // imb-rs's header line for -off_cache, however it was given, reads as IMB 2021's.
+        use imb_core::method::{parse_off_cache, Compat, Given, Method};
+        for given in ["-1", "8", "8,64"] {
+            let m = Method::resolve(&Given {
+                compat: Some(Compat::V2021),
+                off_cache: parse_off_cache(given).unwrap(),
+                ..Given::default()
+            });
+            let lines = m.changes(None);
+            let title =
+                "Measured as IMB 2021 measures (-compat 2021), not as the IMB 3.0 guide says:";
+            let ours =
+                optional_parameters([title].into_iter().chain(lines.iter().map(String::as_str)));
+            assert_eq!(
+                ours,
+                imb2021_options("./IMB-MPI1 -off_cache -1"),
+                "{given}: {lines:?}"
+            );
+        }
     }
 
     #[test]

@@ -110,6 +110,19 @@ pub struct OffCache {
     pub line_bytes: usize,
 }
 
+impl OffCache {
+    /// The cache in MiB, to 4 decimals and without trailing zeros (what `-off_cache` takes).
+    pub fn mib(&self) -> String {
+        let s = format!("{:.4}", self.cache_bytes as f64 / 1048576.0);
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    }
+    /// The option's value in one spelling, `S,L`, so that runs given `-1` and `8,64` (or
+    /// IMB 2021's command line and imb-rs's header) read alike.
+    pub fn arg(&self) -> String {
+        format!("{},{}", self.mib(), self.line_bytes)
+    }
+}
+
 /// `-time`'s default under the dynamic policy: IMB 2021's seconds per size.
 pub const DYNAMIC_SECS: f64 = 10.0;
 
@@ -278,8 +291,11 @@ impl Method {
         }
         if let Some(oc) = self.off_cache {
             v.push(format!(
-                "buffers rotated over twice a {} B cache, {} B lines (-off_cache)",
-                oc.cache_bytes, oc.line_bytes
+                "each repetition in its own copy of the messages, the copies spanning twice \
+                 the cache ({} MiB, {}-byte lines) (-off_cache {})",
+                oc.mib(),
+                oc.line_bytes,
+                oc.arg()
             ));
         }
         if self.megabyte != m.megabyte {
@@ -516,6 +532,16 @@ mod tests {
                 cache_bytes: 5 << 19,
                 line_bytes: 128
             })
+        );
+        let tiny = parse_off_cache("0.01").unwrap().unwrap();
+        assert_eq!(
+            (tiny.cache_bytes, tiny.arg()),
+            (10485, "0.01,64".to_string())
+        );
+        assert_eq!(parse_off_cache("-1").unwrap().unwrap().arg(), "8,64");
+        assert_eq!(
+            parse_off_cache("2.5,128").unwrap().unwrap().arg(),
+            "2.5,128"
         );
         // Any negative size alone is the default, as in IMB 2021.
         assert_eq!(parse_off_cache("-2"), parse_off_cache("-1"));
