@@ -19,8 +19,9 @@ pub(super) struct StepRun<'a> {
     pub(super) counts: Vec<(usize, usize)>,
     /// Seconds this rank's last timed loop took (`-msg_pause`).
     pub(super) took: f64,
-    /// `-off_cache` has written copies into the send buffer, so its first bytes may no
-    /// longer be the pattern (a copy of a smaller size lies inside a larger one's message).
+    /// `-off_cache` has written copies into the send buffer, so the pattern may be gone
+    /// from the bytes the next size sends (a copy of a smaller size lies inside a larger
+    /// one's message).
     pub(super) replicated: bool,
 }
 
@@ -42,10 +43,12 @@ impl Runner<'_> {
         let mut n = sizes.n_sample[m][k];
         let rot = sizes.rot[m][k];
         if let (Some((s, _)), Some((_, pos))) = (step.bufs.as_mut(), step.role) {
+            // A size after one with copies needs the pattern back, copies or not.
+            if step.replicated {
+                (self.suite.hooks.fill)(s, pos);
+                step.replicated = false;
+            }
             if rot.send.copies > 1 {
-                if step.replicated {
-                    (self.suite.hooks.fill)(s, pos);
-                }
                 s.replicate(rot.send);
                 step.replicated = true;
             }
