@@ -105,7 +105,9 @@ macro_rules! nbc {
     };
 }
 
-// Scatters and Ireduce_scatter send NP·X from an AllToAll-shaped buffer; they receive X.
+// Scatters and Ireduce_scatter send NP·X and receive X: IMB 2021's receive length for them,
+// so that `-off_cache` spaces their receive copies as it does. (Its Ireduce_scatter spaces the
+// send copies by X too, so its NP·X-byte messages overlap; here they lie NP·X apart.)
 nbc!(Ibcast, Ibcast_pure, Bcast, Collective, Plain, 1, Both);
 nbc!(
     Iallgather,
@@ -148,7 +150,7 @@ nbc!(
     Iscatter_pure,
     Scatter,
     Collective,
-    AllToAll,
+    ScatterSend,
     1,
     Both
 );
@@ -157,7 +159,7 @@ nbc!(
     Iscatterv_pure,
     Scatterv,
     Collective,
-    AllToAll,
+    ScatterSend,
     1,
     Both
 );
@@ -185,7 +187,7 @@ nbc!(
     Ireduce_scatter_pure,
     ReduceScatter,
     Collective,
-    AllToAll,
+    ScatterSend,
     4,
     None
 );
@@ -323,7 +325,8 @@ mod tests {
             let reduction = n.contains("reduce");
             assert_eq!(i.unit, if reduction { 4 } else { 1 }, "{n}");
         }
-        assert_eq!(Iscatter.info.bufs, BufShape::AllToAll);
+        assert_eq!(Iscatter.info.bufs, BufShape::ScatterSend);
+        assert_eq!(Ireduce_scatter_pure.info.bufs, BufShape::ScatterSend);
         assert_eq!(Igather_pure.info.bufs, BufShape::GatherRecv);
         let Ok(imb_core::cli::Action::Run(o)) = imb_core::driver::parse(&SUITE, &[], 2) else {
             panic!("no options")

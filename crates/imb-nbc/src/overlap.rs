@@ -11,7 +11,9 @@
 //!
 //! Both loops hand the operation its call's index from 0, so under `-root_shift on` each
 //! starts at root 0 and t_ovrl's calls have the roots of t_pure's, in the same order, as in
-//! IMB 2021; the untimed step between them calls no operation.
+//! IMB 2021; the untimed step between them calls no operation. The same index picks the call's
+//! `-off_cache` copies (`ops`), so t_ovrl's call i uses t_pure's call i's copies, as in IMB 2021;
+//! the CPU work's own memory is not one of them and never moves.
 
 use crate::ops::{Op, Pattern};
 use crate::{cpu, cpu2021};
