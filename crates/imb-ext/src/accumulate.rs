@@ -3,12 +3,20 @@
 //! exposes its receive buffer with displacement unit 4. Repetition i targets element i·X/4.
 //! NON-AGGREGATE: accumulate from offset 0, then a fence, with no barriers before the timer (3.0).
 //! AGGREGATE: n accumulates from the disjoint offsets i·X, one closing fence.
+//!
+//! `-off_cache`: IMB 2021 moves the origin buffer by its copies and the target displacement by
+//! the receive buffer's, by the repetition index in both modes. Here a copy is a whole window
+//! buffer, so repetition i does the above inside copy i % copies of each buffer; the window
+//! spans the receive buffer and so every copy. Each block of each copy is still added to once
+//! per process.
 
+use crate::copies;
 use crate::epoch::Epochs;
 use crate::rma::{self, Info as Hints, Win};
 use imb_core::bench::{BufShape, Class, Effort, Info, Mode};
 use imb_core::buffers::{check_sum, Defect};
 use imb_core::kernel::{Benchmark, Ctx, Kernel, Prep, Timed};
+use imb_core::method::Rotations;
 
 pub struct Accumulate;
 static ACCUMULATE: Info = Info {
@@ -31,27 +39,42 @@ struct AccumulateK<'a> {
     root: bool,
     np: usize,
     epochs: Epochs,
+    rot: Rotations,
 }
 
 impl AccumulateK<'_> {
-    /// Root only: block i of the window holds Σ_k BUF_VALUE(k, first element of its source).
+    /// Offset of repetition i's source within its copy of the send buffer.
+    #[inline(always)]
+    fn src_block(&self, i: usize) -> usize {
+        if self.epochs.aggregate {
+            i * self.x
+        } else {
+            0
+        }
+    }
+
+    /// Repetition i's target displacement in elements: block i of its copy.
+    #[inline(always)]
+    fn disp(&self, i: usize) -> usize {
+        copies::elements(self.rot.recv.offset(i)) + i * (self.x / 4)
+    }
+
+    /// Root only: repetition i's block holds Σ_k BUF_VALUE(k, first element of its source).
     fn check_block(&self, i: usize) -> Defect {
         if !self.root {
             return Defect::NONE;
         }
-        let (x, e) = (self.x, i * self.x);
-        let first = if self.epochs.aggregate { e / 4 } else { 0 };
-        check_sum(&self.w.local()[e..e + x], self.np, first)
+        let (x, e) = (self.x, 4 * self.disp(i));
+        check_sum(&self.w.local()[e..e + x], self.np, self.src_block(i) / 4)
     }
 }
 
 impl Kernel for AccumulateK<'_> {
     #[inline(always)]
     fn step(&mut self, i: usize) {
-        let s = self.s;
-        let x = self.x;
-        let at = if self.epochs.aggregate { i * x } else { 0 };
-        self.w.accumulate(&s[at..at + x], 0, i * (x / 4));
+        let (s, x) = (self.s, self.x);
+        let at = self.rot.send.offset(i) + self.src_block(i);
+        self.w.accumulate(&s[at..at + x], 0, self.disp(i));
         self.epochs.after_transfer(&self.w);
     }
     fn check(&mut self, i: usize) -> Defect {
@@ -77,6 +100,10 @@ impl Benchmark for Accumulate {
         rma::prepare(p)
     }
     fn kernel<'a>(&self, c: Ctx<'a>) -> Box<dyn Timed + 'a> {
+        // A copy's blocks span at most the copy (n·X <= OVERALL_VOL); the window spans the
+        // receive buffer.
+        copies::assert_fit("send buffer", c.rot.send, c.rot.send.len, c.send.len());
+        copies::assert_fit("receive buffer", c.rot.recv, c.rot.recv.len, c.recv.len());
         let w = Win::exposing(c.comm, c.recv, 4, &Hints::new(c.info));
         w.fence();
         Box::new(AccumulateK {
@@ -88,6 +115,7 @@ impl Benchmark for Accumulate {
             epochs: Epochs {
                 aggregate: c.mode == Mode::Aggregate,
             },
+            rot: c.rot,
         })
     }
 }

@@ -9,6 +9,7 @@
 #![allow(non_camel_case_types)] // benchmark types carry the guide's names (Unidir_Put)
 
 mod accumulate;
+pub mod copies;
 mod epoch;
 mod onesided;
 pub mod options;

@@ -6,6 +6,9 @@
 //! Departure from 3.0: the closing fence before the free. 3.0 frees the window with the put's
 //! epoch still open, which is erroneous MPI (MPI_Win_free requires completed RMA); IMB 2021
 //! adds the same fence. It costs one more fence per repetition.
+//!
+//! `-off_cache` leaves Window at offset 0: IMB 2021's Window kernel creates every window over
+//! the start of its receive buffer and puts from the start of its send buffer, without copies.
 
 use crate::rma::{self, Info as Hints, Win};
 use imb_core::bench::{Class, Effort, Info};

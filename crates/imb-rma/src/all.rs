@@ -11,14 +11,20 @@
 //! gets and All_put_all are not checked: as in IMB, the peers' data all land in one place
 //! (the origin's receive buffer, or a target's displacement 0), so what is left there is
 //! whichever transfer finished last.
+//!
+//! `-off_cache`: as in IMB 2021, repetition i puts from (gets into) copy i % copies of the
+//! origin's send (receive) buffer, to (from) the same copy of every target's window, which
+//! spans the whole buffer. Check mode verifies every copy written.
 
 use crate::epoch::{settle_own, Epoch, Flush, Targets};
-use crate::kernel::{boxed, Ops};
+use crate::kernel::{boxed, each_copy, Ops};
 use imb_core::bench::{Class, Info};
 use imb_core::buffers::{check_copy, Defect};
 use imb_core::kernel::{Benchmark, Ctx, Prep, Timed};
+use imb_core::method::Rotations;
 use imb_core::stats;
 use imb_core::table::{self, Reduce, RowIn, TableKind};
+use imb_ext::copies;
 use imb_ext::rma::{self, Info as Hints, Win};
 use std::os::raw::c_int;
 
@@ -52,31 +58,38 @@ struct ToAll<'a> {
     get: bool,
     /// Check mode: this rank's window holds rank 0's data (a target of a one-origin put).
     checked_target: bool,
+    rot: Rotations,
 }
 
 impl<'a> Ops<'a> for ToAll<'a> {
     #[inline(always)]
-    fn issue(&self, w: &Win<'a>) {
+    fn issue(&self, w: &Win<'a>, i: usize) {
+        let (x, src, dst) = (self.x, self.rot.send.offset(i), self.rot.recv.offset(i));
         for k in 1..self.np {
             let t = (k + self.me) % self.np;
             if self.get {
-                w.get(0, self.x, t, 0);
+                w.get(dst, x, t, src);
             } else {
-                w.put(&self.s[..self.x], t, 0);
+                w.put(&self.s[src..src + x], t, dst);
             }
         }
     }
-    fn verify(&self, w: &Win<'a>, _n: usize) -> Defect {
+    fn verify(&self, w: &Win<'a>, n: usize) -> Defect {
         if !self.checked_target {
             return Defect::NONE;
         }
         settle_own(w, self.me);
-        check_copy(&w.local()[..self.x], 0, 0)
+        let got = w.local();
+        each_copy(self.rot.recv, n, |_, at| {
+            check_copy(&got[at..at + self.x], 0, 0)
+        })
     }
 }
 
 fn kernel<'a>(c: Ctx<'a>, get: bool, all: bool, flush: Flush) -> Box<dyn Timed + 'a> {
     let hints = Hints::new(c.info);
+    copies::assert_fit("send buffer", c.rot.send, c.x, c.send.len());
+    copies::assert_fit("receive buffer", c.rot.recv, c.x, c.recv.len());
     let w = if get {
         Win::readable(c.comm, c.send, c.recv, 1, &hints)
     } else {
@@ -96,6 +109,7 @@ fn kernel<'a>(c: Ctx<'a>, get: bool, all: bool, flush: Flush) -> Box<dyn Timed +
         np: c.size as c_int,
         get,
         checked_target: !get && !all && !origin,
+        rot: c.rot,
     };
     boxed(w, c.comm, epoch, ops)
 }

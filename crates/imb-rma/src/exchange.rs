@@ -5,12 +5,19 @@
 //! both. Buffers are 2X. Two processes are each other's left and right (one lock, one flush);
 //! one process is its own neighbour. Check mode: block 0 holds the right neighbour's block 0,
 //! block 1 the left neighbour's block 1.
+//!
+//! `-off_cache`: as in IMB 2021, repetition i moves both blocks of copy i % copies of the send
+//! buffer (a put's origin, a get's target displacement) to the same blocks of that copy of
+//! the receive buffer (a put's target displacement, a get's landing place); the windows span
+//! the whole buffers, so every copy. Check mode verifies every copy written.
 
 use crate::epoch::{settle_own, Epoch, Flush, Targets};
-use crate::kernel::{boxed, Ops};
+use crate::kernel::{boxed, each_copy, Ops};
 use imb_core::bench::{BufShape, Class, Info};
 use imb_core::buffers::{check_copy, Defect};
 use imb_core::kernel::{Benchmark, Ctx, Prep, Timed};
+use imb_core::method::Rotations;
+use imb_ext::copies;
 use imb_ext::rma::{self, Info as Hints, Win};
 use std::os::raw::c_int;
 
@@ -21,21 +28,22 @@ struct Exchange<'a> {
     left: c_int,
     right: c_int,
     get: bool,
+    rot: Rotations,
 }
 
 impl<'a> Ops<'a> for Exchange<'a> {
     #[inline(always)]
-    fn issue(&self, w: &Win<'a>) {
-        let x = self.x;
+    fn issue(&self, w: &Win<'a>, i: usize) {
+        let (x, src, dst) = (self.x, self.rot.send.offset(i), self.rot.recv.offset(i));
         if self.get {
-            w.get(0, x, self.right, 0);
-            w.get(x, x, self.left, x);
+            w.get(dst, x, self.right, src);
+            w.get(dst + x, x, self.left, src + x);
         } else {
-            w.put(&self.s[..x], self.left, 0);
-            w.put(&self.s[x..2 * x], self.right, x);
+            w.put(&self.s[src..src + x], self.left, dst);
+            w.put(&self.s[src + x..src + 2 * x], self.right, dst + x);
         }
     }
-    fn verify(&self, w: &Win<'a>, _n: usize) -> Defect {
+    fn verify(&self, w: &Win<'a>, n: usize) -> Defect {
         let got = if self.get {
             w.landed()
         } else {
@@ -43,11 +51,13 @@ impl<'a> Ops<'a> for Exchange<'a> {
             w.local()
         };
         let x = self.x;
-        check_copy(&got[..x], self.right as usize, 0).max(check_copy(
-            &got[x..2 * x],
-            self.left as usize,
-            x,
-        ))
+        each_copy(self.rot.recv, n, |_, at| {
+            check_copy(&got[at..at + x], self.right as usize, 0).max(check_copy(
+                &got[at + x..at + 2 * x],
+                self.left as usize,
+                x,
+            ))
+        })
     }
 }
 
@@ -55,6 +65,8 @@ fn kernel<'a>(c: Ctx<'a>, get: bool) -> Box<dyn Timed + 'a> {
     let (me, np) = (c.rank as c_int, c.size as c_int);
     let (left, right) = ((me + np - 1) % np, (me + 1) % np);
     let hints = Hints::new(c.info);
+    copies::assert_fit("send buffer", c.rot.send, 2 * c.x, c.send.len());
+    copies::assert_fit("receive buffer", c.rot.recv, 2 * c.x, c.recv.len());
     let w = if get {
         Win::readable(c.comm, c.send, c.recv, 1, &hints)
     } else {
@@ -73,6 +85,7 @@ fn kernel<'a>(c: Ctx<'a>, get: bool) -> Box<dyn Timed + 'a> {
         left,
         right,
         get,
+        rot: c.rot,
     };
     boxed(w, c.comm, epoch, ops)
 }

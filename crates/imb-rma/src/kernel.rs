@@ -7,6 +7,8 @@ use crate::epoch::Epoch;
 use imb_core::bench::{Effort, Mode, Shape};
 use imb_core::buffers::Defect;
 use imb_core::kernel::{Comm, Kernel, Timed};
+use imb_core::method::Rotation;
+use imb_ext::copies;
 use imb_ext::rma::Win;
 
 /// One repetition on an origin for the run-time bound (`imb_core::plan::least`): `ops`
@@ -27,13 +29,19 @@ pub fn one_op(s: &Shape) -> Effort {
 
 /// The operations of one repetition on an origin, and what check mode verifies.
 pub trait Ops<'a> {
-    /// Repetition's operations (called only on an origin).
-    fn issue(&self, w: &Win<'a>);
+    /// Repetition i's operations (called only on an origin).
+    fn issue(&self, w: &Win<'a>, i: usize);
     /// Check mode, after the epoch is closed on every rank: this rank's window or landing
     /// buffer after `n` repetitions.
     fn verify(&self, _w: &Win<'a>, _n: usize) -> Defect {
         Defect::NONE
     }
+}
+
+/// Check mode over `-off_cache`'s copies: the worst of `check(j, offset of copy j)` over the
+/// copies n repetitions wrote (copy 0 alone without copies), as IMB 2021 checks them.
+pub fn each_copy(rot: Rotation, n: usize, check: impl Fn(usize, usize) -> Defect) -> Defect {
+    (0..copies::written(rot, n)).fold(Defect::NONE, |d, j| d.max(check(j, rot.offset(j))))
 }
 
 /// A window, the epoch of this rank and the pattern.
@@ -46,9 +54,9 @@ pub struct Passive<'a, O> {
 
 impl<'a, O: Ops<'a>> Kernel for Passive<'a, O> {
     #[inline(always)]
-    fn step(&mut self, _i: usize) {
+    fn step(&mut self, i: usize) {
         if self.epoch.origin {
-            self.ops.issue(&self.w);
+            self.ops.issue(&self.w, i);
         }
         self.epoch.after_rep(&self.w);
     }
@@ -82,4 +90,49 @@ pub fn boxed<'a, O: Ops<'a> + 'a>(
         epoch,
         ops,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use imb_core::method::OffCache;
+
+    #[test]
+    fn each_copy_written_once() {
+        let oc = Some(OffCache {
+            cache_bytes: 1000,
+            line_bytes: 64,
+        });
+        let rot = Rotation::new(oc, 100, 50);
+        assert_eq!((rot.stride, rot.copies), (192, 11));
+        let seen = std::cell::RefCell::new(Vec::new());
+        let bad = each_copy(rot, 50, |j, at| {
+            seen.borrow_mut().push((j, at));
+            if j == 3 {
+                Defect::bad(7)
+            } else {
+                Defect::NONE
+            }
+        });
+        assert_eq!(bad.pos, Some(7));
+        let want: Vec<_> = (0..11).map(|j| (j, 192 * j)).collect();
+        assert_eq!(*seen.borrow(), want);
+        let visits = |rot: Rotation, n: usize| {
+            let k = std::cell::Cell::new(0);
+            each_copy(rot, n, |_, _| {
+                k.set(k.get() + 1);
+                Defect::NONE
+            });
+            k.get()
+        };
+        // Fewer repetitions than copies: only those written.
+        assert_eq!(visits(rot, 4), 4);
+        // Without copies, copy 0 alone.
+        let none = Rotation::new(None, 100, 50);
+        assert_eq!(visits(none, 50), 1);
+        assert_eq!(
+            each_copy(none, 50, |j, at| Defect::bad(j + at)).pos,
+            Some(0)
+        );
+    }
 }

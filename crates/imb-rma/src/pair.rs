@@ -8,12 +8,19 @@
 //! Put windows expose the receive buffer, Get windows the send buffer (the data lands in the
 //! receive buffer). Check mode: a put target's window, or a get origin's receive buffer, holds
 //! the peer's first X send bytes.
+//!
+//! `-off_cache`: as in IMB 2021, repetition i reads copy i % copies of its send buffer (a put's
+//! origin, a get's target displacement) and writes that copy of the receive buffer (a put's
+//! target displacement, a get's landing place), in both modes; the windows span the whole
+//! buffers, so every copy. Check mode verifies every copy written.
 
 use crate::epoch::{settle_own, Epoch, Flush, Targets};
-use crate::kernel::{boxed, Ops};
+use crate::kernel::{boxed, each_copy, Ops};
 use imb_core::bench::{Class, Info, Mode};
 use imb_core::buffers::{check_copy, Defect};
 use imb_core::kernel::{Benchmark, Ctx, Prep, Timed};
+use imb_core::method::Rotations;
+use imb_ext::copies;
 use imb_ext::rma::{self, Info as Hints, Win};
 use std::os::raw::c_int;
 
@@ -26,18 +33,20 @@ struct Transfer<'a> {
     get: bool,
     /// This rank's window (put) or landing buffer (get) receives the peer's data.
     receives: bool,
+    rot: Rotations,
 }
 
 impl<'a> Ops<'a> for Transfer<'a> {
     #[inline(always)]
-    fn issue(&self, w: &Win<'a>) {
+    fn issue(&self, w: &Win<'a>, i: usize) {
+        let (x, src, dst) = (self.x, self.rot.send.offset(i), self.rot.recv.offset(i));
         if self.get {
-            w.get(0, self.x, self.peer, 0);
+            w.get(dst, x, self.peer, src);
         } else {
-            w.put(&self.s[..self.x], self.peer, 0);
+            w.put(&self.s[src..src + x], self.peer, dst);
         }
     }
-    fn verify(&self, w: &Win<'a>, _n: usize) -> Defect {
+    fn verify(&self, w: &Win<'a>, n: usize) -> Defect {
         if !self.receives {
             return Defect::NONE;
         }
@@ -47,7 +56,9 @@ impl<'a> Ops<'a> for Transfer<'a> {
             settle_own(w, self.me);
             w.local()
         };
-        check_copy(&got[..self.x], self.peer as usize, 0)
+        each_copy(self.rot.recv, n, |_, at| {
+            check_copy(&got[at..at + self.x], self.peer as usize, 0)
+        })
     }
 }
 
@@ -56,6 +67,8 @@ fn kernel<'a>(c: Ctx<'a>, get: bool, bidir: bool, flush: Flush) -> Box<dyn Timed
     let origin = bidir || c.rank == 0;
     let peer = 1 - c.rank as c_int;
     let hints = Hints::new(c.info);
+    copies::assert_fit("send buffer", c.rot.send, c.x, c.send.len());
+    copies::assert_fit("receive buffer", c.rot.recv, c.x, c.recv.len());
     let w = if get {
         Win::readable(c.comm, c.send, c.recv, 1, &hints)
     } else {
@@ -74,6 +87,7 @@ fn kernel<'a>(c: Ctx<'a>, get: bool, bidir: bool, flush: Flush) -> Box<dyn Timed
         peer,
         get,
         receives: if get { origin } else { bidir || !origin },
+        rot: c.rot,
     };
     boxed(w, c.comm, epoch, ops)
 }

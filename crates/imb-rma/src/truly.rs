@@ -9,16 +9,23 @@
 //! enter MPI, t_ovrl ≈ t_pure + the computation. The computation spins on the clock for
 //! exactly t_pure (no calibration to go wrong). Check mode: rank 1's window holds rank 0's
 //! first X bytes.
+//!
+//! `-off_cache`: as in IMB 2021, repetition i of either loop puts from copy i % copies of the
+//! send buffer to that copy of the receive buffer, which the window spans. Check mode verifies
+//! every copy written.
 
 use crate::epoch::settle_own;
+use crate::kernel::each_copy;
 use imb_core::bench::{Class, Effort, Info};
 use imb_core::buffers::{check_copy, Defect};
 use imb_core::kernel::{
     bracket, Barriers, Benchmark, Comm, Ctx, Loop, Measure, Prep, Sample, Timed,
 };
+use imb_core::method::Rotations;
 use imb_core::report::column::{self, Column};
 use imb_core::stats::{self, Usec};
 use imb_core::table::{self, Record, Reduce, RowIn, TableKind};
+use imb_ext::copies;
 use imb_ext::rma::{self, Info as Hints, Win};
 use mpi::traits::*;
 use std::hint::black_box;
@@ -90,6 +97,7 @@ struct TrulyK<'a> {
     s: &'a [u8],
     x: usize,
     origin: bool,
+    rot: Rotations,
 }
 
 /// Computation outside MPI for `secs`.
@@ -104,10 +112,11 @@ fn compute_for(secs: f64) {
 impl TrulyK<'_> {
     /// One timed loop on the origin: n × (put, flush, barrier).
     fn origin_loop(&self, n: usize) -> f64 {
-        let (w, s, comm) = (&self.w, &self.s[..self.x], self.comm);
+        let (w, s, x, rot, comm) = (&self.w, self.s, self.x, self.rot, self.comm);
         bracket(comm, Barriers::NONE, n, || {
-            for _ in 0..n {
-                w.put(s, 1, 0);
+            for i in 0..n {
+                let (src, dst) = (rot.send.offset(i), rot.recv.offset(i));
+                w.put(&s[src..src + x], 1, dst);
                 w.flush(1);
                 comm.barrier();
             }
@@ -152,7 +161,10 @@ impl Measure for TrulyK<'_> {
         comm.barrier();
         let defect = if check && !self.origin {
             settle_own(&self.w, 1);
-            check_copy(&self.w.local()[..self.x], 0, 0)
+            let got = self.w.local();
+            each_copy(self.rot.recv, n, |_, at| {
+                check_copy(&got[at..at + self.x], 0, 0)
+            })
         } else {
             Defect::NONE
         };
@@ -173,6 +185,8 @@ impl Benchmark for Truly_passive_put {
         rma::prepare(p)
     }
     fn kernel<'a>(&self, c: Ctx<'a>) -> Box<dyn Timed + 'a> {
+        copies::assert_fit("send buffer", c.rot.send, c.x, c.send.len());
+        copies::assert_fit("receive buffer", c.rot.recv, c.x, c.recv.len());
         let w = Win::exposing(c.comm, c.recv, 1, &Hints::new(c.info));
         Box::new(TrulyK {
             w,
@@ -180,6 +194,7 @@ impl Benchmark for Truly_passive_put {
             s: c.send,
             x: c.x,
             origin: c.rank == 0,
+            rot: c.rot,
         })
     }
 }

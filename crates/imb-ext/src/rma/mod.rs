@@ -13,7 +13,9 @@
 //! atomics land in) for its whole life, and every origin buffer of a put or accumulate for
 //! that life too, so nothing MPI may still read or write can be dropped or mutated from Rust
 //! before the window is freed. The contents (`local`, `landed`) are meaningful after a fence,
-//! or after a flush or unlock and the barrier that tells the target.
+//! or after a flush or unlock and the barrier that tells the target. The landing memory may be
+//! the window's own (`exposing_landing_inside`, for `-off_cache`'s copies): Rust then holds
+//! one exclusive borrow of both, and MPI writes them only through the raw pointers here.
 
 pub use imb_core::hints::Info;
 use imb_core::kernel::{Comm, Prep};
@@ -171,6 +173,15 @@ struct Exposed {
 }
 
 impl Exposed {
+    /// No landing memory (dangling, not null: `landed` makes a slice of it).
+    const NONE: (*mut u8, usize) = (std::ptr::NonNull::dangling().as_ptr(), 0);
+
+    /// Landing memory for this rank's gets and fetching atomics.
+    #[inline(always)]
+    fn landing(land: &mut [u8]) -> (*mut u8, usize) {
+        (land.as_mut_ptr(), land.len())
+    }
+
     /// Memory other ranks write into.
     #[inline(always)]
     fn writable(mem: &mut [u8]) -> Exposed {
@@ -186,10 +197,11 @@ impl<'a> Win<'a> {
     /// `returning`: have a failing MPI_Win_create return its code (then one clear line and
     /// MPI_Abort) instead of MPI's fatal handler on the communicator. That swaps the
     /// communicator's error handler around the call, so it is only done outside timed loops.
+    /// `land`: the landing memory's start and length, borrowed by the caller for 'a.
     fn create(
         comm: &'a Comm,
         mem: Exposed,
-        land: &'a mut [u8],
+        land: (*mut u8, usize),
         disp_unit: usize,
         info: &Info,
         returning: bool,
@@ -241,8 +253,8 @@ impl<'a> Win<'a> {
             raw,
             base,
             len,
-            land: land.as_mut_ptr(),
-            land_len: land.len(),
+            land: land.0,
+            land_len: land.1,
             byte,
             float,
             int,
@@ -256,7 +268,7 @@ impl<'a> Win<'a> {
     /// failure (e.g. a hint value MPI rejects) is reported in one line before MPI_Abort.
     pub fn exposing(comm: &'a Comm, mem: &'a mut [u8], disp_unit: usize, info: &Info) -> Self {
         let mem = Exposed::writable(mem);
-        Win::create(comm, mem, &mut [], disp_unit, info, true)
+        Win::create(comm, mem, Exposed::NONE, disp_unit, info, true)
     }
 
     /// As `exposing`, with `land` for the results of this rank's fetching atomics
@@ -269,6 +281,22 @@ impl<'a> Win<'a> {
         info: &Info,
     ) -> Self {
         let mem = Exposed::writable(mem);
+        Win::create(comm, mem, Exposed::landing(land), disp_unit, info, true)
+    }
+
+    /// As `exposing_with`, the results of this rank's fetching atomics (and Compare_and_swap's
+    /// operands) lying in its own window memory: under `-off_cache` every copy of the receive
+    /// buffer holds a block of the window and the results beside it, as IMB 2021's does. For
+    /// windows whose fetching rank no one targets, so that what it fetches and what others
+    /// write never meet.
+    pub fn exposing_landing_inside(
+        comm: &'a Comm,
+        mem: &'a mut [u8],
+        disp_unit: usize,
+        info: &Info,
+    ) -> Self {
+        let mem = Exposed::writable(mem);
+        let land = (mem.base, mem.len);
         Win::create(comm, mem, land, disp_unit, info, true)
     }
 
@@ -282,7 +310,7 @@ impl<'a> Win<'a> {
         info: &Info,
     ) -> Self {
         let mem = Exposed::writable(mem);
-        Win::create(comm, mem, &mut [], disp_unit, info, false)
+        Win::create(comm, mem, Exposed::NONE, disp_unit, info, false)
     }
 
     /// A window over memory other ranks only read (MPI_Get source), with `land` for this rank's
@@ -302,7 +330,7 @@ impl<'a> Win<'a> {
             len: mem.len(),
             writable: false,
         };
-        Win::create(comm, mem, land, disp_unit, info, true)
+        Win::create(comm, mem, Exposed::landing(land), disp_unit, info, true)
     }
 
     /// Whether `land[at..at+len]` lies within the landing buffer.

@@ -132,26 +132,34 @@ impl<'a> Win<'a> {
         check("MPI_Fetch_and_op", rc)
     }
 
-    /// MPI_Compare_and_swap of one 32-bit integer: where `target`'s window at `disp` equals
-    /// `compare[..4]` it becomes `src[..4]`; the previous value lands at `at`.
+    /// MPI_Compare_and_swap of one 32-bit integer, its operands in the landing buffer: where
+    /// `target`'s window at `disp` equals `land[compare_at..+4]` it becomes `land[src_at..+4]`;
+    /// the previous value lands at `at`. The operands move with the result through
+    /// `-off_cache`'s copies, as IMB 2021's do.
     #[inline(always)]
     pub fn compare_and_swap(
         &self,
-        src: &'a [u8],
-        compare: &'a [u8],
+        src_at: usize,
+        compare_at: usize,
         at: usize,
         target: c_int,
         disp: usize,
     ) {
-        if !self.writable || src.len() < 4 || compare.len() < 4 || !self.lands(at, 4) {
-            misuse("MPI_Compare_and_swap through a read-only window or beyond its buffers")
+        let apart = |a: usize| a.abs_diff(at) >= 4;
+        let within = self.lands(src_at, 4) && self.lands(compare_at, 4) && self.lands(at, 4);
+        if !(self.writable && within && apart(src_at) && apart(compare_at)) {
+            misuse(
+                "MPI_Compare_and_swap through a read-only window, beyond the landing buffer or \
+                 onto its operands",
+            )
         }
-        // SAFETY: src and compare are borrowed for the window's life and only read; the result
-        // element lies within the exclusively borrowed landing buffer (checked above).
+        // SAFETY: the operands and the result lie within the exclusively borrowed landing
+        // buffer (checked above), the result apart from the operands (MPI requires it), so MPI
+        // only reads the operands and writes the result until the flush or unlock.
         let rc = unsafe {
             ffi::MPI_Compare_and_swap(
-                src.as_ptr() as *const c_void,
-                compare.as_ptr() as *const c_void,
+                self.land.add(src_at) as *const c_void,
+                self.land.add(compare_at) as *const c_void,
                 self.land.add(at) as *mut c_void,
                 self.int,
                 target,
