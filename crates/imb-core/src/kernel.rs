@@ -44,7 +44,7 @@ pub struct Ctx<'a> {
     /// `-off_cache`: where repetition i's messages lie in `send` and `recv`
     /// (`rot.send.offset(i)`), every copy holding the same message. One copy without it.
     /// A pattern IMB 2021 moves through its copies does the same; one it does not (Barrier,
-    /// Window, the bidirectional one-sided ones) keeps offset 0.
+    /// imb-ext's Window) keeps offset 0.
     pub rot: crate::method::Rotations,
     /// MPI_Info hints from the settings file's `[info]` table, for windows and files.
     pub info: &'a [(String, String)],

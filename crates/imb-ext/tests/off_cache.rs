@@ -4,9 +4,7 @@
 //! imb-ext's copies are whole window buffers of max(X, OVERALL_VOL) bytes, so under the
 //! standard 40 MiB volume a small cache gives one copy: these runs lower OVERALL_VOL to 4 KiB
 //! (optional mode), where a 10 KiB cache spans several copies and the larger sizes, with few
-//! repetitions, still wrap around them. MAXMSGLOG goes down with it: the warm-up's N_WARMUP
-//! AGGREGATE repetitions of 2^MAXMSGLOG bytes lie side by side in a buffer of OVERALL_VOL
-//! bytes.
+//! repetitions, still wrap around them; MAXMSGLOG goes down with it, to keep the runs short.
 
 mod common;
 use common::*;
@@ -139,4 +137,33 @@ fn standard_volume_one_copy() {
         120,
     );
     clean(&o, 4, &[0, 4, 8, 16]);
+}
+
+/// OVERALL_VOL below N_WARMUP times the largest size: the AGGREGATE warm-up, whose
+/// repetition i lies at i·X, is cut to what the buffers hold (it used to run N_WARMUP and
+/// abort with "MPI_Get beyond the landing buffer").
+#[test]
+fn warm_up_within_a_small_volume() {
+    let d = scratch("small-vol-warm");
+    let std = include_str!("../../../settings/settings.toml");
+    let opt = std.replace(
+        "IMB_OPTIONAL = false",
+        "IMB_OPTIONAL = true\nOVERALL_VOL = 4096\nMAXMSGLOG = 16",
+    );
+    let s = write(&d, "vol.toml", &opt);
+    let o = mpirun_in(
+        &d,
+        2,
+        &[
+            "Unidir_Get",
+            "Accumulate",
+            "-settings",
+            &s,
+            "-iter",
+            "5",
+            "-check",
+        ],
+        120,
+    );
+    ok(&o);
 }

@@ -79,9 +79,9 @@ impl Runner<'_> {
         };
         let method = &self.opts.method;
         let warm = self.suite.hooks.warm_up;
-        if k == sizes.first && warm && method.warm_up == WarmUp::Largest && p.n_warmup > 0 {
+        if k == sizes.first && warm && method.warm_up == WarmUp::Largest && sizes.warm_n > 0 {
             if let Some(a) = active.as_mut() {
-                a.time(sizes.warm_x, sizes.warm_mode, p.n_warmup, false);
+                a.time(sizes.warm_x, sizes.warm_mode, sizes.warm_n, false);
             }
         }
         // Every run of the size from here on, probes and warm-up included, moves through

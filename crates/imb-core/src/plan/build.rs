@@ -260,6 +260,41 @@ mod tests {
         assert_eq!((s.warm_x, s.buf_x), (1 << 18, 1 << 19));
     }
 
+    /// The warm-up keeps N_WARMUP repetitions unless OVERALL_VOL holds fewer of the warm-up
+    /// size (repetition i of an AGGREGATE one-sided pattern lies at i·X).
+    #[test]
+    fn warm_up_fits_the_volume() {
+        let mut o = opts();
+        let plan = build(&o, &[&ALLGATHER], 2);
+        let (_, s) = run_sizes(&plan.benchmarks[0], 0);
+        assert_eq!(s.warm_n, o.params.n_warmup);
+        o.params.maxmsglog = 12;
+        o.params.overall_vol = 4096;
+        o.params.n_warmup = 3;
+        let plan = build(&o, &[&ALLGATHER], 2);
+        let (_, s) = run_sizes(&plan.benchmarks[0], 0);
+        assert_eq!((s.warm_x, s.warm_n), (4096, 1));
+    }
+
+    /// `-off_cache`: buffers hold every copy of the largest size's messages, and `-mem`
+    /// counts them.
+    #[test]
+    fn off_cache_copies_size_the_buffers() {
+        let mut o = opts();
+        o.method.off_cache = crate::method::parse_off_cache("0.01").unwrap();
+        let plan = build(&o, &[&ALLGATHER], 2);
+        let (_, s) = run_sizes(&plan.benchmarks[0], 0);
+        let last = s.lens.len() - 1;
+        let rot = s.rot[0][last];
+        assert!(rot.send.copies > 1, "{rot:?}");
+        assert!(s.buf_bytes.0 >= rot.send.bytes() && s.buf_bytes.1 >= rot.recv.bytes());
+        let need = (s.buf_bytes.0 + s.buf_bytes.1) as f64;
+        o.mem = Some(need - 1.0);
+        let plan = build(&o, &[&ALLGATHER], 2);
+        let (_, s) = run_sizes(&plan.benchmarks[0], 0);
+        assert!(!s.skipped().is_empty());
+    }
+
     #[test]
     fn modes_and_multi() {
         let mut o = opts();

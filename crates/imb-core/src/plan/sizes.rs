@@ -16,6 +16,10 @@ pub struct Sizes {
     pub first: usize,
     /// Warm-up size: 2^MAXMSGLOG (guide 5.2.6), or the largest size that fits `-mem`.
     pub warm_x: usize,
+    /// Warm-up repetitions: N_WARMUP, at most the volume rule's count at `warm_x`, so a
+    /// pattern that places repetition i at i·X (imb-ext's AGGREGATE mode) stays inside
+    /// buffers sized for OVERALL_VOL however small that is.
+    pub warm_n: usize,
     /// Warm-up always uses the aggregate variant where one exists (doc/METHODOLOGY.md,
     /// "Warm-up").
     pub warm_mode: Mode,
@@ -108,6 +112,16 @@ impl Sizes {
                 .max()
                 .unwrap_or(0)
         };
+        let warm_mode = if info.modes.contains(&Mode::Aggregate) {
+            Mode::Aggregate
+        } else {
+            info.modes[0]
+        };
+        let warm_n = if sync {
+            p.n_warmup
+        } else {
+            p.n_warmup.min(volume_rule(warm_mode, warm_x))
+        };
         let buf_x = lens
             .iter()
             .filter(|l| !sync && fits(l.x))
@@ -150,11 +164,8 @@ impl Sizes {
             measured,
             lens,
             warm_x,
-            warm_mode: if info.modes.contains(&Mode::Aggregate) {
-                Mode::Aggregate
-            } else {
-                info.modes[0]
-            },
+            warm_n,
+            warm_mode,
             buf_x,
             buf_bytes,
             modes,
