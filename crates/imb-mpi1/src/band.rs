@@ -7,8 +7,12 @@
 //! The row is IMB 2021's Msg/sec = scale_bw · W · NP/2 / t_max, and Mbytes/sec = Msg/sec · X /
 //! 2^20, the megabyte of every imb-rs table (`MSG_RATE`, this family's kind, with the Msg/sec
 //! column and the message count each rank reports). Run only when named.
+//!
+//! Under `-off_cache` message ws of a window (0-based) is sent from and received into copy
+//! ws mod copies of its buffer, as IMB 2021 does: the index within the window, not the
+//! repetition, so every repetition moves the same copies.
 
-use crate::elems::{copied, views};
+use crate::elems::{copied, Views};
 use crate::ffi::{Elems, Mpi, Requests};
 use imb_core::bench::{Class, Effort, Info, Procs, Shape};
 use imb_core::buffers::Defect;
@@ -107,8 +111,10 @@ pub struct Pair<'a> {
     /// The messages of this size (`-data_type`, `-contig_type`); the acknowledgement is one
     /// MPI_BYTE whatever they are.
     e: Elems,
-    s: &'a [u8],
-    r: &'a mut [u8],
+    /// The buffers, every `-off_cache` copy of them.
+    v: Views<'a>,
+    /// W: messages per window and direction.
+    w: usize,
     reqs: Requests,
     ack: [u8; 1],
     /// W · NP/2: the messages one repetition moves (one direction).
@@ -129,18 +135,26 @@ impl<'a> Pair<'a> {
             },
         );
         let m = Mpi::new(c.comm);
-        let (s, r) = views(c.send, c.recv, &e.lay, 1, 1);
+        let v = Views::new(c.send, c.recv, &e.lay, (1, 1), c.rot);
         Pair {
             m,
             first,
             peer,
             e,
-            s,
-            r,
+            v,
+            w,
             reqs: Requests::new(per_window * w),
             ack: [0],
             msgs: (w * half) as f64,
         }
+    }
+
+    /// Every receive copy a window writes (ws mod copies for ws < W) holds the peer's message.
+    fn check_window(&self) -> Defect {
+        let written = self.w.min(self.v.rot().recv.copies);
+        (0..written).fold(Defect::NONE, |d, ws| {
+            d.max(copied(self.v.got(ws), &self.e.lay, self.peer, 0))
+        })
     }
 }
 
@@ -149,10 +163,14 @@ impl Kernel for UnibandK<'_> {
     #[inline(always)]
     fn step(&mut self, _i: usize) {
         let p = &mut self.0;
+        let rot = p.v.rot();
+        let (s, r) = p.v.all();
         if p.first {
-            p.m.window_send(p.s, p.e.msg, p.peer as c_int, &mut p.reqs, &mut p.ack);
+            let s = (s, rot.send);
+            p.m.window_send(s, p.e.msg, p.peer as c_int, &mut p.reqs, &mut p.ack);
         } else {
-            p.m.window_recv(p.r, p.e.msg, p.peer as c_int, &mut p.reqs, &p.ack);
+            let r = (r, rot.recv);
+            p.m.window_recv(r, p.e.msg, p.peer as c_int, &mut p.reqs, &p.ack);
         }
     }
     fn check(&mut self, _i: usize) -> Defect {
@@ -160,7 +178,7 @@ impl Kernel for UnibandK<'_> {
         if p.first {
             Defect::NONE
         } else {
-            copied(p.r, &p.e.lay, p.peer, 0)
+            p.check_window()
         }
     }
 }
@@ -170,9 +188,11 @@ impl Kernel for BibandK<'_> {
     #[inline(always)]
     fn step(&mut self, _i: usize) {
         let p = &mut self.0;
+        let rot = p.v.rot();
+        let (s, r) = p.v.all();
         p.m.window_both(
-            p.s,
-            p.r,
+            (s, rot.send),
+            (r, rot.recv),
             p.e.msg,
             p.peer as c_int,
             &mut p.reqs,
@@ -181,8 +201,7 @@ impl Kernel for BibandK<'_> {
         );
     }
     fn check(&mut self, _i: usize) -> Defect {
-        let p = &self.0;
-        copied(p.r, &p.e.lay, p.peer, 0)
+        self.0.check_window()
     }
 }
 
@@ -244,6 +263,8 @@ impl Benchmark for Biband {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use imb_core::buffers::buf_value;
+    use imb_core::method::{Rotation, Rotations};
     use imb_core::stats::{self, RankResult, Usec};
     use imb_core::table::Wire;
 
@@ -273,5 +294,61 @@ mod tests {
             .columns
             .iter()
             .all(|c| c.whole == (c == &MSG_PER_SEC)));
+    }
+
+    /// A receiving side of W = `w` with the views `v`, rank 0 its peer.
+    fn receiver(w: usize, v: Views<'_>) -> Pair<'_> {
+        Pair {
+            m: Mpi::unconnected(),
+            first: false,
+            peer: 0,
+            e: Elems::imb(false, 8),
+            v,
+            w,
+            reqs: Requests::new(w),
+            ack: [0],
+            msgs: 0.0,
+        }
+    }
+
+    /// A window writes receive copies ws mod copies for ws < W: with W = 2 of 3 copies the
+    /// first two must hold the peer's message and the third is never looked at; with W = 5
+    /// every copy must.
+    #[test]
+    fn a_window_checks_every_copy_it_wrote() {
+        let copies = |c: usize| Rotation {
+            len: 8,
+            stride: 64,
+            copies: c,
+        };
+        let rot = Rotations {
+            send: copies(3),
+            recv: copies(3),
+        };
+        let msg: Vec<u8> = (0..2).flat_map(|k| buf_value(0, k).to_ne_bytes()).collect();
+        let s = [0u8; 136];
+        let mut r = [0u8; 136];
+        r[..8].copy_from_slice(&msg);
+        r[64..72].copy_from_slice(&msg);
+        assert_eq!(
+            receiver(2, Views::bare(&s, &mut r, rot)).check_window(),
+            Defect::NONE
+        );
+        assert_eq!(
+            receiver(5, Views::bare(&s, &mut r, rot)).check_window().pos,
+            Some(0)
+        );
+        r[64..68].fill(0);
+        assert_eq!(
+            receiver(2, Views::bare(&s, &mut r, rot)).check_window().pos,
+            Some(0)
+        );
+        // Without -off_cache every message of the window lands in the same bytes.
+        r[64..72].copy_from_slice(&msg);
+        let one = Rotations::NONE;
+        assert_eq!(
+            receiver(64, Views::bare(&s, &mut r[..8], one)).check_window(),
+            Defect::NONE
+        );
     }
 }

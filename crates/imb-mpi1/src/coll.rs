@@ -6,8 +6,13 @@
 //! Every kernel here but Barrier's, and those of `coll2021`, says `per_call`: IMB 2021 times
 //! each of these calls on its own, so under its method (`-compat 2021`, `-sync`) the engine
 //! does too; Barrier's loop is one timer in IMB 2021 as in IMB 3.0.
+//!
+//! Under `-off_cache` every kernel here and in `coll2021` moves through its buffers' copies as
+//! IMB 2021 does: repetition i sends from send copy i mod copies and receives into receive
+//! copy i mod copies (`elems::Views`), and check mode reads the copy repetition i received
+//! into. Barrier has no data, and no copies.
 
-use crate::elems::{copied, summed, views};
+use crate::elems::{copied, summed, Views};
 use crate::ffi::{Elems, Mpi};
 use imb_core::bench::{np_blocks, BufShape, Class, Info};
 use imb_core::buffers::Defect;
@@ -26,8 +31,8 @@ pub(crate) struct Coll<'a> {
     roots: usize,
     /// The messages of this size.
     pub(crate) e: Elems,
-    pub(crate) s: &'a [u8],
-    pub(crate) r: &'a mut [u8],
+    /// The buffers, every `-off_cache` copy of them.
+    pub(crate) v: Views<'a>,
 }
 
 /// Whether a pattern reduces (its messages are `-red_data_type`'s) or moves data.
@@ -41,15 +46,14 @@ impl<'a> Coll<'a> {
     /// `sblocks`/`rblocks`: messages of the buffers the pattern touches.
     pub(crate) fn new(c: Ctx<'a>, moves: Moves, sblocks: usize, rblocks: usize) -> Self {
         let e = Elems::of(&c, matches!(moves, Moves::Sums));
-        let (s, r) = views(c.send, c.recv, &e.lay, sblocks, rblocks);
+        let v = Views::new(c.send, c.recv, &e.lay, (sblocks, rblocks), c.rot);
         Coll {
             m: Mpi::new(c.comm),
             me: c.rank,
             n: c.size,
             roots: c.method.roots(c.size),
             e,
-            s,
-            r,
+            v,
         }
     }
 
@@ -58,9 +62,14 @@ impl<'a> Coll<'a> {
         self.e.lay.block()
     }
 
-    /// The sums of all ranks' send elements `first ..`, `count` of them.
-    pub(crate) fn sums(&self, first: usize, count: usize) -> Defect {
-        summed(self.r, &self.e.lay, self.n, first, count)
+    /// Repetition `i`'s receive copy, for its check.
+    pub(crate) fn got(&self, i: usize) -> &[u8] {
+        self.v.got(i)
+    }
+
+    /// Repetition `i` left the sums of all ranks' send elements `first ..`, `count` of them.
+    pub(crate) fn sums(&self, i: usize, first: usize, count: usize) -> Defect {
+        summed(self.got(i), &self.e.lay, self.n, first, count)
     }
 
     /// The root of repetition `i`.
@@ -86,8 +95,26 @@ impl<'a> Coll<'a> {
             n,
             roots,
             e: Elems::imb(matches!(moves, Moves::Sums), s.len().min(r.len())),
-            s,
-            r,
+            v: Views::bare(s, r, imb_core::method::Rotations::NONE),
+        }
+    }
+
+    /// As `bare`, IMB 3.0's messages of `x` bytes in copies laid out by `rot`.
+    #[cfg(test)]
+    pub(crate) fn rotated(
+        (me, n, roots): (usize, usize, usize),
+        moves: Moves,
+        x: usize,
+        (s, r): (&'a [u8], &'a mut [u8]),
+        rot: imb_core::method::Rotations,
+    ) -> Self {
+        Coll {
+            m: Mpi::unconnected(),
+            me,
+            n,
+            roots,
+            e: Elems::imb(matches!(moves, Moves::Sums), x),
+            v: Views::bare(s, r, rot),
         }
     }
 }
@@ -140,12 +167,13 @@ impl Kernel for AllreduceK<'_> {
         true
     }
     #[inline(always)]
-    fn step(&mut self, _i: usize) {
+    fn step(&mut self, i: usize) {
         let c = &mut self.0;
-        c.m.allreduce(c.s, c.r, c.e.msg);
+        let (s, r) = c.v.at(i);
+        c.m.allreduce(s, r, c.e.msg);
     }
-    fn check(&mut self, _i: usize) -> Defect {
-        self.0.sums(0, self.0.e.lay.n)
+    fn check(&mut self, i: usize) -> Defect {
+        self.0.sums(i, 0, self.0.e.lay.n)
     }
 }
 benchmark!(Allreduce, ALLREDUCE, AllreduceK, |c| AllreduceK(Coll::new(
@@ -167,12 +195,14 @@ impl Kernel for ReduceK<'_> {
     #[inline(always)]
     fn step(&mut self, i: usize) {
         let c = &mut self.0;
-        c.m.reduce(c.s, c.r, c.e.msg, c.root(i) as c_int);
+        let root = c.root(i) as c_int;
+        let (s, r) = c.v.at(i);
+        c.m.reduce(s, r, c.e.msg, root);
     }
     fn check(&mut self, i: usize) -> Defect {
         let c = &self.0;
         if c.root(i) == c.me {
-            c.sums(0, c.e.lay.n)
+            c.sums(i, 0, c.e.lay.n)
         } else {
             Defect::NONE
         }
@@ -205,12 +235,13 @@ impl Kernel for ReduceScatterK<'_> {
         true
     }
     #[inline(always)]
-    fn step(&mut self, _i: usize) {
+    fn step(&mut self, i: usize) {
         let c = &mut self.c;
-        c.m.reduce_scatter(c.s, c.r, &self.counts, c.e.msg);
+        let (s, r) = c.v.at(i);
+        c.m.reduce_scatter(s, r, &self.counts, c.e.msg);
     }
-    fn check(&mut self, _i: usize) -> Defect {
-        self.c.sums(self.first, self.mine)
+    fn check(&mut self, i: usize) -> Defect {
+        self.c.sums(i, self.first, self.mine)
     }
 }
 /// Element counts per rank (guide 3.3.4.2).
@@ -246,11 +277,11 @@ static ALLGATHER: Info = Info {
     ..Info::mpi1("Allgather", Class::Collective)
 };
 struct AllgatherK<'a>(Coll<'a>);
-/// Block k came from rank k.
-pub(crate) fn check_blocks(c: &Coll) -> Defect {
-    let b = c.block();
+/// Block k of repetition `i`'s receive copy came from rank k.
+pub(crate) fn check_blocks(c: &Coll, i: usize) -> Defect {
+    let (b, got) = (c.block(), c.got(i));
     (0..c.n).fold(Defect::NONE, |d, k| {
-        d.max(copied(&c.r[k * b..(k + 1) * b], &c.e.lay, k, 0))
+        d.max(copied(&got[k * b..(k + 1) * b], &c.e.lay, k, 0))
     })
 }
 impl Kernel for AllgatherK<'_> {
@@ -258,12 +289,13 @@ impl Kernel for AllgatherK<'_> {
         true
     }
     #[inline(always)]
-    fn step(&mut self, _i: usize) {
+    fn step(&mut self, i: usize) {
         let c = &mut self.0;
-        c.m.allgather(c.s, c.r, c.e.msg);
+        let (s, r) = c.v.at(i);
+        c.m.allgather(s, r, c.e.msg);
     }
-    fn check(&mut self, _i: usize) -> Defect {
-        check_blocks(&self.0)
+    fn check(&mut self, i: usize) -> Defect {
+        check_blocks(&self.0, i)
     }
 }
 benchmark!(Allgather, ALLGATHER, AllgatherK, |c| {
@@ -283,13 +315,13 @@ impl Kernel for AllgathervK<'_> {
         true
     }
     #[inline(always)]
-    fn step(&mut self, _i: usize) {
+    fn step(&mut self, i: usize) {
         let v = &mut self.0;
-        v.c.m
-            .allgatherv(v.c.s, v.c.r, &v.counts, &v.displs, v.c.e.msg);
+        let (s, r) = v.c.v.at(i);
+        v.c.m.allgatherv(s, r, &v.counts, &v.displs, v.c.e.msg);
     }
-    fn check(&mut self, _i: usize) -> Defect {
-        check_blocks(&self.0.c)
+    fn check(&mut self, i: usize) -> Defect {
+        check_blocks(&self.0.c, i)
     }
 }
 benchmark!(Allgatherv, ALLGATHERV, AllgathervK, |c| {
@@ -303,11 +335,12 @@ static ALLTOALL: Info = Info {
     ..Info::mpi1("Alltoall", Class::Collective)
 };
 struct AlltoallK<'a>(Coll<'a>);
-/// Block k came from rank k's block for me, block `me` of its send buffer.
-fn check_alltoall(c: &Coll) -> Defect {
-    let b = c.block();
+/// Block k of repetition `i`'s receive copy came from rank k's block for me, block `me` of
+/// its send copy.
+fn check_alltoall(c: &Coll, i: usize) -> Defect {
+    let (b, got) = (c.block(), c.got(i));
     (0..c.n).fold(Defect::NONE, |d, k| {
-        d.max(copied(&c.r[k * b..(k + 1) * b], &c.e.lay, k, c.me * b))
+        d.max(copied(&got[k * b..(k + 1) * b], &c.e.lay, k, c.me * b))
     })
 }
 impl Kernel for AlltoallK<'_> {
@@ -315,12 +348,13 @@ impl Kernel for AlltoallK<'_> {
         true
     }
     #[inline(always)]
-    fn step(&mut self, _i: usize) {
+    fn step(&mut self, i: usize) {
         let c = &mut self.0;
-        c.m.alltoall(c.s, c.r, c.e.msg);
+        let (s, r) = c.v.at(i);
+        c.m.alltoall(s, r, c.e.msg);
     }
-    fn check(&mut self, _i: usize) -> Defect {
-        check_alltoall(&self.0)
+    fn check(&mut self, i: usize) -> Defect {
+        check_alltoall(&self.0, i)
     }
 }
 benchmark!(Alltoall, ALLTOALL, AlltoallK, |c| {
@@ -339,13 +373,13 @@ impl Kernel for AlltoallvK<'_> {
         true
     }
     #[inline(always)]
-    fn step(&mut self, _i: usize) {
+    fn step(&mut self, i: usize) {
         let v = &mut self.0;
-        v.c.m
-            .alltoallv(v.c.s, v.c.r, &v.counts, &v.displs, v.c.e.msg);
+        let (s, r) = v.c.v.at(i);
+        v.c.m.alltoallv(s, r, &v.counts, &v.displs, v.c.e.msg);
     }
-    fn check(&mut self, _i: usize) -> Defect {
-        check_alltoall(&self.0.c)
+    fn check(&mut self, i: usize) -> Defect {
+        check_alltoall(&self.0.c, i)
     }
 }
 benchmark!(Alltoallv, ALLTOALLV, AlltoallvK, |c| {
@@ -358,7 +392,9 @@ static BCAST: Info = Info {
     ..Info::mpi1("Bcast", Class::Collective)
 };
 /// The root sends from the send buffer, the others receive into the receive buffer, so the
-/// source data is never overwritten.
+/// source data is never overwritten. Under `-off_cache` each moves through its own buffer's
+/// copies: IMB 2021 moves both through the send buffer's (its `bc_buf` is the receive buffer
+/// off the root), and the two strides are equal, both buffers being X bytes a copy.
 struct BcastK<'a>(Coll<'a>);
 impl Kernel for BcastK<'_> {
     fn per_call(&self) -> bool {
@@ -367,7 +403,9 @@ impl Kernel for BcastK<'_> {
     #[inline(always)]
     fn step(&mut self, i: usize) {
         let c = &mut self.0;
-        c.m.bcast(c.s, c.r, c.e.msg, c.me as c_int, c.root(i) as c_int);
+        let (me, root) = (c.me as c_int, c.root(i) as c_int);
+        let (s, r) = c.v.at(i);
+        c.m.bcast(s, r, c.e.msg, me, root);
     }
     fn check(&mut self, i: usize) -> Defect {
         let c = &self.0;
@@ -375,7 +413,7 @@ impl Kernel for BcastK<'_> {
         if root == c.me {
             Defect::NONE
         } else {
-            copied(c.r, &c.e.lay, root, 0)
+            copied(c.got(i), &c.e.lay, root, 0)
         }
     }
 }
@@ -399,6 +437,8 @@ benchmark!(Barrier, BARRIER, BarrierK, |c| BarrierK(Mpi::new(c.comm)));
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use imb_core::buffers::buf_value;
+    use imb_core::method::{Rotation, Rotations};
 
     /// A kernel's view with no buffers, for what does not read them.
     pub(crate) fn bare() -> Coll<'static> {
@@ -478,5 +518,63 @@ pub(crate) mod tests {
         assert_eq!(split(25, 3), vec![9, 8, 8]);
         assert_eq!(split(0, 4), vec![0, 0, 0, 0]);
         assert_eq!(split(8, 4), vec![2, 2, 2, 2]);
+    }
+
+    /// Two copies 64 bytes apart in each buffer.
+    pub(crate) const TWO: Rotations = Rotations {
+        send: Rotation {
+            len: 8,
+            stride: 64,
+            copies: 2,
+        },
+        recv: Rotation {
+            len: 8,
+            stride: 64,
+            copies: 2,
+        },
+    };
+
+    /// The sums of `np` ranks' first two floats.
+    fn sums(np: usize) -> Vec<u8> {
+        (0..2)
+            .flat_map(|k| (0..np).map(|r| buf_value(r, k)).sum::<f32>().to_ne_bytes())
+            .collect()
+    }
+
+    /// Allreduce checks the copy repetition i received into: copy i mod 2 here, of which
+    /// only copy 1 holds the sums.
+    #[test]
+    fn reductions_check_the_repetitions_copy() {
+        let s = [0u8; 72];
+        let mut r = [0u8; 72];
+        r[64..].copy_from_slice(&sums(3));
+        let mut k = AllreduceK(Coll::rotated((0, 3, 1), Moves::Sums, 8, (&s, &mut r), TWO));
+        let bad: Vec<bool> = (0..4).map(|i| k.check(i).pos.is_some()).collect();
+        assert_eq!(bad, [true, false, true, false]);
+    }
+
+    /// Allgather's blocks are read from the repetition's copy: copy 0 holds both ranks'
+    /// 4-byte blocks, copy 1 nothing.
+    #[test]
+    fn gathered_blocks_are_read_from_the_repetitions_copy() {
+        let s = [0u8; 68];
+        let mut r = [0u8; 72];
+        r[..4].copy_from_slice(&buf_value(0, 0).to_ne_bytes());
+        r[4..8].copy_from_slice(&buf_value(1, 0).to_ne_bytes());
+        let c = Coll::rotated((1, 2, 1), Moves::Data, 4, (&s, &mut r), TWO);
+        assert_eq!(check_blocks(&c, 2), Defect::NONE);
+        assert!(check_blocks(&c, 3).pos.is_some());
+    }
+
+    /// A Bcast receiver reads the repetition's receive copy.
+    #[test]
+    fn bcast_checks_the_repetitions_copy() {
+        let s = [0u8; 72];
+        let mut r = [0u8; 72];
+        r[64..68].copy_from_slice(&buf_value(0, 0).to_ne_bytes());
+        r[68..].copy_from_slice(&buf_value(0, 1).to_ne_bytes());
+        let mut k = BcastK(Coll::rotated((1, 2, 1), Moves::Data, 8, (&s, &mut r), TWO));
+        assert!(k.check(0).pos.is_some());
+        assert_eq!(k.check(1), Defect::NONE);
     }
 }

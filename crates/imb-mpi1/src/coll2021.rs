@@ -3,7 +3,8 @@
 //! They run only when named. Rooted ones take their root as this crate's Reduce and Bcast do
 //! (`Coll::root`: rotating under `-root_shift on`, root 0 under off); the v-variants use the
 //! plain layout through the v-interface (counts X, displacements k·X), as IMB 2021 does. IMB
-//! 2021 times every call of these on its own (`per_call`).
+//! 2021 times every call of these on its own (`per_call`). Under `-off_cache` they move
+//! through their copies by repetition, as `coll`'s kernels do.
 
 use crate::coll::{check_blocks, reduction, Coll, CollV, Moves};
 use crate::elems::{copied, multiple};
@@ -30,7 +31,7 @@ struct GatherK<'a>(Coll<'a>);
 /// The root has block k from rank k; the others receive nothing.
 fn check_gathered(c: &Coll, i: usize) -> Defect {
     if c.root(i) == c.me {
-        check_blocks(c)
+        check_blocks(c, i)
     } else {
         Defect::NONE
     }
@@ -42,7 +43,9 @@ impl Kernel for GatherK<'_> {
     #[inline(always)]
     fn step(&mut self, i: usize) {
         let c = &mut self.0;
-        c.m.gather(c.s, c.r, c.e.msg, c.root(i) as c_int);
+        let root = c.root(i) as c_int;
+        let (s, r) = c.v.at(i);
+        c.m.gather(s, r, c.e.msg, root);
     }
     fn check(&mut self, i: usize) -> Defect {
         check_gathered(&self.0, i)
@@ -67,8 +70,8 @@ impl Kernel for GathervK<'_> {
     fn step(&mut self, i: usize) {
         let v = &mut self.0;
         let root = v.c.root(i) as c_int;
-        v.c.m
-            .gatherv(v.c.s, v.c.r, &v.counts, &v.displs, v.c.e.msg, root);
+        let (s, r) = v.c.v.at(i);
+        v.c.m.gatherv(s, r, &v.counts, &v.displs, v.c.e.msg, root);
     }
     fn check(&mut self, i: usize) -> Defect {
         check_gathered(&self.0.c, i)
@@ -88,7 +91,7 @@ static SCATTER: Info = on_request(Info {
 struct ScatterK<'a>(Coll<'a>);
 /// Every rank, the root too, has block `me` of the root's send buffer.
 fn check_scattered(c: &Coll, i: usize) -> Defect {
-    copied(c.r, &c.e.lay, c.root(i), c.me * c.block())
+    copied(c.got(i), &c.e.lay, c.root(i), c.me * c.block())
 }
 impl Kernel for ScatterK<'_> {
     fn per_call(&self) -> bool {
@@ -97,7 +100,9 @@ impl Kernel for ScatterK<'_> {
     #[inline(always)]
     fn step(&mut self, i: usize) {
         let c = &mut self.0;
-        c.m.scatter(c.s, c.r, c.e.msg, c.root(i) as c_int);
+        let root = c.root(i) as c_int;
+        let (s, r) = c.v.at(i);
+        c.m.scatter(s, r, c.e.msg, root);
     }
     fn check(&mut self, i: usize) -> Defect {
         check_scattered(&self.0, i)
@@ -122,8 +127,8 @@ impl Kernel for ScattervK<'_> {
     fn step(&mut self, i: usize) {
         let v = &mut self.0;
         let root = v.c.root(i) as c_int;
-        v.c.m
-            .scatterv(v.c.s, &v.counts, &v.displs, v.c.r, v.c.e.msg, root);
+        let (s, r) = v.c.v.at(i);
+        v.c.m.scatterv(s, &v.counts, &v.displs, r, v.c.e.msg, root);
     }
     fn check(&mut self, i: usize) -> Defect {
         check_scattered(&self.0.c, i)
@@ -148,14 +153,15 @@ impl Kernel for ReduceScatterBlockK<'_> {
         true
     }
     #[inline(always)]
-    fn step(&mut self, _i: usize) {
+    fn step(&mut self, i: usize) {
         let c = &mut self.0;
-        c.m.reduce_scatter_block(c.s, c.r, c.e.msg);
+        let (s, r) = c.v.at(i);
+        c.m.reduce_scatter_block(s, r, c.e.msg);
     }
-    fn check(&mut self, _i: usize) -> Defect {
+    fn check(&mut self, i: usize) -> Defect {
         let c = &self.0;
         let n = c.e.lay.n;
-        c.sums(c.me * n, n)
+        c.sums(i, c.me * n, n)
     }
 }
 benchmark!(
@@ -181,25 +187,36 @@ fn local_sum(s: &Shape) -> Effort {
 }
 /// MPI_Reduce_local of X/4 floats (or `-red_data_type`'s elements): the receive buffer += the
 /// send buffer, no communication (IMB 2021: from one process on, every rank on its own).
+/// Under `-off_cache` repetition i adds into receive copy i mod copies, as IMB 2021 does.
 struct ReduceLocalK<'a>(Coll<'a>);
 impl Kernel for ReduceLocalK<'_> {
     fn per_call(&self) -> bool {
         true
     }
-    /// Untimed: start each loop from zero, so repetition i leaves (i+1) times the send buffer.
+    /// Untimed: start each loop from zero in every copy, so each holds a count of sums.
     fn before(&mut self) {
-        self.0.r.fill(0);
+        self.0.v.all().1.fill(0);
     }
     #[inline(always)]
-    fn step(&mut self, _i: usize) {
+    fn step(&mut self, i: usize) {
         let c = &mut self.0;
-        c.m.reduce_local(c.s, c.r, c.e.msg);
+        let (s, r) = c.v.at(i);
+        c.m.reduce_local(s, r, c.e.msg);
     }
-    /// Repetition i left (i+1) times the send buffer (a local sum repeated).
     fn check(&mut self, i: usize) -> Defect {
         let c = &self.0;
-        multiple(c.r, &c.e.lay, c.me, i + 1)
+        multiple(
+            c.got(i),
+            &c.e.lay,
+            c.me,
+            local_sums(i, c.v.rot().recv.copies),
+        )
     }
+}
+/// How many times repetition `i`'s receive copy has had the send buffer added, of `copies`
+/// taken in turn: once each time its turn came, repetition i's included.
+fn local_sums(i: usize, copies: usize) -> usize {
+    i / copies + 1
 }
 benchmark!(Reduce_local, REDUCE_LOCAL, ReduceLocalK, |c| ReduceLocalK(
     Coll::new(c, Moves::Sums, 1, 1)
@@ -208,7 +225,7 @@ benchmark!(Reduce_local, REDUCE_LOCAL, ReduceLocalK, |c| ReduceLocalK(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::coll::tests::{bare, bare_v};
+    use crate::coll::tests::{bare, bare_v, TWO};
     use imb_core::buffers::buf_value;
 
     #[test]
@@ -259,5 +276,51 @@ mod tests {
         let mut k = ReduceLocalK(Coll::bare(1, 2, 1, Moves::Sums, &s, &mut b));
         assert_eq!(k.check(2).pos, None);
         assert_eq!(k.check(1).pos, Some(0));
+    }
+
+    /// Under `-off_cache` repetition i adds into copy i mod copies, which has then been added
+    /// to i / copies + 1 times.
+    #[test]
+    fn local_sums_count_the_turns_of_each_copy() {
+        let turns: Vec<usize> = (0..7).map(|i| local_sums(i, 3)).collect();
+        assert_eq!(turns, [1, 1, 1, 2, 2, 2, 3]);
+        assert!((0..5).all(|i| local_sums(i, 1) == i + 1));
+    }
+
+    /// After repetition 2 of two copies, copy 0 holds 2 × the send buffer, copy 1 holds 1 ×:
+    /// repetitions 2 and 1 check so, repetition 3 (copy 1's second turn) finds too little.
+    #[test]
+    fn local_sums_are_checked_in_the_repetitions_copy() {
+        let s = [0u8; 72];
+        let times = |k: f32| -> Vec<u8> {
+            (0..2)
+                .flat_map(|i| (k * buf_value(1, i)).to_ne_bytes())
+                .collect()
+        };
+        let mut r = [0u8; 72];
+        r[..8].copy_from_slice(&times(2.0));
+        r[64..].copy_from_slice(&times(1.0));
+        let c = Coll::rotated((1, 2, 1), Moves::Sums, 8, (&s, &mut r), TWO);
+        let mut k = ReduceLocalK(c);
+        assert_eq!(k.check(2), Defect::NONE);
+        assert_eq!(k.check(1), Defect::NONE);
+        assert_eq!(k.check(3).pos, Some(0));
+    }
+
+    /// Scatter and Gather read the repetition's receive copy.
+    #[test]
+    fn rooted_checks_read_the_repetitions_copy() {
+        let s = [0u8; 72];
+        let mut r = [0u8; 72];
+        r[64..68].copy_from_slice(&buf_value(0, 1).to_ne_bytes());
+        let mut k = ScatterK(Coll::rotated((1, 2, 1), Moves::Data, 4, (&s, &mut r), TWO));
+        assert!(k.check(0).pos.is_some());
+        assert_eq!(k.check(1), Defect::NONE);
+        let mut r = [0u8; 72];
+        r[..4].copy_from_slice(&buf_value(0, 0).to_ne_bytes());
+        r[4..8].copy_from_slice(&buf_value(1, 0).to_ne_bytes());
+        let mut k = GatherK(Coll::rotated((0, 2, 1), Moves::Data, 4, (&s, &mut r), TWO));
+        assert_eq!(k.check(4), Defect::NONE);
+        assert!(k.check(5).pos.is_some());
     }
 }

@@ -1,6 +1,7 @@
 //! Where the elements of a message lie in its buffer under IMB 2021's `-data_type`,
 //! `-red_data_type` and `-contig_type`, and what check mode expects of them (doc/METHODOLOGY.md,
-//! "Buffer contents and check mode"). No MPI here: `ffi::Elems` describes the same layout to
+//! "Buffer contents and check mode"), and where each repetition's messages lie among
+//! `-off_cache`'s copies (`Views`). No MPI here: `ffi::Elems` describes the same layout to
 //! the library.
 //!
 //! A message of X bytes is N = X / size elements (integer division, as IMB 2021 counts them),
@@ -14,6 +15,7 @@
 
 use crate::options::{Base, Contig};
 use imb_core::buffers::{buf_value, check_copy, Defect, TOL};
+use imb_core::method::{Rotation, Rotations};
 use std::os::raw::c_int;
 
 /// The elements of one message of X bytes.
@@ -62,22 +64,93 @@ impl Layout {
     }
 }
 
-/// A kernel's send and receive views when its buffers hold `sblocks` and `rblocks` messages
-/// laid out as `lay`. Elements with gaps reach past the X bytes per message that the engine
-/// zeroed for this size, so the rest of the receive view is zeroed here, untimed: check mode
-/// never takes bytes an earlier size left there for this size's.
-pub fn views<'a>(
-    send: &'a [u8],
-    recv: &'a mut [u8],
-    lay: &Layout,
-    sblocks: usize,
-    rblocks: usize,
-) -> (&'a [u8], &'a mut [u8]) {
-    let r = &mut recv[..rblocks * lay.block()];
-    if lay.stride != lay.size {
-        r.fill(0);
+/// A kernel's send and receive views over every `-off_cache` copy of its messages, and where
+/// repetition i's copies lie (`at`). Without `-off_cache` each view is one copy, at offset 0.
+pub struct Views<'a> {
+    s: &'a [u8],
+    r: &'a mut [u8],
+    rot: Rotations,
+}
+
+/// Bytes a view spans for `msg` bytes in every copy of `rot`: the last copy and its message.
+fn reach(rot: Rotation, msg: usize, which: &str) -> usize {
+    // Copies that overlapped would let one repetition's message land in another's.
+    assert!(
+        rot.copies == 1 || msg <= rot.stride,
+        "{which} message of {msg} bytes is longer than -off_cache's stride {}",
+        rot.stride
+    );
+    (rot.copies - 1) * rot.stride + msg
+}
+
+impl<'a> Views<'a> {
+    /// The views when each copy of the buffers holds `sblocks` and `rblocks` messages laid out
+    /// as `lay`, `rot`'s copies apart. Elements with gaps reach past the X bytes per message
+    /// that the engine zeroed for this size, so the whole receive view is zeroed here,
+    /// untimed: check mode never takes bytes an earlier size left there for this size's.
+    /// Panics (untimed) unless the buffers hold every copy, which is what lets the MPI
+    /// wrappers take `at`'s slices as holding the message.
+    pub fn new(
+        send: &'a [u8],
+        recv: &'a mut [u8],
+        lay: &Layout,
+        (sblocks, rblocks): (usize, usize),
+        rot: Rotations,
+    ) -> Self {
+        let slen = reach(rot.send, sblocks * lay.block(), "a send");
+        let rlen = reach(rot.recv, rblocks * lay.block(), "a receive");
+        assert!(
+            slen <= send.len() && rlen <= recv.len(),
+            "buffers of ({}, {}) bytes for views of ({slen}, {rlen})",
+            send.len(),
+            recv.len()
+        );
+        let r = &mut recv[..rlen];
+        if lay.stride != lay.size {
+            r.fill(0);
+        }
+        Views {
+            s: &send[..slen],
+            r,
+            rot,
+        }
     }
-    (&send[..sblocks * lay.block()], r)
+
+    /// Repetition `i`'s send and receive copies, each running to the end of its view (IMB
+    /// 2021's `i % cache_iter · offs`).
+    #[inline(always)]
+    pub fn at(&mut self, i: usize) -> (&[u8], &mut [u8]) {
+        let (s, r) = (self.rot.send.offset(i), self.rot.recv.offset(i));
+        (&self.s[s..], &mut self.r[r..])
+    }
+
+    /// What repetition `i` received: its receive copy.
+    pub fn got(&self, i: usize) -> &[u8] {
+        &self.r[self.rot.recv.offset(i)..]
+    }
+
+    /// The whole views, every copy (a window's messages pick their copies themselves).
+    #[inline(always)]
+    pub fn all(&mut self) -> (&[u8], &mut [u8]) {
+        (self.s, self.r)
+    }
+
+    /// Where the copies lie.
+    pub fn rot(&self) -> Rotations {
+        self.rot
+    }
+
+    /// Whole slices as views of `rot`'s copies, for unit tests that build kernels by hand.
+    #[cfg(test)]
+    pub fn bare(s: &'a [u8], r: &'a mut [u8], rot: Rotations) -> Self {
+        Views { s, r, rot }
+    }
+
+    /// The views of a kernel that keeps one copy at offset 0 (built with `Rotations::NONE`).
+    pub fn into_parts(self) -> (&'a [u8], &'a mut [u8]) {
+        debug_assert_eq!(self.rot.send.copies + self.rot.recv.copies, 2);
+        (self.s, self.r)
+    }
 }
 
 /// Byte `j` of rank `rank`'s send buffer (BUF_VALUE floats).
@@ -433,5 +506,83 @@ mod tests {
             .collect();
         assert_eq!(multiple(&got, &l, 1, 3).pos, None);
         assert_eq!(multiple(&got, &l, 1, 2).pos, Some(0));
+    }
+
+    /// `-off_cache`'s copies: 3 send copies and 2 receive copies, 64 bytes apart.
+    const ROT: Rotations = Rotations {
+        send: Rotation {
+            len: 10,
+            stride: 64,
+            copies: 3,
+        },
+        recv: Rotation {
+            len: 20,
+            stride: 64,
+            copies: 2,
+        },
+    };
+
+    /// The views reach the last copy and its messages; repetition i's slices start at copy
+    /// i mod copies of each buffer, the last copy's holding exactly its messages.
+    #[test]
+    fn views_cover_every_copy() {
+        let s = vec![1u8; 3 * 64];
+        let mut r = vec![7u8; 2 * 64];
+        let lay = Layout::imb(false, 10);
+        let mut v = Views::new(&s, &mut r, &lay, (1, 2), ROT);
+        let lens = |v: &mut Views, i| {
+            let (s, r) = v.at(i);
+            (s.len(), r.len())
+        };
+        assert_eq!(lens(&mut v, 0), (2 * 64 + 10, 64 + 20));
+        assert_eq!(lens(&mut v, 4), (64 + 10, 64 + 20));
+        assert_eq!(lens(&mut v, 5), (10, 20));
+        assert_eq!(v.got(5).len(), 20);
+        assert_eq!(v.all().0.len(), 2 * 64 + 10);
+        // Bytes-only copies are not zeroed: the engine zeroed the receive buffer.
+        assert!(v.all().1.iter().all(|&b| b == 7));
+    }
+
+    /// Without `-off_cache` a view is one copy of the messages at offset 0, as before.
+    #[test]
+    fn one_copy_without_off_cache() {
+        let (s, mut r) = (vec![1u8; 100], vec![0u8; 100]);
+        let lay = Layout::of(Base::Int, Contig::Base, 10);
+        let mut v = Views::new(&s, &mut r, &lay, (3, 1), Rotations::NONE);
+        for i in [0, 1, 7] {
+            let (a, b) = v.at(i);
+            assert_eq!((a.len(), b.len()), (24, 8));
+        }
+        let (a, b) = v.into_parts();
+        assert_eq!((a.len(), b.len()), (24, 8));
+    }
+
+    /// Elements with gaps: every copy of the receive view is zeroed, gaps too.
+    #[test]
+    fn resized_copies_start_from_zero() {
+        let s = vec![1u8; 3 * 64];
+        let mut r = vec![7u8; 2 * 64];
+        let lay = Layout::of(Base::Int, Contig::Resize, 8);
+        let mut v = Views::new(&s, &mut r, &lay, (1, 1), ROT);
+        assert_eq!(v.all().1.len(), 64 + 16);
+        assert!(v.all().1.iter().all(|&b| b == 0));
+        assert_eq!(r[64 + 16], 7);
+    }
+
+    /// A buffer that does not hold the last copy and its message is refused when the kernel
+    /// is built, not read past in the timed loop.
+    #[test]
+    #[should_panic(expected = "buffers of (137, 128) bytes for views of (138, 84)")]
+    fn buffers_short_of_the_last_copy_are_refused() {
+        let (s, mut r) = (vec![0u8; 137], vec![0u8; 128]);
+        Views::new(&s, &mut r, &Layout::imb(false, 10), (1, 2), ROT);
+    }
+
+    /// Copies closer than a message would overlap: refused.
+    #[test]
+    #[should_panic(expected = "longer than -off_cache's stride 64")]
+    fn overlapping_copies_are_refused() {
+        let (s, mut r) = (vec![0u8; 1000], vec![0u8; 1000]);
+        Views::new(&s, &mut r, &Layout::imb(false, 40), (2, 1), ROT);
     }
 }

@@ -18,6 +18,8 @@
 //!
 //! The skeleton is the pattern of IMB 2021's IMB-P2P Stencil2D; the name Jacobi2D keeps the
 //! two apart, since this benchmark's table and meaning are not IMB-P2P's.
+//!
+//! Not an IMB 2021 benchmark: `-off_cache` moves neither its tile nor its messages (offset 0).
 
 use crate::ffi::{Elems, Mpi};
 use imb_core::bench::{Class, Effort, Info, Procs, Shape};

@@ -21,13 +21,16 @@
 //! Sizes start at 1 byte (Reduce: 4): a 0-byte MPI_Bcast need not communicate at all (Open
 //! MPI returns at once), so i's acknowledgements stream back without waiting and the method
 //! measures nothing.
+//!
+//! Not an IMB 2021 benchmark: `-off_cache` leaves its messages at offset 0.
 
-use crate::elems::{copied, summed, views};
+use crate::elems::{copied, summed, Views};
 use crate::ffi::{Elems, Mpi};
 use crate::latency_notes::{Slowest, Unreliable};
 use imb_core::bench::{Class, Effort, Info, Procs, Shape};
 use imb_core::buffers::Defect;
 use imb_core::kernel::{bracket, Barriers, Benchmark, Comm, Ctx, Loop, Measure, Sample, Timed};
+use imb_core::method::Rotations;
 use imb_core::plan::Layout;
 use imb_core::report::Note;
 use imb_core::stats::{self, RankResult};
@@ -174,7 +177,8 @@ struct LatencyK<'a> {
 fn build<'a>(c: Ctx<'a>, pattern: Pattern) -> LatencyK<'a> {
     let e = Elems::of(&c, pattern == Pattern::FanIn);
     let (m, me, np) = (Mpi::new(c.comm), c.rank, c.size);
-    let (s, r) = views(c.send, c.recv, &e.lay, 1, 1);
+    // Not an IMB 2021 benchmark: no -off_cache copies, offset 0.
+    let (s, r) = Views::new(c.send, c.recv, &e.lay, (1, 1), Rotations::NONE).into_parts();
     LatencyK {
         m,
         pattern,

@@ -1,9 +1,9 @@
 //! Single and parallel transfer benchmarks (guide 3.3.2, 3.3.3): PingPong, PingPing, Sendrecv,
-//! Exchange. Messages of X bytes (MPI_BYTE; `-data_type`, `-contig_type`: `elems`), always from
-//! offset 0 of the buffers. PingPong's and PingPing's kernels also run IMB 2021's Source
-//! variants (`source.rs`).
+//! Exchange. Messages of X bytes (MPI_BYTE; `-data_type`, `-contig_type`: `elems`), from offset
+//! 0 of the buffers, or under `-off_cache` from repetition i's copy of each, as IMB 2021 moves
+//! them. PingPong's and PingPing's kernels also run IMB 2021's Source variants (`source.rs`).
 
-use crate::elems::{copied, views};
+use crate::elems::{copied, Views};
 use crate::ffi::{Elems, Mpi};
 use imb_core::bench::{Class, Info};
 use imb_core::buffers::Defect;
@@ -17,28 +17,26 @@ struct P2p<'a> {
     left: usize,
     right: usize,
     e: Elems,
-    s: &'a [u8],
-    r: &'a mut [u8],
+    v: Views<'a>,
 }
 
 impl<'a> P2p<'a> {
     fn new(c: Ctx<'a>) -> Self {
         let n = c.size;
         let e = Elems::of(&c, false);
-        let (s, r) = views(c.send, c.recv, &e.lay, 1, 1);
+        let v = Views::new(c.send, c.recv, &e.lay, (1, 1), c.rot);
         P2p {
             m: Mpi::new(c.comm),
             left: (c.rank + n - 1) % n,
             right: (c.rank + 1) % n,
             e,
-            s,
-            r,
+            v,
         }
     }
 
-    /// What `from` sent.
-    fn check(&self, from: usize) -> Defect {
-        copied(self.r, &self.e.lay, from, 0)
+    /// What `from` sent into repetition `i`'s receive copy.
+    fn check(&self, i: usize, from: usize) -> Defect {
+        copied(self.v.got(i), &self.e.lay, from, 0)
     }
 }
 
@@ -70,8 +68,7 @@ struct Pair<'a> {
     partner: c_int,
     source: c_int,
     e: Elems,
-    s: &'a [u8],
-    r: &'a mut [u8],
+    v: Views<'a>,
 }
 
 impl<'a> Pair<'a> {
@@ -79,17 +76,11 @@ impl<'a> Pair<'a> {
         let m = Mpi::new(c.comm);
         let partner = ((c.rank + 1) % c.size) as c_int;
         let e = Elems::of(&c, false);
-        let (s, r) = views(c.send, c.recv, &e.lay, 1, 1);
-        Pair::of(m, partner, from, e, (s, r))
+        let v = Views::new(c.send, c.recv, &e.lay, (1, 1), c.rot);
+        Pair::of(m, partner, from, e, v)
     }
 
-    fn of(
-        m: Mpi<'a>,
-        partner: c_int,
-        from: Source,
-        e: Elems,
-        (s, r): (&'a [u8], &'a mut [u8]),
-    ) -> Self {
+    fn of(m: Mpi<'a>, partner: c_int, from: Source, e: Elems, v: Views<'a>) -> Self {
         let source = match from {
             Source::Any => m.any_source(),
             Source::Partner => partner,
@@ -99,14 +90,13 @@ impl<'a> Pair<'a> {
             partner,
             source,
             e,
-            s,
-            r,
+            v,
         }
     }
 
-    /// What the partner sent: its BUF_VALUE contents.
-    fn check(&self) -> Defect {
-        copied(self.r, &self.e.lay, self.partner as usize, 0)
+    /// What the partner sent into repetition `i`'s receive copy: its BUF_VALUE contents.
+    fn check(&self, i: usize) -> Defect {
+        copied(self.v.got(i), &self.e.lay, self.partner as usize, 0)
     }
 }
 
@@ -121,18 +111,19 @@ struct PingPongK<'a, const FIRST: bool>(Pair<'a>);
 
 impl<const FIRST: bool> Kernel for PingPongK<'_, FIRST> {
     #[inline(always)]
-    fn step(&mut self, _i: usize) {
+    fn step(&mut self, i: usize) {
         let p = &mut self.0;
+        let (s, r) = p.v.at(i);
         if FIRST {
-            p.m.send(p.s, p.e.msg, p.partner);
-            p.m.recv(p.r, p.e.msg, p.source);
+            p.m.send(s, p.e.msg, p.partner);
+            p.m.recv(r, p.e.msg, p.source);
         } else {
-            p.m.recv(p.r, p.e.msg, p.source);
-            p.m.send(p.s, p.e.msg, p.partner);
+            p.m.recv(r, p.e.msg, p.source);
+            p.m.send(s, p.e.msg, p.partner);
         }
     }
-    fn check(&mut self, _i: usize) -> Defect {
-        self.0.check()
+    fn check(&mut self, i: usize) -> Defect {
+        self.0.check(i)
     }
 }
 
@@ -163,12 +154,13 @@ struct PingPingK<'a>(Pair<'a>);
 
 impl Kernel for PingPingK<'_> {
     #[inline(always)]
-    fn step(&mut self, _i: usize) {
+    fn step(&mut self, i: usize) {
         let p = &mut self.0;
-        p.m.pingping(p.s, p.e.msg, p.partner, p.source, p.r);
+        let (s, r) = p.v.at(i);
+        p.m.pingping(s, p.e.msg, p.partner, p.source, r);
     }
-    fn check(&mut self, _i: usize) -> Defect {
-        self.0.check()
+    fn check(&mut self, i: usize) -> Defect {
+        self.0.check(i)
     }
 }
 
@@ -196,12 +188,13 @@ struct SendrecvK<'a>(P2p<'a>);
 
 impl Kernel for SendrecvK<'_> {
     #[inline(always)]
-    fn step(&mut self, _i: usize) {
+    fn step(&mut self, i: usize) {
         let p = &mut self.0;
-        p.m.sendrecv(p.s, p.e.msg, p.right as c_int, p.r, p.left as c_int);
+        let (s, r) = p.v.at(i);
+        p.m.sendrecv(s, p.e.msg, p.right as c_int, r, p.left as c_int);
     }
-    fn check(&mut self, _i: usize) -> Defect {
-        self.0.check(self.0.left)
+    fn check(&mut self, i: usize) -> Defect {
+        self.0.check(i, self.0.left)
     }
 }
 
@@ -219,17 +212,20 @@ static EXCHANGE: Info = Info {
     scale_bw: 4.0,
     ..Info::mpi1("Exchange", Class::ParallelTransfer)
 };
+/// Both messages leave from the same X bytes, so the send copies are X bytes apart; IMB 2021
+/// sends the left one from the next X bytes of a 2X-byte send buffer, its copies 2X apart.
 struct ExchangeK<'a>(P2p<'a>);
 
 impl Kernel for ExchangeK<'_> {
     #[inline(always)]
-    fn step(&mut self, _i: usize) {
+    fn step(&mut self, i: usize) {
         let p = &mut self.0;
-        p.m.exchange(p.s, p.e.msg, p.left as c_int, p.right as c_int, p.r);
+        let (s, r) = p.v.at(i);
+        p.m.exchange(s, p.e.msg, p.left as c_int, p.right as c_int, r);
     }
-    /// Both messages land in the same buffer; the right neighbour's arrives last.
-    fn check(&mut self, _i: usize) -> Defect {
-        self.0.check(self.0.right)
+    /// Both messages land in the same receive copy; the right neighbour's arrives last.
+    fn check(&mut self, i: usize) -> Defect {
+        self.0.check(i, self.0.right)
     }
 }
 
@@ -246,6 +242,7 @@ impl Benchmark for Exchange {
 mod tests {
     use super::*;
     use imb_core::buffers::buf_value;
+    use imb_core::method::{Rotation, Rotations};
 
     #[test]
     fn pingpong_and_pingping_name_the_partner_only_under_2021() {
@@ -258,10 +255,22 @@ mod tests {
     fn receives_name_the_chosen_source() {
         let m = Mpi::unconnected();
         let (s, mut r) = ([0u8; 4], [0u8; 4]);
-        let any = Pair::of(m, 1, Source::Any, Elems::imb(false, 4), (&s, &mut r));
+        let any = Pair::of(
+            m,
+            1,
+            Source::Any,
+            Elems::imb(false, 4),
+            Views::bare(&s, &mut r, Rotations::NONE),
+        );
         assert_eq!((any.partner, any.source), (1, m.any_source()));
         assert_ne!(m.any_source(), 1);
-        let named = Pair::of(m, 1, Source::Partner, Elems::imb(false, 4), (&s, &mut r));
+        let named = Pair::of(
+            m,
+            1,
+            Source::Partner,
+            Elems::imb(false, 4),
+            Views::bare(&s, &mut r, Rotations::NONE),
+        );
         assert_eq!((named.partner, named.source), (1, 1));
     }
 
@@ -274,11 +283,51 @@ mod tests {
         let s = [0u8; 16];
         for from in [Source::Any, Source::Partner] {
             let mut r = sent.clone();
-            let p = Pair::of(m, 0, from, Elems::imb(false, 16), (&s, &mut r));
+            let p = Pair::of(
+                m,
+                0,
+                from,
+                Elems::imb(false, 16),
+                Views::bare(&s, &mut r, Rotations::NONE),
+            );
             assert_eq!(PingPingK(p).check(0), Defect::NONE);
             let mut r = sent.clone();
-            let p = Pair::of(m, 1, from, Elems::imb(false, 16), (&s, &mut r));
+            let p = Pair::of(
+                m,
+                1,
+                from,
+                Elems::imb(false, 16),
+                Views::bare(&s, &mut r, Rotations::NONE),
+            );
             assert!(PingPongK::<false>(p).check(0).pos.is_some());
         }
+    }
+
+    /// Under `-off_cache` every transfer checks the receive copy of its repetition: copy
+    /// i mod 2 here, of which only copy 1 holds rank 0's message.
+    #[test]
+    fn checks_read_the_repetitions_copy() {
+        let m = Mpi::unconnected();
+        let rot = Rotations {
+            send: Rotation {
+                len: 8,
+                stride: 64,
+                copies: 2,
+            },
+            recv: Rotation {
+                len: 8,
+                stride: 64,
+                copies: 2,
+            },
+        };
+        let s = [0u8; 72];
+        let mut r = [0u8; 72];
+        for (k, b) in r[64..].chunks_mut(4).enumerate() {
+            b.copy_from_slice(&buf_value(0, k).to_ne_bytes());
+        }
+        let v = Views::bare(&s, &mut r, rot);
+        let mut k = PingPongK::<false>(Pair::of(m, 0, Source::Any, Elems::imb(false, 8), v));
+        let bad: Vec<bool> = (0..4).map(|i| k.check(i).pos.is_some()).collect();
+        assert_eq!(bad, [true, false, true, false]);
     }
 }

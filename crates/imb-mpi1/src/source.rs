@@ -2,7 +2,8 @@
 //! PingPongAnySource, PingPingSpecificSource, PingPingAnySource. PingPong's and PingPing's
 //! patterns, tables and scaling (guide 3.3.2), with the receives naming the partner (Specific)
 //! or MPI_ANY_SOURCE (Any) whatever `-compat` says, so the cost of matching any sender can be
-//! read beside a named one in one run. Run only when named.
+//! read beside a named one in one run. Run only when named. Being PingPong's and PingPing's
+//! kernels, they move through `-off_cache`'s copies as those do.
 
 use crate::coll2021::on_request;
 use crate::p2p::{pingping, pingpong, Source};

@@ -1,39 +1,41 @@
 //! Windows of messages in flight (Uniband, Biband) and the 1-byte acknowledgement that ends
-//! each window.
+//! each window. Message ws of a window (0-based) lies in copy ws mod copies of its buffer
+//! under `-off_cache`, as in IMB 2021; without it every message uses the same bytes.
 
 use super::{cptr, mptr, Mpi, Msg};
+use imb_core::method::Rotation;
 use imb_core::mpirc::{check, count};
 use mpi::ffi;
 use std::os::raw::{c_int, c_void};
 
 impl Mpi<'_> {
-    /// Uniband's sending side: `reqs.len()` MPI_Isend of `msg` from `buf` to `peer` (tag 1),
-    /// MPI_Waitall, then the 1-byte acknowledgement from `peer`.
+    /// Uniband's sending side: `reqs.len()` MPI_Isend of `msg` from `buf`'s copies (`rot`) to
+    /// `peer` (tag 1), MPI_Waitall, then the 1-byte acknowledgement from `peer`.
     #[inline(always)]
     pub fn window_send(
         &self,
-        buf: &[u8],
+        (buf, rot): (&[u8], Rotation),
         msg: Msg,
         peer: c_int,
         reqs: &mut Requests,
         ack: &mut [u8; 1],
     ) {
-        // SAFETY: buf holds msg (checked when the kernel was built); the requests only read it
-        // and complete (MPI_Waitall) before return; ack is exclusively borrowed for the
-        // blocking receive.
+        // SAFETY: buf holds msg in every copy of rot (its last copy and msg were checked to fit
+        // when the kernel was built); the requests only read it and complete (MPI_Waitall)
+        // before return; ack is exclusively borrowed for the blocking receive.
         unsafe {
-            self.isends(buf, msg, peer, &mut reqs.0);
+            self.isends(buf, rot, msg, peer, &mut reqs.0);
             self.waitall(&mut reqs.0);
             self.ack_recv(ack, peer);
         }
     }
 
-    /// Uniband's receiving side: `reqs.len()` MPI_Irecv of `msg` into `buf` from `peer`,
-    /// MPI_Waitall, then the 1-byte acknowledgement to `peer`.
+    /// Uniband's receiving side: `reqs.len()` MPI_Irecv of `msg` into `buf`'s copies (`rot`)
+    /// from `peer`, MPI_Waitall, then the 1-byte acknowledgement to `peer`.
     #[inline(always)]
     pub fn window_recv(
         &self,
-        buf: &mut [u8],
+        (buf, rot): (&mut [u8], Rotation),
         msg: Msg,
         peer: c_int,
         reqs: &mut Requests,
@@ -41,21 +43,22 @@ impl Mpi<'_> {
     ) {
         // SAFETY: as window_send; the receives are complete before buf is borrowed again.
         unsafe {
-            self.irecvs(buf, msg, peer, &mut reqs.0);
+            self.irecvs(buf, rot, msg, peer, &mut reqs.0);
             self.waitall(&mut reqs.0);
             self.ack_send(ack, peer);
         }
     }
 
-    /// Biband's step: half of `reqs` MPI_Irecv of `msg` into `recv` from `peer`, the other half
-    /// MPI_Isend of it from `send` to it, MPI_Waitall, then the acknowledgement: `first` (the
-    /// lower half of the pairs) receives it, the other side sends it.
+    /// Biband's step: half of `reqs` MPI_Irecv of `msg` into `recv`'s copies from `peer`, the
+    /// other half MPI_Isend of it from `send`'s copies to it, MPI_Waitall, then the
+    /// acknowledgement: `first` (the lower half of the pairs) receives it, the other side
+    /// sends it.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub fn window_both(
         &self,
-        send: &[u8],
-        recv: &mut [u8],
+        send: (&[u8], Rotation),
+        recv: (&mut [u8], Rotation),
         msg: Msg,
         peer: c_int,
         reqs: &mut Requests,
@@ -66,8 +69,8 @@ impl Mpi<'_> {
         let (r, s) = reqs.0.split_at_mut(half);
         // SAFETY: as window_send and window_recv: every request completes before return.
         unsafe {
-            self.irecvs(recv, msg, peer, r);
-            self.isends(send, msg, peer, s);
+            self.irecvs(recv.0, recv.1, msg, peer, r);
+            self.isends(send.0, send.1, msg, peer, s);
             self.waitall(&mut reqs.0);
             if first {
                 self.ack_recv(ack, peer);
@@ -77,25 +80,42 @@ impl Mpi<'_> {
         }
     }
 
-    /// One MPI_Isend of `msg` from `buf` per request. Caller: `buf` holds msg; complete the
+    /// One MPI_Isend of `msg` per request, message ws from `buf`'s copy ws mod copies (the
+    /// slice from its offset on). Caller: `buf` holds msg in every copy of `rot`; complete the
     /// requests before `buf` is released.
     #[inline(always)]
-    unsafe fn isends(&self, buf: &[u8], msg: Msg, peer: c_int, reqs: &mut [ffi::MPI_Request]) {
-        for q in reqs {
+    unsafe fn isends(
+        &self,
+        buf: &[u8],
+        rot: Rotation,
+        msg: Msg,
+        peer: c_int,
+        reqs: &mut [ffi::MPI_Request],
+    ) {
+        for (ws, q) in reqs.iter_mut().enumerate() {
+            let p = cptr(&buf[rot.offset(ws)..]);
             check(
                 "MPI_Isend",
-                ffi::MPI_Isend(cptr(buf), msg.n, msg.ty, peer, 1, self.comm, q),
+                ffi::MPI_Isend(p, msg.n, msg.ty, peer, 1, self.comm, q),
             );
         }
     }
 
-    /// One MPI_Irecv of `msg` into `buf` per request: all into the same bytes, as IMB 2021
-    /// does, so the window costs no extra memory; every message carries the same contents.
-    /// Caller: `buf` holds msg; complete the requests before `buf` is read or released.
+    /// One MPI_Irecv of `msg` per request, message ws into `buf`'s copy ws mod copies: with one
+    /// copy all into the same bytes, as IMB 2021 does, so the window costs no extra memory;
+    /// every message carries the same contents. Caller: `buf` holds msg in every copy of
+    /// `rot`; complete the requests before `buf` is read or released.
     #[inline(always)]
-    unsafe fn irecvs(&self, buf: &mut [u8], msg: Msg, peer: c_int, reqs: &mut [ffi::MPI_Request]) {
-        let p = mptr(buf);
-        for q in reqs {
+    unsafe fn irecvs(
+        &self,
+        buf: &mut [u8],
+        rot: Rotation,
+        msg: Msg,
+        peer: c_int,
+        reqs: &mut [ffi::MPI_Request],
+    ) {
+        for (ws, q) in reqs.iter_mut().enumerate() {
+            let p = mptr(&mut buf[rot.offset(ws)..]);
             check(
                 "MPI_Irecv",
                 ffi::MPI_Irecv(p, msg.n, msg.ty, peer, 1, self.comm, q),
