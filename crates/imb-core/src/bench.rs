@@ -17,6 +17,8 @@ pub enum BufShape {
     AllToAll,
     /// NP·L and L (Scatter, Scatterv, Reduce_scatter_block)
     ScatterSend,
+    /// 2·L and L: a message for each neighbour from its own block (IMB 2021's Exchange)
+    TwoSend,
     /// max(L, OVERALL_VOL) each: room for n_sample disjoint blocks at offsets i·X (imb-ext
     /// windows, doc/METHODOLOGY.md, "The patterns")
     Window,
@@ -33,6 +35,7 @@ impl BufShape {
             BufShape::GatherRecv => (l, np * l),
             BufShape::AllToAll => (np * l, np * l),
             BufShape::ScatterSend => (np * l, l),
+            BufShape::TwoSend => (2 * l, l),
             BufShape::Window => (l.max(overall_vol), l.max(overall_vol)),
             BufShape::Blocks(k) => (k * l, k * l),
         }

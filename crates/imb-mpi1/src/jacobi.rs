@@ -331,8 +331,13 @@ impl JacobiK<'_> {
         );
         let (exchange, ()) = bracket(comm, n_barr, reps, || {
             for _ in 0..reps {
-                self.m
-                    .exchange(self.msg, self.bytes.msg, left, right, self.msg_in);
+                self.m.exchange(
+                    (self.msg, self.msg),
+                    self.bytes.msg,
+                    left,
+                    right,
+                    self.msg_in,
+                );
             }
         });
         (pingpong / 2.0, exchange)

@@ -1,11 +1,11 @@
 //! Single and parallel transfer benchmarks (guide 3.3.2, 3.3.3): PingPong, PingPing, Sendrecv,
 //! Exchange. Messages of X bytes (MPI_BYTE; `-data_type`, `-contig_type`: `elems`), from offset
 //! 0 of the buffers, or under `-off_cache` from repetition i's copy of each, as IMB 2021 moves
-//! them. PingPong's and PingPing's kernels also run IMB 2021's Source variants (`source.rs`).
+//! them (Exchange under `-compat 2021`: its left-bound message from a copy's second block). PingPong's and PingPing's kernels also run IMB 2021's Source variants (`source.rs`).
 
 use crate::elems::{copied, Views};
 use crate::ffi::{Elems, Mpi};
-use imb_core::bench::{Class, Info};
+use imb_core::bench::{BufShape, Class, Info};
 use imb_core::buffers::Defect;
 use imb_core::kernel::{Benchmark, Ctx, Kernel, Timed};
 use imb_core::method::Compat;
@@ -21,10 +21,11 @@ struct P2p<'a> {
 }
 
 impl<'a> P2p<'a> {
-    fn new(c: Ctx<'a>) -> Self {
+    /// `sblocks`: messages in a send copy (one each but IMB 2021's Exchange's two).
+    fn new(c: Ctx<'a>, sblocks: usize) -> Self {
         let n = c.size;
         let e = Elems::of(&c, false);
-        let v = Views::new(c.send, c.recv, &e.lay, (1, 1), c.rot);
+        let v = Views::new(c.send, c.recv, &e.lay, (sblocks, 1), c.rot);
         P2p {
             m: Mpi::new(c.comm),
             left: (c.rank + n - 1) % n,
@@ -203,29 +204,37 @@ impl Benchmark for Sendrecv {
         &SENDRECV
     }
     fn kernel<'a>(&self, c: Ctx<'a>) -> Box<dyn Timed + 'a> {
-        Box::new(SendrecvK(P2p::new(c)))
+        Box::new(SendrecvK(P2p::new(c, 1)))
     }
 }
 
 pub struct Exchange;
 static EXCHANGE: Info = Info {
     scale_bw: 4.0,
+    bufs_2021: Some(BufShape::TwoSend),
     ..Info::mpi1("Exchange", Class::ParallelTransfer)
 };
-/// Both messages leave from the same X bytes, so the send copies are X bytes apart; IMB 2021
-/// sends the left one from the next X bytes of a 2X-byte send buffer, its copies 2X apart.
-struct ExchangeK<'a>(P2p<'a>);
+/// IMB 3.0 sends both messages from the same X bytes; IMB 2021 sends the left-bound one from
+/// the next X bytes of a 2X-byte send buffer (`-compat 2021`), so under `-off_cache` its send
+/// copies lie 2X apart. `to_left`: where the left-bound message starts in a send copy.
+struct ExchangeK<'a> {
+    p: P2p<'a>,
+    to_left: usize,
+}
 
 impl Kernel for ExchangeK<'_> {
     #[inline(always)]
     fn step(&mut self, i: usize) {
-        let p = &mut self.0;
+        let p = &mut self.p;
         let (s, r) = p.v.at(i);
-        p.m.exchange(s, p.e.msg, p.left as c_int, p.right as c_int, r);
+        let to_left = &s[self.to_left..];
+        p.m.exchange((s, to_left), p.e.msg, p.left as c_int, p.right as c_int, r);
     }
-    /// Both messages land in the same receive copy; the right neighbour's arrives last.
+    /// Both messages land in the same receive copy; the right neighbour's, its left-bound
+    /// message, arrives last.
     fn check(&mut self, i: usize) -> Defect {
-        self.0.check(i, self.0.right)
+        let p = &self.p;
+        copied(p.v.got(i), &p.e.lay, p.right, self.to_left)
     }
 }
 
@@ -234,7 +243,10 @@ impl Benchmark for Exchange {
         &EXCHANGE
     }
     fn kernel<'a>(&self, c: Ctx<'a>) -> Box<dyn Timed + 'a> {
-        Box::new(ExchangeK(P2p::new(c)))
+        let two = c.method.compat == Compat::V2021;
+        let p = P2p::new(c, if two { 2 } else { 1 });
+        let to_left = if two { p.e.lay.block() } else { 0 };
+        Box::new(ExchangeK { p, to_left })
     }
 }
 

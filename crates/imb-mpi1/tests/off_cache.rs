@@ -273,3 +273,35 @@ fn windows_shorter_and_longer_than_the_copies() {
         }
     }
 }
+
+/// IMB 2021's Exchange (`-compat 2021`) sends its left-bound message from a send copy's
+/// second block, so what arrives from the right neighbour is that block: checked with
+/// elements two sizes apart, with copies and without.
+#[test]
+fn exchange_2021_second_block_np3() {
+    for copies in [&["-off_cache", "0.01"][..], &[]] {
+        let mut a = vec![
+            "Exchange",
+            "-compat",
+            "2021",
+            "-check",
+            "-contig_type",
+            "resize",
+            "-data_type",
+            "int",
+            "-msglog",
+            "0:12",
+            "-iter",
+            "20",
+        ];
+        a.extend(copies);
+        let o = mpirun(3, &a);
+        ok(&o);
+        let t = tables(&o.stdout);
+        assert_eq!(t.len(), 2, "{}", o.stdout);
+        for tb in &t {
+            let d = tb.column("defects");
+            assert!(!d.is_empty() && d.iter().all(|d| d == "0.00"), "{tb:?}");
+        }
+    }
+}

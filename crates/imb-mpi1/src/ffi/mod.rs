@@ -199,20 +199,27 @@ impl<'a> Mpi<'a> {
     /// Exchange's step: Isend to right, Isend to left, Recv from left, Recv from right (same
     /// receive buffer), MPI_Waitall; every message is `msg`.
     #[inline(always)]
-    pub fn exchange(&self, send: &[u8], msg: Msg, left: c_int, right: c_int, recv: &mut [u8]) {
+    pub fn exchange(
+        &self,
+        (to_right, to_left): (&[u8], &[u8]),
+        msg: Msg,
+        left: c_int,
+        right: c_int,
+        recv: &mut [u8],
+    ) {
         let (n, ty) = (msg.n, msg.ty);
-        // SAFETY: both slices hold msg (checked when the kernel was built); send is only read
-        // by the two requests, which complete (MPI_Waitall) before return; recv is exclusively
-        // borrowed and written by the blocking receives only.
+        // SAFETY: all three slices hold msg (checked when the kernel was built); the sends
+        // are only read by the two requests, which complete (MPI_Waitall) before return; recv
+        // is exclusively borrowed and written by the blocking receives only.
         unsafe {
             let mut reqs = [ffi::RSMPI_REQUEST_NULL; 2];
             check(
                 "MPI_Isend",
-                ffi::MPI_Isend(cptr(send), n, ty, right, 1, self.comm, &mut reqs[0]),
+                ffi::MPI_Isend(cptr(to_right), n, ty, right, 1, self.comm, &mut reqs[0]),
             );
             check(
                 "MPI_Isend",
-                ffi::MPI_Isend(cptr(send), n, ty, left, 1, self.comm, &mut reqs[1]),
+                ffi::MPI_Isend(cptr(to_left), n, ty, left, 1, self.comm, &mut reqs[1]),
             );
             for src in [left, right] {
                 check(
