@@ -42,7 +42,7 @@ impl Runner<'_> {
         let p = &self.opts.params;
         let mut n = sizes.n_sample[m][k];
         let rot = sizes.rot[m][k];
-        if let (Some((s, _)), Some((_, pos))) = (step.bufs.as_mut(), step.role) {
+        if let (Some((s, r)), Some((_, pos))) = (step.bufs.as_mut(), step.role) {
             // A size after one with copies needs the pattern back, copies or not.
             if step.replicated {
                 (self.suite.hooks.fill)(s, pos);
@@ -52,6 +52,8 @@ impl Runner<'_> {
                 s.replicate(rot.send);
                 step.replicated = true;
             }
+            // No copy keeps an earlier size's data (each run clears the first: `Active::time`).
+            r.zero(rot.recv.bytes());
         }
         let mut active = match (&step.comm, step.bufs.as_mut(), step.role) {
             (Some(c), Some((s, r)), Some((_, pos))) => Some(Active {
@@ -211,7 +213,13 @@ impl Active<'_> {
             .bufs_for(self.method.compat)
             .lens(x, self.np, self.params.overall_vol)
             .1;
-        self.recv.zero(rlen.max(self.rot.recv.bytes()));
+        // Check mode must not read what an earlier run of the size left in a copy, so it
+        // clears them all. A run without it clears the first copy only, as without
+        // `-off_cache`: clearing every copy right before the timer would fill the cache with
+        // dirty lines for the loop to evict (IMB 2021 never clears its copies between runs;
+        // `measure_size` clears them once per size).
+        let copies = if check { self.rot.recv.bytes() } else { 0 };
+        self.recv.zero(rlen.max(copies));
         let mut k = self.bench.kernel(Ctx {
             comm: self.comm,
             rank: self.pos,
