@@ -82,7 +82,15 @@ fn bad_info_hints_fail_cleanly() {
     let f = settings_with_info(&d, "value.toml", "accumulate_ops = \"nonsense\"");
     for bench in ["Window", "Unidir_Get", "Accumulate"] {
         let o = mpirun_in(&d, 2, &[bench, "-settings", &f, "-msglog", "2"], 60);
-        assert!(o.code.is_some_and(|c| c != 0), "{bench}: {}", o.stdout);
+        // Not 0. Open MPI's tear-down after MPI_Abort now and then ends a rank (code 139)
+        // or, rarely under load, mpirun itself by a signal (no code): a failure either way.
+        assert!(
+            o.code != Some(0),
+            "{bench}: exit {:?}\n{}\n{}",
+            o.code,
+            o.stdout,
+            o.stderr
+        );
         assert!(
             o.stderr.contains(
                 "imb-ext: error: MPI_Win_create with the [info] hints accumulate_ops = \"nonsense\" failed: "
