@@ -10,29 +10,8 @@ const UNCHECKED: [&str; 4] = ["One_get_all", "All_get_all", "All_put_all", "Get_
 
 /// Exit 0, the method line, no defect in any checked table; the tables.
 fn clean(o: &Out) -> Vec<Table> {
-    ok(o);
     assert!(o.stdout.contains(" (-off_cache "), "{}", o.stdout);
-    let t = tables(&o.stdout);
-    for t in &t {
-        if UNCHECKED.contains(&t.title.as_str()) {
-            assert!(!t.header.contains("defects"), "{}", t.title);
-            continue;
-        }
-        let d = t.column("defects");
-        assert!(
-            !d.is_empty() && d.iter().all(|d| d == "0.00"),
-            "{} {:?}: {d:?}",
-            t.title,
-            t.mode
-        );
-    }
-    assert!(
-        o.stdout
-            .contains("\n\n!!!!  ALL BENCHMARKS SUCCESSFUL !!!! \n"),
-        "{}",
-        o.stdout
-    );
-    t
+    checked_clean(o, &UNCHECKED)
 }
 
 /// A 10 KiB cache: 4093 B messages (4096 for the accumulates) get 6 copies, or 3 for

@@ -346,6 +346,33 @@ pub fn ok(o: &Out) {
     );
 }
 
+/// A `-check` run that passed: `ok`, the success line, and in every table a defects column of
+/// zeros, but in those titled in `unchecked`, which must have no defects column. The tables.
+pub fn checked_clean(o: &Out, unchecked: &[&str]) -> Vec<Table> {
+    ok(o);
+    assert!(
+        o.stdout
+            .contains("\n\n!!!!  ALL BENCHMARKS SUCCESSFUL !!!! \n"),
+        "{}",
+        o.stdout
+    );
+    let t = tables(&o.stdout);
+    for t in &t {
+        if unchecked.contains(&t.title.as_str()) {
+            assert!(!t.header.contains("defects"), "{}", t.title);
+            continue;
+        }
+        let d = t.column("defects");
+        assert!(
+            !d.is_empty() && d.iter().all(|d| d == "0.00"),
+            "{} {:?}: {d:?}",
+            t.title,
+            t.mode
+        );
+    }
+    t
+}
+
 /// How a process ended: its exit status, or 128 + the signal that ended it (as a shell says).
 fn status_code(st: std::process::ExitStatus) -> i32 {
     use std::os::unix::process::ExitStatusExt;
