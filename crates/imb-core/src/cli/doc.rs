@@ -109,6 +109,7 @@ mod tests {
             },
             |h| {
                 h.replace("{npmin}", "2")
+                    .replace("{thread_level}", "single")
                     .replace("{min}", &std.minmsglog.to_string())
                     .replace("{max}", &std.maxmsglog.to_string())
                     .replace("{file}", STANDARD.file)

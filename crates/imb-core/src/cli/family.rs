@@ -6,6 +6,7 @@
 
 use super::raw::Raw;
 use super::table::{Opt, Takes};
+use super::value::ThreadLevel;
 use crate::error::Result;
 use crate::settings::Params;
 use crate::values::Values;
@@ -28,6 +29,9 @@ pub struct Family {
     /// with gaps (imb-mpi1's `-contig_type resize`: one element every two, as IMB 2021 does).
     /// The engine allocates, and counts against `-mem`, that many times the bytes.
     pub span: fn(&Params, &Values) -> usize,
+    /// The thread level MPI_Init_thread asks for when `-thread_level` is not given (imb-mt's
+    /// threads call MPI concurrently: `Multiple`).
+    pub thread_level: ThreadLevel,
 }
 
 /// An option of another executable: refused, naming why (`{exe}` is this executable).
@@ -59,12 +63,18 @@ fn dense(_: &Params, _: &Values) -> usize {
 }
 
 impl Family {
+    /// Whether one of the family's rows takes the place of the engine's row `name`.
+    pub fn replaces(&self, name: &str) -> bool {
+        self.rows.iter().any(|r| r.name == name)
+    }
+
     /// No options of its own, none refused.
     pub const NONE: Family = Family {
         rows: &[],
         refused: &[],
         resolve: nothing,
         span: dense,
+        thread_level: ThreadLevel::Single,
     };
 }
 
@@ -73,10 +83,13 @@ fn refuse(_: &mut Raw, _: &str) -> std::result::Result<(), String> {
 }
 
 /// The rows argv is read against: the engine's, the family's, and a hidden row for each
-/// refused option (stored in `Raw::refused` by `mpi_opts::read`).
+/// refused option (stored in `Raw::refused` by `mpi_opts::read`). A family row named as an
+/// engine row replaces it: the option keeps its name and takes the family's meaning
+/// (imb-p2p's `-msglog`, which IMB-P2P reads its own way).
 pub(super) fn all_rows(engine: &[Opt<Raw>], family: &Family) -> Vec<Opt<Raw>> {
     engine
         .iter()
+        .filter(|o| !family.replaces(o.name))
         .chain(family.rows)
         .copied()
         .chain(

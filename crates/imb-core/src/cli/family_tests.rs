@@ -74,6 +74,7 @@ static FAMILY: Family = Family {
             1
         }
     },
+    thread_level: ThreadLevel::Single,
 };
 
 fn spec() -> Spec<'static> {
@@ -159,4 +160,70 @@ fn the_family_resolves_its_options_and_refuses_others() {
 fn the_familys_span_is_the_runs() {
     assert_eq!(run("", 1).span, 1);
     assert_eq!(run("-far moon", 1).span, 3);
+}
+
+/// A family that reads `-msglog` its own way (as imb-p2p does) and whose MPI calls come from
+/// several threads.
+static OWN_MSGLOG: Family = Family {
+    rows: &[Opt::row(
+        "msglog",
+        Takes::Value,
+        |r: &mut Raw, v| -> Why {
+            FAR.set(&mut r.family, format!("log {v}"));
+            Ok(())
+        },
+        (6, 0, "[-msglog <own>]"),
+        "- -msglog OWN: the family's own reading.\n",
+    )],
+    resolve: far,
+    thread_level: ThreadLevel::Multiple,
+    ..Family::NONE
+};
+
+fn own_msglog(s: &str) -> Result<Action> {
+    let args: Vec<String> = s.split_whitespace().map(String::from).collect();
+    parse(
+        &Spec {
+            family: &OWN_MSGLOG,
+            ..spec()
+        },
+        &args,
+        2,
+    )
+}
+
+#[test]
+fn a_family_row_replaces_the_engine_row_of_its_name() {
+    let Ok(Action::Run(o)) = own_msglog("-msglog 3:5") else {
+        panic!("run")
+    };
+    assert_eq!(FAR.get(&o.family), Some("log 3:5".into()));
+    // The engine's meaning is gone: MINMSGLOG and MAXMSGLOG stay the settings'.
+    assert_eq!(o.origins.of("MAXMSGLOG"), Origin::Standard);
+    let Ok(Action::Help(h)) = own_msglog("-h") else {
+        panic!("help")
+    };
+    assert_eq!(h.matches("-msglog").count(), 2, "{h}");
+    assert!(
+        h.contains("[-msglog <own>]") && h.contains("- -msglog OWN:"),
+        "{h}"
+    );
+    assert!(!h.contains("[-msglog [<min>:]<max>]"), "{h}");
+}
+
+#[test]
+fn a_familys_thread_level_is_the_default() {
+    let Ok(Action::Run(o)) = own_msglog("") else {
+        panic!("run")
+    };
+    assert_eq!(o.thread_level, ThreadLevel::Multiple);
+    let Ok(Action::Run(o)) = own_msglog("-thread_level funneled") else {
+        panic!("run")
+    };
+    assert_eq!(o.thread_level, ThreadLevel::Funneled);
+    let Ok(Action::Help(h)) = own_msglog("-h") else {
+        panic!("help")
+    };
+    assert!(h.contains("MPI_Init_thread (default multiple)"), "{h}");
+    assert_eq!(run("", 2).thread_level, ThreadLevel::Single);
 }

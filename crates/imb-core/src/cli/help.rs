@@ -31,10 +31,24 @@ pub fn rows(family: &Family) -> Vec<Opt<Raw>> {
         .iter()
         .position(|o| o.name == FAMILY_AFTER)
         .map_or(MPI.len(), |i| i + 1);
-    let mut v = MPI[..at].to_vec();
-    v.extend_from_slice(family.rows);
+    // A family row named as an engine row stands in the engine row's place.
+    let own = |o: &Opt<Raw>| {
+        family
+            .rows
+            .iter()
+            .find(|r| r.name == o.name)
+            .copied()
+            .unwrap_or(*o)
+    };
+    let mut v: Vec<Opt<Raw>> = MPI[..at].iter().map(own).collect();
+    v.extend(
+        family
+            .rows
+            .iter()
+            .filter(|r| !MPI.iter().any(|o| o.name == r.name)),
+    );
     v.extend_from_slice(METHOD);
-    v.extend_from_slice(&MPI[at..]);
+    v.extend(MPI[at..].iter().map(own));
     // An engine option the family refuses is not one of its options.
     v.retain(|o| !family.refused.iter().any(|r| r.name == o.name));
     v
@@ -57,6 +71,7 @@ pub fn help(spec: &Spec) -> String {
     let file = spec.settings.file;
     s.push_str(&table::help_text(&rows, listed, |h| {
         h.replace("{npmin}", &spec.npmin.to_string())
+            .replace("{thread_level}", spec.family.thread_level.name())
             .replace("{min}", &std.minmsglog.to_string())
             .replace("{max}", &std.maxmsglog.to_string())
             .replace("{file}", file)

@@ -188,8 +188,9 @@ pub fn utf8_args(args: impl Iterator<Item = std::ffi::OsString>) -> (Vec<String>
 }
 
 /// The thread level requested on the command line, read before MPI starts (every rank sees
-/// the same argv). Anything unreadable falls back to `Single`; rank 0's parse reports it.
-pub fn prescan_thread_level(args: &[String]) -> ThreadLevel {
+/// the same argv). None when not given or unreadable (the family's default then; rank 0's
+/// parse reports a bad value).
+pub fn prescan_thread_level(args: &[String]) -> Option<ThreadLevel> {
     let mut value = None;
     for (i, a) in args.iter().enumerate() {
         let bare = a.trim_start_matches('-');
@@ -199,9 +200,7 @@ pub fn prescan_thread_level(args: &[String]) -> ThreadLevel {
             value = Some(v);
         }
     }
-    value
-        .and_then(|v| ThreadLevel::parse(v).ok())
-        .unwrap_or(ThreadLevel::Single)
+    value.and_then(|v| ThreadLevel::parse(v).ok())
 }
 
 /// Parse argv (without the program name) on world size `np`: `read`, then

@@ -193,7 +193,7 @@ or remove them from it (IMB 2021).\n\n",
             Ok(())
         },
         (8, 0, "[-thread_level single|funneled|serialized|multiple]"),
-        "- -thread_level L: the thread level requested from MPI_Init_thread (default single).\n",
+        "- -thread_level L: the thread level requested from MPI_Init_thread (default {thread_level}).\n",
     ),
     shared::settings(
         (9, 0, "[-settings <file.toml>]"),

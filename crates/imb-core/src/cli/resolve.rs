@@ -78,7 +78,7 @@ pub fn resolve(spec: &Spec, raw: &Raw, np: usize) -> Result<Options> {
         mem: raw.mem_gb.map(|gb| gb * (1u64 << 30) as f64),
         zero_size: raw.zero_size.unwrap_or(true),
         check: raw.check,
-        thread_level: raw.thread_level.unwrap_or(ThreadLevel::Single),
+        thread_level: raw.thread_level.unwrap_or(spec.family.thread_level),
         json,
         aggregate_mode: raw.aggregate_mode.unwrap_or(AggregateMode::Both),
         family,

@@ -328,16 +328,10 @@ fn msglen_file_is_read() {
 fn thread_level_prescan() {
     assert_eq!(
         prescan_thread_level(&args("a -thread_level multiple")),
-        ThreadLevel::Multiple
+        Some(ThreadLevel::Multiple)
     );
-    assert_eq!(
-        prescan_thread_level(&args("-thread_level")),
-        ThreadLevel::Single
-    );
-    assert_eq!(
-        prescan_thread_level(&args("-thread_level x")),
-        ThreadLevel::Single
-    );
+    assert_eq!(prescan_thread_level(&args("-thread_level")), None);
+    assert_eq!(prescan_thread_level(&args("-thread_level x")), None);
 }
 
 #[test]

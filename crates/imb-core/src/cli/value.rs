@@ -25,6 +25,16 @@ impl ThreadLevel {
             _ => Err("expected single, funneled, serialized or multiple".into()),
         }
     }
+
+    /// The spelling `-thread_level` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Single => "single",
+            Self::Funneled => "funneled",
+            Self::Serialized => "serialized",
+            Self::Multiple => "multiple",
+        }
+    }
 }
 
 /// `-aggregate_mode`: which of the aggregate / non-aggregate tables run (imb-ext, imb-io).
