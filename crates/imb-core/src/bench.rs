@@ -88,6 +88,16 @@ pub struct Info {
     /// What one repetition does, for the run-time bound (`plan::least`): the default is one
     /// blocking call moving X bytes; a benchmark whose repetition does more says so here.
     pub effort: fn(&Shape) -> Effort,
+    /// Whether a step on this many processes can run; one that cannot is "invalid" (IMB-P2P's
+    /// stencils need a grid with every side at least 2, its PingPong an even count).
+    pub valid_np: fn(usize) -> bool,
+    /// What the banner adds after the name on a step of this many processes (IMB-P2P's
+    /// stencils name their grid: " (3 x 2)"); empty for most.
+    pub banner: fn(usize) -> String,
+    /// n_sample from the bytes one repetition touches, the mode's repetition cap and
+    /// OVERALL_VOL: the guide's rule (`lengths::n_sample`) unless the suite counts its own way
+    /// (IMB-P2P rounds the quotient to the nearest count).
+    pub volume_rule: fn(usize, usize, usize) -> usize,
 }
 
 /// Where one repetition runs, as the run-time bound sees it before anything is measured.
@@ -149,6 +159,16 @@ pub fn np_blocks(s: &Shape) -> Effort {
     Effort::call(s.np.saturating_mul(s.x))
 }
 
+/// Any process count the benchmark's `Procs` gives.
+pub fn any_np(_: usize) -> bool {
+    true
+}
+
+/// Nothing after the name.
+pub fn no_banner(_: usize) -> String {
+    String::new()
+}
+
 /// One repetition moves X bytes (every IMB pattern).
 pub const fn message_bytes(x: usize) -> usize {
     x
@@ -192,6 +212,9 @@ impl Info {
             sample_bytes: message_bytes,
             one_size: None,
             effort: one_call,
+            valid_np: any_np,
+            banner: no_banner,
+            volume_rule: crate::lengths::n_sample,
         }
     }
 }

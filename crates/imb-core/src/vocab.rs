@@ -32,6 +32,9 @@ pub enum Procs {
     /// with i + NP/2): P_min rounded up and P rounded down to even; one process is "invalid", an odd
     /// last process waits in MPI_Barrier.
     Pairs,
+    /// All the processes of the run, in one step, whatever `-npmin` says (IMB 2021's IMB-P2P
+    /// runs each benchmark once, on the whole world; `Info::valid_np` says where it cannot).
+    World,
 }
 
 /// A run mode (EXT/IO aggregate or not; MPI-1 has only `Plain`).

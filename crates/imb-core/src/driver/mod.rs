@@ -62,7 +62,7 @@ pub fn main(suite: &Suite) -> ExitCode {
         return ExitCode::from(code);
     }
     let (args, bad_arg) = cli::utf8_args(std::env::args_os().skip(1));
-    let level = cli::prescan_thread_level(&args);
+    let level = cli::prescan_thread_level(&args).unwrap_or(suite.options.thread_level);
     let Some((universe, granted)) = mpi::initialize_with_threading(threading(level)) else {
         eprintln!("{}: error: MPI was already initialised", suite.exe);
         return ExitCode::from(EXIT_RUNTIME);

@@ -32,11 +32,13 @@ impl Runner<'_> {
             replicated: false,
         };
         let cols = self.columns(info);
+        let suffix = (info.banner)(layout.np);
         for (m, &mode) in sizes.modes.iter().enumerate() {
             let name = info.name;
             self.emit(|s| {
                 s.banner(&Banner {
                     name,
+                    suffix: &suffix,
                     layout,
                     mode,
                     cols,

@@ -57,6 +57,7 @@ fn benchmark(opts: &Options, info: &'static Info, np: usize) -> BenchmarkPlan {
         .into_iter()
         .map(|s| match s {
             Step::Invalid { np } => StepPlan::Invalid { np },
+            Step::Run(layout) if !(info.valid_np)(layout.np) => StepPlan::Invalid { np: layout.np },
             Step::Run(_) if lens.is_empty() => StepPlan::NoLengths,
             Step::Run(layout) => StepPlan::Run {
                 sizes: Box::new(Sizes::new(opts, info, layout.np, lens.clone())),
@@ -158,6 +159,17 @@ mod tests {
         ..Info::mpi1("Unidir_Put", Class::SingleTransfer)
     };
 
+    /// IMB-P2P's way: the whole world at once, an even count only, counts rounded to nearest.
+    static WORLD_PAIRS: Info = Info {
+        procs: Procs::World,
+        valid_np: |np| np >= 2 && np % 2 == 0,
+        volume_rule: |x, cap, vol| match x {
+            0 => cap,
+            _ => ((vol as f64 / x as f64).round() as usize).clamp(1, cap),
+        },
+        ..Info::mpi1("PingPong", Class::ParallelTransfer)
+    };
+
     fn run_sizes(p: &BenchmarkPlan, k: usize) -> (&Layout, &Sizes) {
         match &p.steps[k] {
             StepPlan::Run { layout, sizes } => (layout, sizes),
@@ -181,6 +193,41 @@ mod tests {
         // Barrier: one row, its count from the first length.
         let (_, s) = run_sizes(&plan.benchmarks[2], 1);
         assert_eq!((s.lens.len(), s.x(&s.lens[0])), (1, 0));
+    }
+
+    #[test]
+    fn the_world_in_one_step_where_the_benchmark_can_run() {
+        let mut o = opts();
+        o.npmin = 2;
+        for np in [2, 4, 6] {
+            let plan = build(&o, &[&WORLD_PAIRS], np);
+            assert_eq!(plan.benchmarks[0].steps.len(), 1, "{np}");
+            let (l, _) = run_sizes(&plan.benchmarks[0], 0);
+            assert_eq!((l.np, l.idle), (np, 0));
+        }
+        for np in [1, 3, 5] {
+            let plan = build(&o, &[&WORLD_PAIRS], np);
+            assert_eq!(plan.benchmarks[0].steps, [StepPlan::Invalid { np }]);
+        }
+        // -npmin does not split the world.
+        o.npmin = 1;
+        assert_eq!(build(&o, &[&WORLD_PAIRS], 8).benchmarks[0].steps.len(), 1);
+    }
+
+    #[test]
+    fn a_benchmarks_own_volume_rule() {
+        let mut o = opts();
+        o.lengths = Lengths::List {
+            values: vec![0, 3, 5, 7],
+        };
+        o.params.overall_vol = 1000;
+        o.params.msgspersample = 300;
+        let plan = build(&o, &[&WORLD_PAIRS, &PINGPONG], 2);
+        let (_, s) = run_sizes(&plan.benchmarks[0], 0);
+        // 1000/3 = 333.3 (capped), 1000/5, 1000/7 = 142.9 rounded up.
+        assert_eq!(s.n_sample, [vec![300, 300, 200, 143]]);
+        let (_, s) = run_sizes(&plan.benchmarks[1], 0);
+        assert_eq!(s.n_sample, [vec![300, 300, 200, 142]]);
     }
 
     #[test]

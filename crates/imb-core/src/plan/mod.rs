@@ -103,6 +103,7 @@ pub fn steps(np: usize, npmin: usize, procs: Procs, map: Option<Map>, multi: boo
             .into_iter()
             .map(|n| Step::Run(layout(np, n, map, multi)))
             .collect(),
+        Procs::World => vec![Step::Run(layout(np, np, map, multi))],
     }
 }
 

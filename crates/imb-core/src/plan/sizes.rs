@@ -69,7 +69,7 @@ impl Sizes {
         // when the size is measured (`driver::measure`).
         let policy = opts.method.iter_policy.for_bench(info.rooted);
         let volume_rule =
-            |m: Mode, x: usize| lengths::n_sample((info.sample_bytes)(x), cap(m), p.overall_vol);
+            |m: Mode, x: usize| (info.volume_rule)((info.sample_bytes)(x), cap(m), p.overall_vol);
         let count = |m: Mode, x: usize| match policy {
             IterPolicy::Volume => volume_rule(m, x),
             // IMB 2021 gives a Sync benchmark its cap whatever the policy.

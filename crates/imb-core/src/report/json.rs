@@ -231,6 +231,7 @@ mod tests {
         j.list(&["PingPong"], true);
         j.banner(&Banner {
             name: "PingPong",
+            suffix: "",
             layout: &l,
             mode: Mode::Plain,
             cols: Columns {

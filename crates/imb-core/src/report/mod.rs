@@ -98,6 +98,8 @@ impl Columns {
 #[derive(Debug, Clone)]
 pub struct Banner<'a> {
     pub name: &'a str,
+    /// Words after the name in the text banner (`Info::banner`: IMB-P2P's stencil grid).
+    pub suffix: &'a str,
     pub layout: &'a Layout,
     pub mode: Mode,
     pub cols: Columns,

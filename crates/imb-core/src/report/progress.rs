@@ -319,6 +319,7 @@ mod tests {
         let l = crate::plan::layout(2, 2, None, false);
         let banner = Banner {
             name: "PingPong",
+            suffix: "",
             layout: &l,
             mode: Mode::Plain,
             cols: super::super::Columns {

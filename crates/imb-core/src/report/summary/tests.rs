@@ -185,6 +185,7 @@ fn collector_follows_banners_and_rows() {
     let mut c = Collector::default();
     c.banner(&Banner {
         name: "PingPong",
+        suffix: "",
         layout: &l,
         mode: Mode::Aggregate,
         cols: cols(table::SINGLE.columns, true),
@@ -290,6 +291,7 @@ fn summary_block_after_the_last_table() {
     let mut t = Text::new(Vec::new());
     t.banner(&Banner {
         name: "PingPong",
+        suffix: "",
         layout: &l,
         mode: Mode::Plain,
         cols: cols(table::SINGLE.columns, false),

@@ -225,7 +225,7 @@ impl<W: Write> Sink for Text<W> {
     fn banner(&mut self, b: &Banner) {
         let rule = b.cols.rule();
         let multi = if b.layout.multi { "Multi-" } else { "" };
-        let mut s = format!("\n{rule}\n# Benchmarking {multi}{} \n", b.name);
+        let mut s = format!("\n{rule}\n# Benchmarking {multi}{}{} \n", b.name, b.suffix);
         s.push_str(&process_block(b.layout));
         s.push_str(&rule);
         s.push('\n');

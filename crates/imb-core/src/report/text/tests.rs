@@ -154,6 +154,7 @@ fn pingpong_table() {
     insta::assert_snapshot!(render(|t| {
         t.banner(&Banner {
             name: "PingPong",
+            suffix: "",
             layout: &l,
             mode: Mode::Plain,
             cols: cols(&table::SINGLE),
@@ -184,6 +185,7 @@ fn io_nonblocking_block_and_table() {
         t.block(&Note::of(&CpuSpeed(808.114)));
         t.banner(&Banner {
             name: "S_IWrite_Indv",
+            suffix: "",
             layout: &l,
             mode: Mode::Aggregate,
             cols: cols(&NONBLOCKING),
@@ -205,6 +207,7 @@ fn multi_merged_with_map_and_single_group_rows() {
         t.list(&["PingPing", "Allreduce"], true);
         t.banner(&Banner {
             name: "PingPing",
+            suffix: "",
             layout: &l2,
             mode: Mode::Plain,
             cols: cols(&table::PARALLEL),
@@ -217,6 +220,7 @@ fn multi_merged_with_map_and_single_group_rows() {
         });
         t.banner(&Banner {
             name: "Allreduce",
+            suffix: "",
             layout: &l4,
             mode: Mode::Plain,
             cols: cols(&table::COLLECTIVE),
@@ -247,6 +251,7 @@ fn multi_per_group_and_sync() {
     insta::assert_snapshot!(render(|t| {
         t.banner(&Banner {
             name: "PingPong",
+            suffix: "",
             layout: &l,
             mode: Mode::Plain,
             cols: c,
@@ -264,6 +269,7 @@ fn multi_per_group_and_sync() {
         }
         t.banner(&Banner {
             name: "Barrier",
+            suffix: "",
             layout: &l4,
             mode: Mode::Plain,
             cols: s,
@@ -343,6 +349,7 @@ fn whitebox_table_sections_and_latency_notes() {
         });
         t.banner(&Banner {
             name: "Jacobi2D",
+            suffix: "",
             layout: &l,
             mode: Mode::Plain,
             cols: cols(&WHITEBOX),
@@ -370,18 +377,21 @@ fn idle_ranks_invalid_modes_attention_and_check() {
         t.invalid("PingPong", 1);
         t.banner(&Banner {
             name: "Sendrecv",
+            suffix: "",
             layout: &l,
             mode: Mode::Plain,
             cols: cols(&table::PARALLEL),
         });
         t.banner(&Banner {
             name: "Unidir_Put",
+            suffix: "",
             layout: &p,
             mode: Mode::NonAggregate,
             cols: cols(&table::SINGLE),
         });
         t.banner(&Banner {
             name: "Reduce",
+            suffix: "",
             layout: &p,
             mode: Mode::Plain,
             cols: c,
@@ -459,4 +469,23 @@ fn rows_have_no_trailing_space_nor_exponent() {
     assert!(!r.trim_end_matches('\n').ends_with(' '));
     assert!(!r.contains('e'));
     assert!(r.starts_with("            1"));
+}
+
+#[test]
+fn a_banner_suffix_follows_the_name() {
+    let l = layout(6, 6, None, false);
+    let out = render(|t| {
+        t.banner(&Banner {
+            name: "Stencil2D",
+            suffix: " (3 x 2)",
+            layout: &l,
+            mode: Mode::Plain,
+            cols: cols(&table::PARALLEL),
+        });
+        t.finish(None);
+    });
+    assert!(
+        out.contains("\n# Benchmarking Stencil2D (3 x 2) \n# #processes = 6 \n"),
+        "{out}"
+    );
 }
