@@ -45,9 +45,9 @@ pub fn rows(family: &Family) -> Vec<Opt<Raw>> {
         family
             .rows
             .iter()
-            .filter(|r| !MPI.iter().any(|o| o.name == r.name)),
+            .filter(|r| !MPI.iter().chain(METHOD).any(|o| o.name == r.name)),
     );
-    v.extend_from_slice(METHOD);
+    v.extend(METHOD.iter().map(own));
     v.extend(MPI[at..].iter().map(own));
     // An engine option the family refuses is not one of its options.
     v.retain(|o| !family.refused.iter().any(|r| r.name == o.name));
