@@ -17,6 +17,7 @@ use crate::report::{Header, Note};
 use crate::settings::Params;
 use crate::table::{Record, Wire};
 use crate::values::Values;
+use crate::vocab::Layout;
 use mpi::topology::SimpleCommunicator;
 use std::any::{Any, TypeId};
 
@@ -323,6 +324,14 @@ pub struct Hooks {
     /// file system can hold the largest step's files). The error is one line;
     /// every rank ends the run with exit status 3 and no table.
     pub before_run: fn(&Plan, &Options) -> std::result::Result<(), String>,
+    /// The `#bytes` a row shows for messages of X bytes (the JSON row's `bytes`, `-summary`'s
+    /// and the progress line's too): X for most; imb-mt shows what all of a rank's threads
+    /// move, X times the threads.
+    pub row_bytes: fn(usize, &Options) -> usize,
+    /// Lines (without the leading `# `) that stand for the engine's process block under a
+    /// table's `# Benchmarking` line; None keeps the engine's (imb-mt: `#processes = 2
+    /// (threads: 4)` and, for its windowed benchmarks, `window_size = 64`).
+    pub process_block: fn(&Info, &Layout, &Options) -> Option<Vec<String>>,
 }
 
 /// What `Hooks::run_state` builds: the state every kernel sees as `Ctx::run`, and the block
@@ -343,6 +352,14 @@ fn nothing_to_check(_: &Plan, _: &Options) -> std::result::Result<(), String> {
 
 fn imb_header(_: &mut Header, _: &Options) {}
 
+fn message_bytes(x: usize, _: &Options) -> usize {
+    x
+}
+
+fn engine_process_block(_: &Info, _: &Layout, _: &Options) -> Option<Vec<String>> {
+    None
+}
+
 impl Hooks {
     /// IMB's MPI-1 and EXT behaviour: warm-up, BUF_VALUE buffers, the MPI-1 header.
     pub const IMB: Hooks = Hooks {
@@ -352,6 +369,8 @@ impl Hooks {
         header: imb_header,
         run_state: no_run_state,
         before_run: nothing_to_check,
+        row_bytes: message_bytes,
+        process_block: engine_process_block,
     };
 }
 

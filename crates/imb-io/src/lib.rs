@@ -240,6 +240,7 @@ pub static SUITE: Suite = Suite {
         header: io_header,
         run_state: calibrate_for,
         before_run: |plan, opts| prep::room_for_plan(plan, opts, family),
+        ..Hooks::IMB
     },
 };
 

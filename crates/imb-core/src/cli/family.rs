@@ -32,6 +32,10 @@ pub struct Family {
     /// The thread level MPI_Init_thread asks for when `-thread_level` is not given (imb-mt's
     /// threads call MPI concurrently: `Multiple`).
     pub thread_level: ThreadLevel,
+    /// The message lengths the family's options give, once `resolve` has given its values
+    /// (imb-mt: `-count`'s element counts times `-datatype`'s size); None: the ladder. A
+    /// `-msglen` file or `-msgsize` list given on the command line comes first.
+    pub lengths: fn(&FamilyIn, &Values) -> Option<Vec<usize>>,
 }
 
 /// An option of another executable: refused, naming why (`{exe}` is this executable).
@@ -52,10 +56,16 @@ pub struct FamilyIn<'a> {
     pub params: &'a Params,
     /// The world size.
     pub np: usize,
+    /// The thread level MPI_Init_thread asks for (`-thread_level`, or `Family::thread_level`).
+    pub thread_level: ThreadLevel,
 }
 
 fn nothing(_: &FamilyIn) -> Result<Values> {
     Ok(Values::default())
+}
+
+fn ladder(_: &FamilyIn, _: &Values) -> Option<Vec<usize>> {
+    None
 }
 
 fn dense(_: &Params, _: &Values) -> usize {
@@ -75,6 +85,7 @@ impl Family {
         resolve: nothing,
         span: dense,
         thread_level: ThreadLevel::Single,
+        lengths: ladder,
     };
 }
 

@@ -74,7 +74,7 @@ static FAMILY: Family = Family {
             1
         }
     },
-    thread_level: ThreadLevel::Single,
+    ..Family::NONE
 };
 
 fn spec() -> Spec<'static> {
@@ -177,6 +177,12 @@ static OWN_MSGLOG: Family = Family {
     )],
     resolve: far,
     thread_level: ThreadLevel::Multiple,
+    // Lengths from the family's options: bursts of the thread level's name length.
+    lengths: |f, v| {
+        FAR.get(v)
+            .filter(|far| far.starts_with("log"))
+            .map(|_| vec![f.np, format!("{:?}", f.thread_level).len()])
+    },
     ..Family::NONE
 };
 
@@ -209,6 +215,25 @@ fn a_family_row_replaces_the_engine_row_of_its_name() {
         "{h}"
     );
     assert!(!h.contains("[-msglog [<min>:]<max>]"), "{h}");
+}
+
+#[test]
+fn a_familys_lengths_unless_the_command_line_gives_them() {
+    let lens = |s: &str| match own_msglog(s) {
+        Ok(Action::Run(o)) => o.lengths,
+        a => panic!("{a:?}"),
+    };
+    // "Multiple": 8 letters; 2 processes.
+    assert_eq!(lens("-msglog 1"), Lengths::List { values: vec![2, 8] });
+    assert_eq!(
+        lens("-msglog 1 -thread_level single"),
+        Lengths::List { values: vec![2, 6] }
+    );
+    assert_eq!(lens(""), Lengths::Ladder);
+    assert_eq!(
+        lens("-msglog 1 -msgsize 5,6"),
+        Lengths::List { values: vec![5, 6] }
+    );
 }
 
 #[test]

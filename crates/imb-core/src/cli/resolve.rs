@@ -42,12 +42,15 @@ pub fn resolve(spec: &Spec, raw: &Raw, np: usize) -> Result<Options> {
         .map(|f| crate::safefile::OutFile::check("-json", f))
         .transpose()?;
     let adaptive = adaptive_options(raw)?;
-    let family = (spec.family.resolve)(&FamilyIn {
+    let thread_level = raw.thread_level.unwrap_or(spec.family.thread_level);
+    let family_in = FamilyIn {
         exe: spec.exe,
         raw: &raw.family,
         params: &params,
         np,
-    })?;
+        thread_level,
+    };
+    let family = (spec.family.resolve)(&family_in)?;
     let lengths = match (&raw.msglen, &raw.msgsize) {
         (Some(_), Some(_)) => {
             return Err(Error::arg(
@@ -62,7 +65,10 @@ pub fn resolve(spec: &Spec, raw: &Raw, np: usize) -> Result<Options> {
         (None, Some(values)) => Lengths::List {
             values: values.clone(),
         },
-        (None, None) => Lengths::Ladder,
+        (None, None) => match (spec.family.lengths)(&family_in, &family) {
+            Some(values) => Lengths::List { values },
+            None => Lengths::Ladder,
+        },
     };
     let span = (spec.family.span)(&params, &family).max(1);
     Ok(Options {
@@ -78,7 +84,7 @@ pub fn resolve(spec: &Spec, raw: &Raw, np: usize) -> Result<Options> {
         mem: raw.mem_gb.map(|gb| gb * (1u64 << 30) as f64),
         zero_size: raw.zero_size.unwrap_or(true),
         check: raw.check,
-        thread_level: raw.thread_level.unwrap_or(spec.family.thread_level),
+        thread_level,
         json,
         aggregate_mode: raw.aggregate_mode.unwrap_or(AggregateMode::Both),
         family,

@@ -38,6 +38,7 @@ impl Runner<'_> {
                 .into_iter()
                 .chain(self.optional_mode())
                 .collect(),
+            hidden: false,
         };
         (self.suite.hooks.header)(&mut h, &self.opts);
         h

@@ -33,12 +33,14 @@ impl Runner<'_> {
         };
         let cols = self.columns(info);
         let suffix = (info.banner)(layout.np);
+        let process = (self.suite.hooks.process_block)(info, layout, &self.opts);
         for (m, &mode) in sizes.modes.iter().enumerate() {
             let name = info.name;
             self.emit(|s| {
                 s.banner(&Banner {
                     name,
                     suffix: &suffix,
+                    process: process.as_deref(),
                     layout,
                     mode,
                     cols,
@@ -171,6 +173,7 @@ impl Runner<'_> {
         out: &mut TableOut,
     ) {
         let sync = info.class == Class::Sync;
+        let shown = (self.suite.hooks.row_bytes)(len.x, &self.opts);
         let rows: Vec<Row> = crate::table::row_sets(layout, self.opts.multi)
             .into_iter()
             .map(|(g, members)| {
@@ -189,7 +192,7 @@ impl Runner<'_> {
                 }
                 Row {
                     group: g,
-                    bytes: (!sync).then_some(len.x),
+                    bytes: (!sync).then_some(shown),
                     reps: n,
                     values,
                 }
@@ -223,7 +226,7 @@ impl Runner<'_> {
             for r in &rows {
                 s.row(r);
             }
-            s.measured((!sync).then_some(len.x));
+            s.measured((!sync).then_some(shown));
         });
     }
 }

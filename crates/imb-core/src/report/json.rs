@@ -232,6 +232,7 @@ mod tests {
         j.banner(&Banner {
             name: "PingPong",
             suffix: "",
+            process: None,
             layout: &l,
             mode: Mode::Plain,
             cols: Columns {

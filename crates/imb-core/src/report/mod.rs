@@ -48,6 +48,10 @@ pub struct Header {
     /// The `# !!` blocks at the header's end: optional mode, then why the times may not be
     /// results (oversubscription).
     pub notes: Vec<Note>,
+    /// The text output leaves the header out (a family's `-noheader`, IMB-MT's); `-json`
+    /// keeps it.
+    #[serde(skip)]
+    pub hidden: bool,
 }
 
 /// The columns of one table.
@@ -100,6 +104,8 @@ pub struct Banner<'a> {
     pub name: &'a str,
     /// Words after the name in the text banner (`Info::banner`: IMB-P2P's stencil grid).
     pub suffix: &'a str,
+    /// Lines that replace the engine's process block (`Hooks::process_block`).
+    pub process: Option<&'a [String]>,
     pub layout: &'a Layout,
     pub mode: Mode,
     pub cols: Columns,

@@ -320,6 +320,7 @@ mod tests {
         let banner = Banner {
             name: "PingPong",
             suffix: "",
+            process: None,
             layout: &l,
             mode: Mode::Plain,
             cols: super::super::Columns {

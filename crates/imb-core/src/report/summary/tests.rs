@@ -186,6 +186,7 @@ fn collector_follows_banners_and_rows() {
     c.banner(&Banner {
         name: "PingPong",
         suffix: "",
+        process: None,
         layout: &l,
         mode: Mode::Aggregate,
         cols: cols(table::SINGLE.columns, true),
@@ -292,6 +293,7 @@ fn summary_block_after_the_last_table() {
     t.banner(&Banner {
         name: "PingPong",
         suffix: "",
+        process: None,
         layout: &l,
         mode: Mode::Plain,
         cols: cols(table::SINGLE.columns, false),

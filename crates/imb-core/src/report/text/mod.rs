@@ -192,6 +192,9 @@ impl<W: Write> Sink for Text<W> {
         })
     }
     fn header(&mut self, h: &Header) {
+        if h.hidden {
+            return;
+        }
         let t = header_text(h);
         self.put(&t);
     }
@@ -226,7 +229,10 @@ impl<W: Write> Sink for Text<W> {
         let rule = b.cols.rule();
         let multi = if b.layout.multi { "Multi-" } else { "" };
         let mut s = format!("\n{rule}\n# Benchmarking {multi}{}{} \n", b.name, b.suffix);
-        s.push_str(&process_block(b.layout));
+        match b.process {
+            Some(lines) => lines.iter().for_each(|l| s.push_str(&format!("# {l}\n"))),
+            None => s.push_str(&process_block(b.layout)),
+        }
         s.push_str(&rule);
         s.push('\n');
         match b.mode {

@@ -30,6 +30,7 @@ fn header() -> Header {
         uversion: "#1 SMP".into(),
         mpi_version: (3, 1),
         thread_env: "MPI_THREAD_SINGLE".into(),
+        hidden: false,
         io: false,
         min_max: Some((0, 4194304)),
         info: vec![],
@@ -155,6 +156,7 @@ fn pingpong_table() {
         t.banner(&Banner {
             name: "PingPong",
             suffix: "",
+            process: None,
             layout: &l,
             mode: Mode::Plain,
             cols: cols(&table::SINGLE),
@@ -186,6 +188,7 @@ fn io_nonblocking_block_and_table() {
         t.banner(&Banner {
             name: "S_IWrite_Indv",
             suffix: "",
+            process: None,
             layout: &l,
             mode: Mode::Aggregate,
             cols: cols(&NONBLOCKING),
@@ -208,6 +211,7 @@ fn multi_merged_with_map_and_single_group_rows() {
         t.banner(&Banner {
             name: "PingPing",
             suffix: "",
+            process: None,
             layout: &l2,
             mode: Mode::Plain,
             cols: cols(&table::PARALLEL),
@@ -221,6 +225,7 @@ fn multi_merged_with_map_and_single_group_rows() {
         t.banner(&Banner {
             name: "Allreduce",
             suffix: "",
+            process: None,
             layout: &l4,
             mode: Mode::Plain,
             cols: cols(&table::COLLECTIVE),
@@ -252,6 +257,7 @@ fn multi_per_group_and_sync() {
         t.banner(&Banner {
             name: "PingPong",
             suffix: "",
+            process: None,
             layout: &l,
             mode: Mode::Plain,
             cols: c,
@@ -270,6 +276,7 @@ fn multi_per_group_and_sync() {
         t.banner(&Banner {
             name: "Barrier",
             suffix: "",
+            process: None,
             layout: &l4,
             mode: Mode::Plain,
             cols: s,
@@ -350,6 +357,7 @@ fn whitebox_table_sections_and_latency_notes() {
         t.banner(&Banner {
             name: "Jacobi2D",
             suffix: "",
+            process: None,
             layout: &l,
             mode: Mode::Plain,
             cols: cols(&WHITEBOX),
@@ -378,6 +386,7 @@ fn idle_ranks_invalid_modes_attention_and_check() {
         t.banner(&Banner {
             name: "Sendrecv",
             suffix: "",
+            process: None,
             layout: &l,
             mode: Mode::Plain,
             cols: cols(&table::PARALLEL),
@@ -385,6 +394,7 @@ fn idle_ranks_invalid_modes_attention_and_check() {
         t.banner(&Banner {
             name: "Unidir_Put",
             suffix: "",
+            process: None,
             layout: &p,
             mode: Mode::NonAggregate,
             cols: cols(&table::SINGLE),
@@ -392,6 +402,7 @@ fn idle_ranks_invalid_modes_attention_and_check() {
         t.banner(&Banner {
             name: "Reduce",
             suffix: "",
+            process: None,
             layout: &p,
             mode: Mode::Plain,
             cols: c,
@@ -478,6 +489,7 @@ fn a_banner_suffix_follows_the_name() {
         t.banner(&Banner {
             name: "Stencil2D",
             suffix: " (3 x 2)",
+            process: None,
             layout: &l,
             mode: Mode::Plain,
             cols: cols(&table::PARALLEL),
@@ -488,4 +500,36 @@ fn a_banner_suffix_follows_the_name() {
         out.contains("\n# Benchmarking Stencil2D (3 x 2) \n# #processes = 6 \n"),
         "{out}"
     );
+}
+
+#[test]
+fn a_familys_process_lines_and_a_hidden_header() {
+    let l = layout(3, 2, None, false);
+    let lines = [
+        "#processes = 2 (threads: 4)".to_string(),
+        "window_size = 64".to_string(),
+    ];
+    let out = render(|t| {
+        t.header(&Header {
+            hidden: true,
+            ..header()
+        });
+        t.banner(&Banner {
+            name: "UniBandMT",
+            suffix: "",
+            process: Some(&lines),
+            layout: &l,
+            mode: Mode::Plain,
+            cols: cols(&table::PARALLEL),
+        });
+        t.finish(None);
+    });
+    assert!(!out.contains("imb-rs") && !out.contains("# Date"), "{out}");
+    assert!(
+        out.contains(
+            "# Benchmarking UniBandMT \n# #processes = 2 (threads: 4)\n# window_size = 64\n#--"
+        ),
+        "{out}"
+    );
+    assert!(!out.contains("additional process"), "{out}");
 }
