@@ -1,0 +1,215 @@
+//! imb-p2p's options (doc/ARCHITECTURE.md, "A new option"): IMB-P2P's `-msgrd`, `-msgwr` and
+//! `-pause`; its `-msgsz`, which imb-core's lengths cannot take, refused with the way to say it;
+//! the other executables' options refused. `-iter max,numerator`, `-msglog` and `-msglen` are
+//! the engine's rows (doc/ReadMe_IMB.md, "imb-p2p"). Nothing here touches MPI.
+
+use imb_core::cli::raw::Raw;
+use imb_core::cli::table::{Opt, Takes};
+use imb_core::cli::{Family, FamilyIn, Refused};
+use imb_core::settings::{self, Spec};
+use imb_core::values::{Slot, Values};
+
+/// `-msgrd`: read one byte of every 64 of a message after it arrived.
+pub const MSGRD: Slot<bool> = Slot::new("msgrd");
+/// `-msgwr`: write one byte of every 64 of a message before it is sent.
+pub const MSGWR: Slot<bool> = Slot::new("msgwr");
+/// `-pause`: microseconds slept before and after every size's loops.
+pub const PAUSE: Slot<usize> = Slot::new("pause");
+
+/// IMB-P2P's default `-pause`: 100 ms.
+pub const DEFAULT_PAUSE_US: usize = 100_000;
+/// The largest `-pause`: one hour.
+pub const MAX_PAUSE_US: usize = 3_600_000_000;
+
+/// What the kernels read: the resolved options of the run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Conf {
+    pub msgrd: bool,
+    pub msgwr: bool,
+    pub pause_us: usize,
+}
+
+impl Conf {
+    /// IMB-P2P's defaults: both touches on, 100 ms pauses.
+    pub const IMB: Conf = Conf {
+        msgrd: true,
+        msgwr: true,
+        pause_us: DEFAULT_PAUSE_US,
+    };
+
+    /// The run's values, IMB-P2P's defaults where none was given.
+    pub fn of(v: &Values) -> Conf {
+        Conf {
+            msgrd: MSGRD.get(v).unwrap_or(Conf::IMB.msgrd),
+            msgwr: MSGWR.get(v).unwrap_or(Conf::IMB.msgwr),
+            pause_us: PAUSE.get(v).unwrap_or(Conf::IMB.pause_us),
+        }
+    }
+}
+
+/// IMB-P2P's spelling of a switch: 1/0, on/off, enable/disable, yes/no, true/false, any case.
+pub fn switch(v: &str) -> Result<bool, String> {
+    let w = v.to_ascii_lowercase();
+    match w.as_str() {
+        "1" | "on" | "enable" | "yes" | "true" => Ok(true),
+        "0" | "off" | "disable" | "no" | "false" => Ok(false),
+        _ => Err("expected one of 0, 1, false, true, disable, enable, off, on, no, yes".into()),
+    }
+}
+
+/// Microseconds from 0 to an hour.
+pub fn pause(v: &str) -> Result<usize, String> {
+    match v.trim().parse::<usize>() {
+        Ok(n) if n <= MAX_PAUSE_US => Ok(n),
+        _ => Err(format!(
+            "expected microseconds from 0 to {MAX_PAUSE_US} (one hour)"
+        )),
+    }
+}
+
+/// imb-p2p's own settings file: imb-core's keys, IMB-P2P's counts as standard values.
+pub static SETTINGS: Spec = Spec {
+    file: "settings/settings_p2p.toml",
+    toml: include_str!("../../../settings/settings_p2p.toml"),
+    ..settings::STANDARD
+};
+
+fn resolve(i: &FamilyIn) -> imb_core::error::Result<Values> {
+    let c = Conf::of(i.raw);
+    let mut v = Values::default();
+    MSGRD.set(&mut v, c.msgrd);
+    MSGWR.set(&mut v, c.msgwr);
+    PAUSE.set(&mut v, c.pause_us);
+    Ok(v)
+}
+
+/// imb-p2p's options: its three rows, and the options it refuses.
+pub static OPTIONS: Family = Family {
+    rows: &[
+        Opt::row(
+            "msgrd",
+            Takes::Value,
+            |r: &mut Raw, v| -> Result<(), String> {
+                MSGRD.set(&mut r.family, switch(v)?);
+                Ok(())
+            },
+            (10, 1, "[-msgrd on|off]"),
+            "- -msgrd on|off (also 1|0, true|false, yes|no, enable|disable): read one byte of\n  \
+every 64 of each received message, outside no timer but the loop's (IMB-P2P; default on).\n",
+        ),
+        Opt::row(
+            "msgwr",
+            Takes::Value,
+            |r: &mut Raw, v| -> Result<(), String> {
+                MSGWR.set(&mut r.family, switch(v)?);
+                Ok(())
+            },
+            (10, 2, "[-msgwr on|off]"),
+            "- -msgwr on|off: store into one byte of every 64 of each message before it is sent\n  \
+(IMB-P2P; default on).\n",
+        ),
+        Opt::row(
+            "pause",
+            Takes::Value,
+            |r: &mut Raw, v| -> Result<(), String> {
+                PAUSE.set(&mut r.family, pause(v)?);
+                Ok(())
+            },
+            (10, 3, "[-pause <usec>]"),
+            "- -pause usec: sleep this long before and after each size's loops, untimed\n  \
+(IMB-P2P; default 100000).\n\n",
+        ),
+    ],
+    refused: &[
+        Refused {
+            name: "msgsz",
+            takes: Takes::Value,
+            why: "{exe} takes its lengths from -msglog or a -msglen file (one length a line, \
+                  k/M suffixes)",
+        },
+        Refused {
+            name: "window_size",
+            takes: Takes::Value,
+            why: "{exe} has no benchmark with a window of messages (imb-mpi1's Uniband and \
+                  Biband have)",
+        },
+        Refused {
+            name: "dir",
+            takes: Takes::Value,
+            why: "only imb-io creates files",
+        },
+        Refused {
+            name: "overwrite",
+            takes: Takes::Flag,
+            why: "only imb-io creates files",
+        },
+        Refused {
+            name: "sync",
+            takes: Takes::Value,
+            why: "{exe} has no collective timed call by call (imb-mpi1's and imb-nbc's are)",
+        },
+        Refused {
+            name: "root_shift",
+            takes: Takes::Value,
+            why: "{exe} has no rooted collective (imb-mpi1 and imb-nbc have)",
+        },
+        Refused {
+            name: "data_type",
+            takes: Takes::Value,
+            why: "IMB 2021 has it only in IMB-MPI1: {exe} moves MPI_BYTE",
+        },
+        Refused {
+            name: "red_data_type",
+            takes: Takes::Value,
+            why: "IMB 2021 has it only in IMB-MPI1: {exe} sums nothing",
+        },
+        Refused {
+            name: "contig_type",
+            takes: Takes::Value,
+            why: "IMB 2021 has it only in IMB-MPI1: {exe}'s messages are contiguous",
+        },
+    ],
+    resolve,
+    ..Family::NONE
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn switches_as_imb_p2p() {
+        for t in ["1", "on", "ENABLE", "yes", "True"] {
+            assert_eq!(switch(t), Ok(true), "{t}");
+        }
+        for f in ["0", "Off", "disable", "NO", "false"] {
+            assert_eq!(switch(f), Ok(false), "{f}");
+        }
+        assert!(switch("maybe").unwrap_err().contains("0, 1, false, true"));
+    }
+
+    #[test]
+    fn pause_range() {
+        assert_eq!(pause("0"), Ok(0));
+        assert_eq!(pause("250"), Ok(250));
+        assert!(pause("-1").is_err());
+        assert!(pause("x").is_err());
+        assert!(pause("3600000001").is_err());
+    }
+
+    #[test]
+    fn defaults_are_imb_p2ps() {
+        assert_eq!(Conf::of(&Values::default()), Conf::IMB);
+        let mut v = Values::default();
+        MSGWR.set(&mut v, false);
+        PAUSE.set(&mut v, 0);
+        assert_eq!(
+            Conf::of(&v),
+            Conf {
+                msgrd: true,
+                msgwr: false,
+                pause_us: 0
+            }
+        );
+    }
+}
