@@ -22,14 +22,36 @@ use patterns::*;
 use std::any::Any;
 
 /// What one repetition does on one process, for the run-time bound: `calls` blocking steps,
-/// each moving X bytes.
-const fn info(name: &'static str, procs: Procs, effort: fn(&Shape) -> Effort) -> Info {
+/// each moving X bytes. Every benchmark runs once on the whole world (`Procs::World`), where
+/// `valid` says it can, with IMB-P2P's repetition count.
+const fn info(name: &'static str, valid: fn(usize) -> bool, effort: fn(&Shape) -> Effort) -> Info {
     Info {
-        procs,
+        procs: Procs::World,
         table: &table::P2P,
         effort,
+        valid_np: valid,
+        volume_rule: n_sample,
         ..Info::mpi1(name, Class::ParallelTransfer)
     }
+}
+
+/// IMB-P2P's count of repetitions: OVERALL_VOL / X rounded to the nearest, between 1 and the
+/// cap; the cap for 0 bytes.
+pub fn n_sample(x: usize, cap: usize, overall_vol: usize) -> usize {
+    match x {
+        0 => cap,
+        _ => ((overall_vol as f64 / x as f64).round() as usize).clamp(1, cap),
+    }
+}
+
+/// A pair of partners for every process: an even count.
+fn pairs(np: usize) -> bool {
+    np >= 2 && np.is_multiple_of(2)
+}
+
+/// Someone else to talk to.
+fn two(np: usize) -> bool {
+    np >= 2
 }
 
 fn one(s: &Shape) -> Effort {
@@ -51,20 +73,37 @@ fn neighbours(s: &Shape, n: usize) -> Effort {
 
 static PINGPONG: Info = Info {
     table: &table::P2P_HALF,
-    ..info("PingPong", Procs::Pairs, one)
+    ..info("PingPong", pairs, one)
 };
-static PINGPING: Info = info("PingPing", Procs::Pairs, one);
-static UNIRANDOM: Info = info("Unirandom", Procs::AtLeastTwo, draws);
-static BIRANDOM: Info = info("Birandom", Procs::AtLeastTwo, draws);
-static CORANDOM: Info = info("Corandom", Procs::AtLeastTwo, one);
-static SENDRECV_REPLACE: Info = info("SendRecv_Replace", Procs::AtLeastTwo, one);
+static PINGPING: Info = info("PingPing", pairs, one);
+static UNIRANDOM: Info = info("Unirandom", two, draws);
+static BIRANDOM: Info = info("Birandom", two, draws);
+static CORANDOM: Info = info("Corandom", two, one);
+static SENDRECV_REPLACE: Info = info("SendRecv_Replace", two, one);
+/// The stencils' banners name the grid as IMB-P2P does, slowest-varying side first.
 static STENCIL2D: Info = Info {
-    on_request: true,
-    ..info("Stencil2D", Procs::Any, |s| neighbours(s, 4))
+    banner: |np| {
+        grid::sides2(np)
+            .map(|(x, y)| format!(" ({y} x {x})"))
+            .unwrap_or_default()
+    },
+    ..info(
+        "Stencil2D",
+        |np| grid::sides2(np).is_some(),
+        |s| neighbours(s, 4),
+    )
 };
 static STENCIL3D: Info = Info {
-    on_request: true,
-    ..info("Stencil3D", Procs::Any, |s| neighbours(s, 6))
+    banner: |np| {
+        grid::sides3(np)
+            .map(|(x, y, z)| format!(" ({z} x {y} x {x})"))
+            .unwrap_or_default()
+    },
+    ..info(
+        "Stencil3D",
+        |np| grid::sides3(np).is_some(),
+        |s| neighbours(s, 6),
+    )
 };
 
 /// The run's `-msgrd`, `-msgwr` and `-pause`, handed to every kernel of a step.
@@ -107,26 +146,17 @@ p2p!(SendRecv_Replace, SENDRECV_REPLACE, |c| {
     SendRecvReplaceP::new(&c)
 });
 
-/// A stencil runs only where IMB-P2P finds its grid; elsewhere the run ends before any
-/// table of it, naming the process counts that make one.
-fn grid_or<T>(np: usize, g: Option<T>, some: &str) -> Result<T, String> {
-    g.ok_or_else(|| {
-        format!("needs a process count that makes a grid with every side at least 2 ({some}, ...); this step has {np}")
-    })
-}
-
 pub struct Stencil2D;
 impl Benchmark for Stencil2D {
     fn info(&self) -> &'static Info {
         &STENCIL2D
     }
     fn prepare(&self, p: &Prep) -> Result<Option<Box<dyn Any>>, String> {
-        grid_or(p.size, grid::sides2(p.size), "4, 6, 8, 9")?;
         conf(p)
     }
     fn kernel<'a>(&self, c: Ctx<'a>) -> Box<dyn Timed + 'a> {
         let conf = conf_of(&c);
-        let g = grid::sides2(c.size).unwrap_or((c.size, 1));
+        let g = grid::sides2(c.size).expect("the plan runs Stencil2D only on a grid");
         let nb = grid::neighbours2(c.rank, g);
         Box::new(P2pLoop::new(Stencil::<4>::new(&c, nb), &conf))
     }
@@ -138,36 +168,35 @@ impl Benchmark for Stencil3D {
         &STENCIL3D
     }
     fn prepare(&self, p: &Prep) -> Result<Option<Box<dyn Any>>, String> {
-        grid_or(p.size, grid::sides3(p.size), "8, 12, 16, 18")?;
         conf(p)
     }
     fn kernel<'a>(&self, c: Ctx<'a>) -> Box<dyn Timed + 'a> {
         let conf = conf_of(&c);
-        let g = grid::sides3(c.size).unwrap_or((c.size, 1, 1));
+        let g = grid::sides3(c.size).expect("the plan runs Stencil3D only on a grid");
         let nb = grid::neighbours3(c.rank, g);
         Box::new(P2pLoop::new(Stencil::<6>::new(&c, nb), &conf))
     }
 }
 
-/// Every benchmark, in IMB-P2P's order; the stencils, run only when named, last.
+/// Every benchmark, in IMB-P2P's order.
 pub static BENCHMARKS: &[&dyn Benchmark] = &[
     &PingPong,
     &PingPing,
     &Unirandom,
     &Birandom,
     &Corandom,
-    &SendRecv_Replace,
     &Stencil2D,
     &Stencil3D,
+    &SendRecv_Replace,
 ];
 
-/// The imb-p2p executable: every benchmark on all processes of the run (`npmin` above any
-/// world), no warm-up with the largest size (each size warms itself up, `kernel`).
+/// The imb-p2p executable: every benchmark once on all processes of the run, no warm-up with
+/// the largest size (each size warms itself up, `kernel`).
 pub static SUITE: Suite = Suite {
     exe: "imb-p2p",
     part: "P2P part",
     settings: &options::SETTINGS,
-    npmin: 1 << 20,
+    npmin: 2,
     benchmarks: BENCHMARKS,
     defaults_2021: &[],
     options: &options::OPTIONS,
@@ -192,16 +221,48 @@ mod tests {
                 "Unirandom",
                 "Birandom",
                 "Corandom",
-                "SendRecv_Replace",
                 "Stencil2D",
-                "Stencil3D"
+                "Stencil3D",
+                "SendRecv_Replace"
             ]
         );
-        assert_eq!(SUITE.defaults(), 6);
+        assert_eq!(SUITE.defaults(), 8);
         for b in BENCHMARKS {
             let i = b.info();
             assert!(i.checked, "{}", i.name);
             assert_eq!(i.table.columns.len(), 5, "{}", i.name);
         }
+    }
+}
+
+#[cfg(test)]
+mod rules {
+    use super::*;
+
+    #[test]
+    fn counts_round_to_nearest() {
+        assert_eq!(n_sample(0, 100_000, 800 << 20), 100_000);
+        assert_eq!(n_sample(4 << 20, 100_000, 800 << 20), 200);
+        // 838860800 / 3000 = 279620.3 (capped); / 30000 = 27962.03; / 50000 = 16777.216;
+        // / 7 MiB = 114.29.
+        assert_eq!(n_sample(3000, 100_000, 800 << 20), 100_000);
+        assert_eq!(n_sample(30_000, 100_000, 800 << 20), 27_962);
+        assert_eq!(n_sample(4_194_305 * 2, 100_000, 800 << 20), 100);
+        assert_eq!(n_sample(1 << 40, 100_000, 800 << 20), 1);
+        assert_eq!(n_sample(2_500, 1_000, 2_000), 1);
+        assert_eq!(n_sample(1_600, 1_000, 2_000), 1);
+        assert_eq!(n_sample(1_100, 1_000, 2_000), 2);
+    }
+
+    #[test]
+    fn where_each_runs_and_its_banner() {
+        for np in 1..=9 {
+            assert_eq!((PINGPONG.valid_np)(np), np % 2 == 0, "{np}");
+            assert_eq!((UNIRANDOM.valid_np)(np), np >= 2, "{np}");
+        }
+        assert!(!(STENCIL2D.valid_np)(3) && (STENCIL2D.valid_np)(6));
+        assert_eq!((STENCIL2D.banner)(6), " (3 x 2)");
+        assert_eq!((STENCIL3D.banner)(12), " (2 x 3 x 2)");
+        assert_eq!((PINGPONG.banner)(4), "");
     }
 }

@@ -1,11 +1,14 @@
-//! imb-p2p's options (doc/ARCHITECTURE.md, "A new option"): IMB-P2P's `-msgrd`, `-msgwr` and
-//! `-pause`; its `-msgsz`, which imb-core's lengths cannot take, refused with the way to say it;
-//! the other executables' options refused. `-iter max,numerator`, `-msglog` and `-msglen` are
-//! the engine's rows (doc/ReadMe_IMB.md, "imb-p2p"). Nothing here touches MPI.
+//! imb-p2p's options (doc/ARCHITECTURE.md, "A new option"): IMB-P2P's `-msgrd`, `-msgwr`,
+//! `-pause` and `-msgsz`, and its reading of `-msglog` (a row replacing the engine's: `k:n`
+//! has no 0-byte size); `-npmin` and the other executables' options refused. `-iter
+//! max,numerator` and `-msglen` are the engine's rows (doc/ReadMe_IMB.md, "imb-p2p"). Nothing
+//! here touches MPI.
 
 use imb_core::cli::raw::Raw;
 use imb_core::cli::table::{Opt, Takes};
+use imb_core::cli::value::parse_msglog;
 use imb_core::cli::{Family, FamilyIn, Refused};
+use imb_core::settings::MAX_MSGLOG;
 use imb_core::settings::{self, Spec};
 use imb_core::values::{Slot, Values};
 
@@ -54,6 +57,63 @@ pub fn switch(v: &str) -> Result<bool, String> {
         "1" | "on" | "enable" | "yes" | "true" => Ok(true),
         "0" | "off" | "disable" | "no" | "false" => Ok(false),
         _ => Err("expected one of 0, 1, false, true, disable, enable, off, on, no, yes".into()),
+    }
+}
+
+/// `-msglog n`: 0, 1, 2, 4, ..., 2^n; `-msglog k:n`: 2^k, ..., 2^n (no 0-byte size), as
+/// IMB-P2P has them. The exponents also set MINMSGLOG and MAXMSGLOG (the buffers' size).
+pub fn msglog(r: &mut Raw, v: &str) -> Result<(), String> {
+    let (k, n) = parse_msglog(v)?;
+    let zero = !v.contains(':');
+    let from = if zero { 0 } else { k };
+    let mut lens: Vec<usize> = if zero { vec![0] } else { Vec::new() };
+    lens.extend((from..=n).map(|e| 1usize << e));
+    r.msglog = Some((k, n));
+    r.msgsize = Some(lens);
+    Ok(())
+}
+
+/// `-msgsz L[k|m|g]`: one more length after those given so far (alone, only it), in the order
+/// given; MAXMSGLOG rises to hold it.
+pub fn msgsz(r: &mut Raw, v: &str) -> Result<(), String> {
+    let x = length(v)?;
+    let need = x.next_power_of_two().trailing_zeros();
+    let (k, n) = r.msglog.unwrap_or((0, DEFAULT_MAXMSGLOG));
+    if need > n {
+        r.msglog = Some((k, need));
+    }
+    r.msgsize.get_or_insert_with(Vec::new).push(x);
+    Ok(())
+}
+
+/// MAXMSGLOG of settings_p2p.toml: IMB-P2P's largest default length, 4 MiB.
+pub const DEFAULT_MAXMSGLOG: u32 = 22;
+
+/// A length in bytes, optionally followed by k, m or g (binary multiples, any case), at most
+/// 2^MAX_MSGLOG.
+pub fn length(v: &str) -> Result<usize, String> {
+    let t = v.trim();
+    let (digits, unit) = match t.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
+        Some((i, _)) => t.split_at(i),
+        None => (t, ""),
+    };
+    let shift = match unit.to_ascii_lowercase().as_str() {
+        "" => 0,
+        "k" => 10,
+        "m" => 20,
+        "g" => 30,
+        _ => return Err("expected bytes, optionally followed by k, m or g".into()),
+    };
+    let max = 1usize << MAX_MSGLOG;
+    match digits.parse::<usize>() {
+        Ok(n)
+            if n.checked_shl(shift)
+                .is_some_and(|x| x >> shift == n && x <= max) =>
+        {
+            Ok(n << shift)
+        }
+        Ok(_) => Err(format!("at most 2^{MAX_MSGLOG} bytes (1g)")),
+        Err(_) => Err("expected bytes, optionally followed by k, m or g".into()),
     }
 }
 
@@ -117,15 +177,30 @@ every 64 of each received message, outside no timer but the loop's (IMB-P2P; def
             },
             (10, 3, "[-pause <usec>]"),
             "- -pause usec: sleep this long before and after each size's loops, untimed\n  \
-(IMB-P2P; default 100000).\n\n",
+(IMB-P2P; default 100000).\n",
+        ),
+        Opt::row(
+            "msgsz",
+            Takes::Value,
+            msgsz,
+            (10, 4, "[-msgsz <bytes>[k|m|g]]"),
+            "- -msgsz L: one more message length (bytes, or with k, m, g), after those of\n  \
+-msgsz or -msglog before it; given alone, only these lengths run, in their order (IMB-P2P).\n\n",
+        ),
+        Opt::row(
+            "msglog",
+            Takes::Value,
+            msglog,
+            (6, 0, "[-msglog <n>|<k>:<n>]"),
+            "- -msglog n: lengths 0, 1, 2, 4, ..., 2^n; -msglog k:n: lengths 2^k, ..., 2^n,\n  \
+without 0 (IMB-P2P; default 0, 1, ..., 4 MiB).\n",
         ),
     ],
     refused: &[
         Refused {
-            name: "msgsz",
+            name: "npmin",
             takes: Takes::Value,
-            why: "{exe} takes its lengths from -msglog or a -msglen file (one length a line, \
-                  k/M suffixes)",
+            why: "{exe} runs every benchmark once on all processes of the run, as IMB-P2P does",
         },
         Refused {
             name: "window_size",
@@ -186,6 +261,59 @@ mod tests {
             assert_eq!(switch(f), Ok(false), "{f}");
         }
         assert!(switch("maybe").unwrap_err().contains("0, 1, false, true"));
+    }
+
+    fn lens(args: &[(&str, &str)]) -> (Option<(u32, u32)>, Option<Vec<usize>>) {
+        let mut r = Raw::default();
+        for (o, v) in args {
+            match *o {
+                "msglog" => msglog(&mut r, v).unwrap(),
+                _ => msgsz(&mut r, v).unwrap(),
+            }
+        }
+        (r.msglog, r.msgsize)
+    }
+
+    #[test]
+    fn lengths_as_imb_p2p() {
+        assert_eq!(
+            lens(&[("msglog", "3")]),
+            (Some((0, 3)), Some(vec![0, 1, 2, 4, 8]))
+        );
+        assert_eq!(
+            lens(&[("msglog", "2:4")]),
+            (Some((2, 4)), Some(vec![4, 8, 16]))
+        );
+        assert_eq!(
+            lens(&[("msgsz", "4097"), ("msgsz", "5")]),
+            (None, Some(vec![4097, 5]))
+        );
+        // -msgsz after -msglog adds to its lengths; -msglog after -msgsz starts again.
+        assert_eq!(
+            lens(&[("msglog", "1:2"), ("msgsz", "3")]),
+            (Some((1, 2)), Some(vec![2, 4, 3]))
+        );
+        assert_eq!(lens(&[("msgsz", "3"), ("msglog", "1:1")]).1, Some(vec![2]));
+        // A length above 2^MAXMSGLOG raises it.
+        assert_eq!(
+            lens(&[("msgsz", "5m")]),
+            (Some((0, 23)), Some(vec![5 << 20]))
+        );
+        assert_eq!(lens(&[("msgsz", "2K")]).1, Some(vec![2048]));
+        assert_eq!(length("1g"), Ok(1 << 30));
+        for bad in [
+            "",
+            "x",
+            "5t",
+            "-1",
+            "2g",
+            "1073741825",
+            "99999999999999999999k",
+        ] {
+            assert!(length(bad).is_err(), "{bad}");
+        }
+        let mut r = Raw::default();
+        assert!(msglog(&mut r, "5:3").is_err() && msglog(&mut r, "31").is_err());
     }
 
     #[test]

@@ -8,30 +8,62 @@ fn run(np: usize, args: &[&str]) -> imb_testkit::Out {
 }
 
 const HEADER: &str = "       #bytes #repetitions      t[usec]   Mbytes/sec      Msg/sec";
-const DEFAULTS: [&str; 6] = [
+const ALL: [&str; 8] = [
     "PingPong",
     "PingPing",
     "Unirandom",
     "Birandom",
     "Corandom",
+    "Stencil2D",
+    "Stencil3D",
     "SendRecv_Replace",
 ];
 
-/// Odd lengths from a -msglen file, checked on 2, 3 and 4 processes: every default benchmark
-/// on every process (the pairs on the even count below an odd one), no defect.
+/// Where IMB-P2P runs each benchmark: the pairs on an even count, the stencils on a grid,
+/// the others from 2 processes.
+fn runs_on(name: &str, np: usize) -> bool {
+    match name {
+        "PingPong" | "PingPing" => np % 2 == 0,
+        "Stencil2D" => [4, 6, 8, 9].contains(&np),
+        "Stencil3D" => [8, 12].contains(&np),
+        _ => np >= 2,
+    }
+}
+
+fn invalid_line(name: &str, np: usize) -> String {
+    match np {
+        1 => format!("# !! Benchmark {name} invalid for 1 process"),
+        _ => format!("# !! Benchmark {name} invalid for {np} processes"),
+    }
+}
+
+/// Odd lengths, from a -msglen file and from -msgsz, checked on 1 to 4 processes: every
+/// benchmark of the default list once on all processes where IMB-P2P runs it, an invalid line
+/// where it does not, no defect.
 #[test]
 fn every_benchmark_checks_clean_on_odd_sizes() {
     let dir = scratch("p2p-odd");
     let lens = write(&dir, "lens", "0\n3\n1001\n5k\n");
-    for np in 2..=4 {
-        let o = run(
-            np,
-            &["-msglen", &lens, "-iter", "20", "-pause", "0", "-check"],
-        );
+    for np in 1..=4 {
+        let file = ["-msglen", lens.as_str()];
+        let msgsz = [
+            "-msgsz", "0", "-msgsz", "3", "-msgsz", "1001", "-msgsz", "5k",
+        ];
+        let given: &[&str] = if np % 2 == 0 { &file } else { &msgsz };
+        let mut args = given.to_vec();
+        args.extend(["-iter", "20", "-pause", "0", "-check"]);
+        let o = run(np, &args);
         ok(&o);
         let t = tables(&o.stdout);
-        let names: Vec<&str> = t.iter().map(|t| t.title.as_str()).collect();
-        assert_eq!(names, DEFAULTS, "np {np}");
+        let names: Vec<&str> = t
+            .iter()
+            .map(|t| t.title.split(' ').next().unwrap())
+            .collect();
+        let want: Vec<&str> = ALL.into_iter().filter(|n| runs_on(n, np)).collect();
+        assert_eq!(names, want, "np {np}");
+        for n in ALL.iter().filter(|n| !runs_on(n, np)) {
+            assert!(o.stdout.contains(&invalid_line(n, np)), "{n} np {np}");
+        }
         for t in &t {
             assert_eq!(t.header, format!("{HEADER}      defects"), "{}", t.title);
             assert_eq!(t.ints("#bytes"), [0, 3, 1001, 5120], "{}", t.title);
@@ -41,11 +73,9 @@ fn every_benchmark_checks_clean_on_odd_sizes() {
                 "{}",
                 t.title
             );
-            let pairs = t.title.starts_with("Ping");
-            let want = if pairs { np - np % 2 } else { np };
             assert_eq!(
                 t.procs[0].trim(),
-                format!("# #processes = {want}"),
+                format!("# #processes = {np}"),
                 "{} np {np}",
                 t.title
             );
@@ -56,36 +86,46 @@ fn every_benchmark_checks_clean_on_odd_sizes() {
     }
 }
 
+/// The stencils name their grid in the banner as IMB-P2P does (slowest side first), and
+/// check clean on it: Stencil2D on 4 (2 x 2) and 6 (3 x 2), Stencil3D on 8 (2 x 2 x 2).
+#[test]
+fn stencils_on_their_grids() {
+    for (np, name, banner) in [
+        (4, "Stencil2D", "Stencil2D (2 x 2)"),
+        (6, "Stencil2D", "Stencil2D (3 x 2)"),
+        (8, "Stencil3D", "Stencil3D (2 x 2 x 2)"),
+    ] {
+        let o = run(
+            np,
+            &[
+                name, "-msgsz", "7", "-msgsz", "1000", "-iter", "10", "-pause", "0", "-check",
+            ],
+        );
+        ok(&o);
+        let t = tables(&o.stdout);
+        assert_eq!(t.len(), 1);
+        assert_eq!(t[0].title, banner);
+        assert_eq!(t[0].ints("#bytes"), [7, 1000]);
+        assert!(t[0].column("defects").iter().all(|d| d == "0.00"));
+    }
+}
+
 /// One process: every benchmark is invalid, and the run still ends well.
 #[test]
 fn one_process_is_invalid() {
     let o = run(1, &["-msglog", "1", "-pause", "0"]);
     ok(&o);
     assert!(tables(&o.stdout).is_empty());
-    for n in DEFAULTS {
-        assert!(
-            o.stdout
-                .contains(&format!("# !! Benchmark {n} invalid for 1 process")),
-            "{n}"
-        );
+    for n in ALL {
+        assert!(o.stdout.contains(&invalid_line(n, 1)), "{n}");
     }
 }
 
-/// The default counts: min(100000, 800 MiB / X), as IMB-P2P's `-iter 100000,800`.
+/// The lengths and counts of IMB-P2P: `-msglog k:n` without 0, `-msglog n` with it,
+/// min(100000, 800 MiB / X) rounded to nearest (IMB-P2P's `-iter 100000,800`).
 #[test]
-fn default_counts_as_imb_p2p() {
-    let o = run(
-        2,
-        &[
-            "PingPong",
-            "-msglog",
-            "22:22",
-            "-zero_size",
-            "off",
-            "-pause",
-            "0",
-        ],
-    );
+fn lengths_and_counts_as_imb_p2p() {
+    let o = run(2, &["PingPong", "-msglog", "22:22", "-pause", "0"]);
     ok(&o);
     let t = tables(&o.stdout);
     assert_eq!(t[0].ints("#bytes"), [4 << 20]);
@@ -93,55 +133,23 @@ fn default_counts_as_imb_p2p() {
     let o = run(
         2,
         &[
-            "PingPong", "-iter", "1000,1", "-msglog", "12", "-pause", "0",
+            "PingPong", "-iter", "1000,1", "-msglog", "12", "-msgsz", "3000", "-pause", "0",
         ],
     );
     ok(&o);
     let t = tables(&o.stdout);
     assert_eq!(
         t[0].ints("#bytes"),
-        [0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096]
+        [0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 3000]
     );
     let r = t[0].ints("#repetitions");
     assert_eq!(r[..2], [1000, 1000]);
-    // 1 MiB / 4096 B = 256, below the cap of 1000.
-    assert_eq!(r[13], 256);
+    // 1 MiB / 4096 B = 256, below the cap of 1000; 1 MiB / 3000 B = 349.5, rounded up.
+    assert_eq!(r[13..], [256, 350]);
 }
 
-/// The stencils run only when named, on a grid: Stencil2D on 4 (2 x 2), checked; on 3 the
-/// run ends with one line naming why, on every rank together.
-#[test]
-fn stencil2d_on_a_grid_only() {
-    let o = run(
-        4,
-        &[
-            "Stencil2D",
-            "-msglog",
-            "0:3",
-            "-iter",
-            "10",
-            "-pause",
-            "0",
-            "-check",
-        ],
-    );
-    ok(&o);
-    let t = tables(&o.stdout);
-    assert_eq!(t.len(), 1);
-    assert_eq!(t[0].title, "Stencil2D");
-    assert_eq!(t[0].ints("#bytes"), [0, 1, 2, 4, 8]);
-    assert!(t[0].column("defects").iter().all(|d| d == "0.00"));
-    let o = run(3, &["Stencil2D", "-msglog", "1", "-pause", "0"]);
-    assert_ne!(o.code, Some(0));
-    assert!(
-        o.stderr.contains("needs a process count that makes a grid"),
-        "{}",
-        o.stderr
-    );
-}
-
-/// IMB-P2P's switches and its -pause are read as it reads them; a wrong value is one line
-/// naming the option; -msgsz is refused with the way to give a length.
+/// IMB-P2P's switches, -pause and -msgsz are read as it reads them; a wrong value is one line
+/// naming the option; -npmin, which IMB-P2P does not have, is refused with the reason.
 #[test]
 fn options_and_refusals() {
     let o = run(
@@ -166,7 +174,9 @@ fn options_and_refusals() {
     for (args, what) in [
         (["-msgrd", "maybe"], "-msgrd"),
         (["-pause", "-3"], "-pause"),
-        (["-msgsz", "4097"], "-msgsz"),
+        (["-msgsz", "5t"], "-msgsz"),
+        (["-msglog", "5:3"], "-msglog"),
+        (["-npmin", "2"], "-npmin"),
     ] {
         let o = run(2, &args);
         assert_ne!(o.code, Some(0), "{args:?}");
