@@ -23,7 +23,7 @@ const ALL: [&str; 8] = [
 /// the others from 2 processes.
 fn runs_on(name: &str, np: usize) -> bool {
     match name {
-        "PingPong" | "PingPing" => np % 2 == 0,
+        "PingPong" | "PingPing" => np.is_multiple_of(2),
         "Stencil2D" => [4, 6, 8, 9].contains(&np),
         "Stencil3D" => [8, 12].contains(&np),
         _ => np >= 2,
@@ -44,12 +44,12 @@ fn invalid_line(name: &str, np: usize) -> String {
 fn every_benchmark_checks_clean_on_odd_sizes() {
     let dir = scratch("p2p-odd");
     let lens = write(&dir, "lens", "0\n3\n1001\n5k\n");
-    for np in 1..=4 {
+    for np in 1..=4usize {
         let file = ["-msglen", lens.as_str()];
         let msgsz = [
             "-msgsz", "0", "-msgsz", "3", "-msgsz", "1001", "-msgsz", "5k",
         ];
-        let given: &[&str] = if np % 2 == 0 { &file } else { &msgsz };
+        let given: &[&str] = if np.is_multiple_of(2) { &file } else { &msgsz };
         let mut args = given.to_vec();
         args.extend(["-iter", "20", "-pause", "0", "-check"]);
         let o = run(np, &args);
