@@ -1,15 +1,21 @@
 //! The measured loop shared by every IMB-P2P pattern (doc/ReadMe_IMB.md, "imb-p2p"), and the
-//! helpers of its repetitions. Per size, untimed: `-pause`, then n/10 repetitions of warm-up
-//! (at least one when n > 1), then the engine's barriers and the timed loop through
-//! `kernel::bracket`, then `-pause` again. A pattern (`Pattern`) implements one repetition; it
+//! helpers of its repetitions. Per size, untimed: `-pause`, IMB-P2P's barrier, n/10
+//! repetitions of warm-up (at least one when n > 1), the barrier again and the timed loop
+//! through `kernel::bracket`, then `-pause` again. A pattern (`Pattern`) implements one repetition; it
 //! owns its messages, allocated when the kernel is built, so `-msgwr` can store into them.
 
 use crate::options::Conf;
 use crate::table::Counted;
+use imb_core::barrier::Barriers;
 use imb_core::buffers::Defect;
 use imb_core::kernel::{bracket, Comm, Ctx, Loop, Measure, Sample};
 use std::hint::black_box;
 use std::time::Duration;
+
+/// IMB-P2P's one barrier before the warm-up and before the timer: rounds of zero-byte
+/// `MPI_Sendrecv` (the dissemination barrier IMB 2021's `-imb_barrier` also uses), whatever
+/// the MPI library's `MPI_Barrier` does.
+pub const IMB_P2P_BARRIER: Barriers = Barriers { n: 1, imb: true };
 
 /// IMB-P2P touches one byte of every cache line of this length.
 pub const LINE: usize = 64;
@@ -110,17 +116,17 @@ impl<P: Pattern> P2pLoop<P> {
 
 impl<P: Pattern> Measure for P2pLoop<P> {
     type Rec = Counted;
-    fn measure(&mut self, comm: &Comm, lp: Loop, n: usize, check: bool) -> Sample<Counted> {
+    fn measure(&mut self, comm: &Comm, _: Loop, n: usize, check: bool) -> Sample<Counted> {
         let n = n.max(1);
         self.pause();
-        lp.barriers.wait(comm);
+        IMB_P2P_BARRIER.wait(comm);
         self.p.restart();
         for i in 0..warm_ups(n) {
             self.p.step(i, &mut self.touch);
         }
         self.p.restart();
         let (p, t) = (&mut self.p, &mut self.touch);
-        let (secs, (msgs, defect)) = bracket(comm, lp.barriers, n, || {
+        let (secs, (msgs, defect)) = bracket(comm, IMB_P2P_BARRIER, n, || {
             let mut msgs = 0u64;
             let mut defect = Defect::NONE;
             if check {

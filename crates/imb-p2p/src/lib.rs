@@ -15,10 +15,15 @@ pub mod table;
 
 use imb_core::bench::{Class, Effort, Info, Procs, Shape};
 use imb_core::buffers::Buffer;
+use imb_core::cli::Options;
 use imb_core::kernel::{Benchmark, Ctx, Hooks, Prep, Suite, Timed};
+use imb_core::method::DECIMAL_MEGABYTE;
+use imb_core::note::{Note, Remark};
+use imb_core::report::Header;
 use kernel::P2pLoop;
 use options::Conf;
 use patterns::*;
+use serde::Serialize;
 use std::any::Any;
 
 /// What one repetition does on one process, for the run-time bound: `calls` blocking steps,
@@ -190,6 +195,41 @@ pub static BENCHMARKS: &[&dyn Benchmark] = &[
     &SendRecv_Replace,
 ];
 
+/// IMB-P2P's method, stated in the header's `# !!` blocks as `-compat 2021`'s is for the
+/// other executables: readers of the output (imb-compare) learn the megabyte from it.
+/// Its options that differ from IMB-P2P's defaults are listed as given (`-pause 0`), so two
+/// runs' conditions can be compared from their text output alone.
+#[derive(Serialize)]
+pub struct P2pMethod {
+    pub megabyte: f64,
+    pub options: Vec<String>,
+}
+
+impl Remark for P2pMethod {
+    const KIND: &'static str = "method";
+    fn lines(&self) -> Vec<String> {
+        vec![
+            "Measured as IMB 2021's IMB-P2P measures:".into(),
+            "  n_sample = OVERALL_VOL / X rounded to the nearest count; n_sample/10 warm-up \
+             repetitions before every size"
+                .into(),
+            "  IMB 2021's dissemination barrier before the warm-up and the timer".into(),
+            format!("  {DECIMAL_MEGABYTE}"),
+        ]
+        .into_iter()
+        .chain(self.options.iter().map(|o| format!("  {o}")))
+        .collect()
+    }
+}
+
+fn p2p_header(h: &mut Header, o: &Options) {
+    let method = P2pMethod {
+        megabyte: table::MB,
+        options: Conf::of(&o.family).changes(),
+    };
+    h.notes.insert(0, Note::of(&method));
+}
+
 /// The imb-p2p executable: every benchmark once on all processes of the run, no warm-up with
 /// the largest size (each size warms itself up, `kernel`).
 pub static SUITE: Suite = Suite {
@@ -203,6 +243,7 @@ pub static SUITE: Suite = Suite {
     hooks: Hooks {
         warm_up: false,
         fill: Buffer::fill,
+        header: p2p_header,
         ..Hooks::IMB
     },
 };

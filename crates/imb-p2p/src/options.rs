@@ -40,6 +40,22 @@ impl Conf {
         pause_us: DEFAULT_PAUSE_US,
     };
 
+    /// The options that differ from IMB-P2P's defaults, as they would be typed.
+    pub fn changes(&self) -> Vec<String> {
+        let on = |b: bool| if b { "on" } else { "off" };
+        let mut v = Vec::new();
+        if self.msgrd != Conf::IMB.msgrd {
+            v.push(format!("-msgrd {}", on(self.msgrd)));
+        }
+        if self.msgwr != Conf::IMB.msgwr {
+            v.push(format!("-msgwr {}", on(self.msgwr)));
+        }
+        if self.pause_us != Conf::IMB.pause_us {
+            v.push(format!("-pause {}", self.pause_us));
+        }
+        v
+    }
+
     /// The run's values, IMB-P2P's defaults where none was given.
     pub fn of(v: &Values) -> Conf {
         Conf {
@@ -198,6 +214,36 @@ without 0 (IMB-P2P; default 0, 1, ..., 4 MiB).\n",
     ],
     refused: &[
         Refused {
+            name: "compat",
+            takes: Takes::Value,
+            why: "{exe} measures as IMB-P2P does, which IMB 3.0 did not have",
+        },
+        Refused {
+            name: "iter_policy",
+            takes: Takes::Value,
+            why: "IMB-P2P counts its repetitions by -iter max,numerator alone",
+        },
+        Refused {
+            name: "warm_up",
+            takes: Takes::Value,
+            why: "IMB-P2P warms up before every size, n_sample/10 repetitions",
+        },
+        Refused {
+            name: "imb_barrier",
+            takes: Takes::Value,
+            why: "{exe} always uses IMB-P2P's barrier of zero-byte MPI_Sendrecv rounds",
+        },
+        Refused {
+            name: "msg_pause",
+            takes: Takes::Value,
+            why: "{exe} pauses as IMB-P2P does: -pause usec",
+        },
+        Refused {
+            name: "off_cache",
+            takes: Takes::Value,
+            why: "IMB-P2P has no -off_cache (IMB-MPI1, IMB-NBC and IMB-RMA have)",
+        },
+        Refused {
             name: "npmin",
             takes: Takes::Value,
             why: "{exe} runs every benchmark once on all processes of the run, as IMB-P2P does",
@@ -323,6 +369,17 @@ mod tests {
         assert!(pause("-1").is_err());
         assert!(pause("x").is_err());
         assert!(pause("3600000001").is_err());
+    }
+
+    #[test]
+    fn changes_as_typed() {
+        assert!(Conf::IMB.changes().is_empty());
+        let c = Conf {
+            msgrd: false,
+            pause_us: 0,
+            ..Conf::IMB
+        };
+        assert_eq!(c.changes(), ["-msgrd off", "-pause 0"]);
     }
 
     #[test]

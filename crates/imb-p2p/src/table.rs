@@ -4,7 +4,7 @@
 //! (`Counted`). With M the messages of one repetition of the run (the counts summed over the
 //! processes, halved since each message is counted by its sender and its receiver):
 //! t[usec] = Σ time / M (PingPong: / 2M, half a round trip), Msg/sec = M / t_max and
-//! Mbytes/sec = Msg/sec · X / MB, the run's megabyte.
+//! Mbytes/sec = Msg/sec · X / 10^6, IMB-P2P's megabyte (the header says so: `lib.rs`).
 
 use imb_core::report::column::{self, Column};
 use imb_core::table::{Record, Reduce, RowIn, TableKind};
@@ -22,6 +22,9 @@ impl Record for Counted {
         Counted(w[0])
     }
 }
+
+/// IMB-P2P's megabyte, whatever `-compat` would say for the other executables.
+pub const MB: f64 = 1e6;
 
 /// IMB-P2P's message rate, a whole number.
 pub const MSG_PER_SEC: Column = Column::new_whole("Msg/sec", "msg_per_s");
@@ -74,7 +77,7 @@ fn values(r: &RowIn<Counted>, legs: f64) -> Vec<f64> {
         0.0
     };
     let rate = if t_max > 0.0 { msgs * 1e6 / t_max } else { 0.0 };
-    vec![t, rate * r.x as f64 / r.megabyte.0, rate]
+    vec![t, rate * r.x as f64 / MB, rate]
 }
 
 #[cfg(test)]
@@ -115,7 +118,8 @@ mod tests {
             &[2.0, 2.0, 4.0, 4.0],
             &[2.0; 4],
             1_000_000,
-            Megabyte(1e6),
+            // The run's megabyte does not count: IMB-P2P's is 10^6 bytes.
+            Megabyte::IMB30,
         );
         assert_eq!(v[0], 12.0 / 8.0);
         assert_eq!(v[2], 4.0 / 4.0 * 1e6);

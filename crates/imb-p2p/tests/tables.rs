@@ -148,8 +148,9 @@ fn lengths_and_counts_as_imb_p2p() {
     assert_eq!(r[13..], [256, 350]);
 }
 
-/// IMB-P2P's switches, -pause and -msgsz are read as it reads them; a wrong value is one line
-/// naming the option; -npmin, which IMB-P2P does not have, is refused with the reason.
+/// IMB-P2P's switches, -pause and -msgsz are read as it reads them and stated in the header;
+/// a wrong value is one line naming the option; -npmin, -compat and IMB 2021's method
+/// options, which IMB-P2P does not have, are refused with the reason.
 #[test]
 fn options_and_refusals() {
     let o = run(
@@ -171,12 +172,28 @@ fn options_and_refusals() {
     );
     ok(&o);
     assert_eq!(tables(&o.stdout)[0].ints("#repetitions"), [5; 4]);
+    // The header's method block: the megabyte readers look for, the options as given.
+    for line in [
+        "# !! Measured as IMB 2021's IMB-P2P measures:",
+        "# !!   Mbytes/sec counts MB = 10^6 bytes",
+        "# !!   -msgrd off",
+        "# !!   -msgwr off",
+        "# !!   -pause 10",
+    ] {
+        assert!(
+            o.stdout.contains(&format!("{line}\n")),
+            "{line}: {}",
+            o.stdout
+        );
+    }
     for (args, what) in [
         (["-msgrd", "maybe"], "-msgrd"),
         (["-pause", "-3"], "-pause"),
         (["-msgsz", "5t"], "-msgsz"),
         (["-msglog", "5:3"], "-msglog"),
         (["-npmin", "2"], "-npmin"),
+        (["-compat", "2021"], "-compat"),
+        (["-off_cache", "-1"], "-off_cache"),
     ] {
         let o = run(2, &args);
         assert_ne!(o.code, Some(0), "{args:?}");
