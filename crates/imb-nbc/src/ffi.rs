@@ -33,7 +33,23 @@ pub struct Pending<'b> {
     _bufs: PhantomData<&'b mut [u8]>,
 }
 
-impl Pending<'_> {
+impl<'b> Pending<'b> {
+    /// An operation started outside this file, completed here as one of ours is: imb-mpi4's
+    /// persistent collectives after MPI_Start, so that the loops of `overlap` time them as they
+    /// time a non-blocking call. MPI_Wait leaves a persistent request's handle valid (the
+    /// request becomes inactive), so waiting on this copy of it is waiting on the request.
+    ///
+    /// # Safety
+    /// `req` is active, and every buffer and array it reads or writes stays borrowed, by the
+    /// caller, for `'b`; nothing else completes it.
+    pub unsafe fn started(req: ffi::MPI_Request) -> Self {
+        Pending {
+            req,
+            done: false,
+            _bufs: PhantomData,
+        }
+    }
+
     /// MPI_Wait.
     #[inline(always)]
     pub fn wait(mut self) {

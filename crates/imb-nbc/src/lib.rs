@@ -12,9 +12,9 @@
 
 pub mod cpu;
 pub mod cpu2021;
-mod ffi;
-mod ops;
-mod overlap;
+pub mod ffi;
+pub mod ops;
+pub mod overlap;
 
 pub use overlap::overlap_pct;
 
@@ -27,9 +27,10 @@ use std::any::Any;
 use std::marker::PhantomData;
 
 /// Whether a pattern has a root, and whether IMB 2021 counts its benchmarks as rooted (its
-/// `-iter_policy auto` gives those `multiple_np`).
+/// `-iter_policy auto` gives those `multiple_np`). Public, with `info`, for imb-mpi4, whose
+/// persistent benchmarks IMB 2021 flags as it flags these.
 #[derive(Clone, Copy)]
-enum Root {
+pub enum Root {
     None,
     /// Both the overlap benchmark and its `_pure` variant.
     Both,
@@ -38,7 +39,7 @@ enum Root {
 }
 
 /// The metadata of an overlap benchmark (`pure` false) or its `_pure` variant.
-const fn info(
+pub const fn info(
     name: &'static str,
     class: Class,
     bufs: BufShape,
@@ -251,8 +252,8 @@ pub static SUITE: Suite = Suite {
 /// When an overlap benchmark is selected, every rank calibrates its own CPU work, once per
 /// process: at start-up under the default profile; under `-compat 2021` at the first call
 /// that needs it, as IMB 2021 does (this builds the empty calibration its kernels fill). IMB-NBC
-/// prints no block for it, so neither do we.
-fn calibrate_for(selected: &[&'static Info], opts: &Options) -> Option<RunState> {
+/// prints no block for it, so neither do we. imb-mpi4's suite calls it too.
+pub fn calibrate_for(selected: &[&'static Info], opts: &Options) -> Option<RunState> {
     let overlap = selected
         .iter()
         .any(|i| *i.table == OVERLAP || *i.table == OVERLAP_SYNC);
