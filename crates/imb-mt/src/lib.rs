@@ -1,0 +1,208 @@
+//! imb-mt: IMB 2021's IMB-MT on imb-core. Every rank runs T threads (OMP_NUM_THREADS, else
+//! its CPUs; one thread unless the thread level is multiple), each on its own duplicate of
+//! MPI_COMM_WORLD, and each thread runs the whole pattern with its own buffers: PingPongMT,
+//! PingPingMT, SendRecvMT, ExchangeMT, UniBandMT, BiBandMT, BarrierMT, BcastMT, ReduceMT and
+//! AllReduceMT, the benchmarks IMB 2021.11 builds (doc/ReadMe_IMB.md, "imb-mt"). Sizes are
+//! element counts (`-count`), every size runs `-repeat` times after `-warmup` untimed
+//! repetitions, on every process at once; a row's #bytes is what all of a rank's threads
+//! move (count·type size·T). The crate declares the benchmarks (here), its options
+//! (`options`), the threads and their kernel (`team`), each thread's pattern (`patterns`), the
+//! MPI calls (`ffi`) and the tables (`table`); imb-core runs them.
+
+#![allow(non_upper_case_globals)] // benchmark statics carry IMB-MT's names
+
+mod ffi;
+pub mod options;
+pub mod patterns;
+pub mod table;
+mod team;
+
+use imb_core::bench::{Class, Info, Procs};
+use imb_core::cli::{Options, ThreadLevel};
+use imb_core::kernel::{Benchmark, Ctx, Hooks, RunState, Suite, Timed};
+use imb_core::plan::Plan;
+use patterns::Pattern;
+use team::{MtKernel, Run};
+
+/// One IMB-MT benchmark: its metadata and its pattern.
+pub struct Mt {
+    info: &'static Info,
+    pattern: Pattern,
+}
+
+impl Benchmark for Mt {
+    fn info(&self) -> &'static Info {
+        self.info
+    }
+    fn kernel<'a>(&self, ctx: Ctx<'a>) -> Box<dyn Timed + 'a> {
+        let run = ctx
+            .run
+            .and_then(|r| r.downcast_ref::<Run>())
+            .expect("imb-mt: run_state builds the threads' state before any kernel");
+        Box::new(MtKernel {
+            pattern: self.pattern,
+            run,
+            x: ctx.x,
+        })
+    }
+}
+
+/// Every size runs `-repeat` times (IMB-MT has no volume rule).
+fn repeat_cap(_: usize, cap: usize, _: usize) -> usize {
+    cap
+}
+
+/// A pair pattern needs two processes at least.
+fn two_or_more(np: usize) -> bool {
+    np >= 2
+}
+
+const fn info(name: &'static str, class: Class, pattern: Pattern) -> Info {
+    let base = Info::mpi1(name, class);
+    let table = match pattern {
+        Pattern::PingPong | Pattern::PingPing | Pattern::SendRecv | Pattern::Exchange => {
+            &table::PT2PT
+        }
+        Pattern::UniBand | Pattern::BiBand => &table::BAND,
+        Pattern::Barrier => &table::SYNC,
+        _ => &table::COLL,
+    };
+    Info {
+        procs: Procs::World,
+            table,
+            scale_bw: match pattern {
+                Pattern::SendRecv => 2.0,
+                Pattern::Exchange => 4.0,
+                _ => 1.0,
+            },
+            valid_np: if pattern.paired() {
+                two_or_more
+            } else {
+                imb_core::bench::any_np
+            },
+            volume_rule: repeat_cap,
+            ..base
+    }
+}
+
+/// Declare benchmark `$id` of `$class` running `$p`.
+macro_rules! mt {
+    ($id:ident, $class:ident, $p:ident) => {
+        pub static $id: Mt = Mt {
+            info: &info(stringify!($id), Class::$class, Pattern::$p),
+            pattern: Pattern::$p,
+        };
+    };
+}
+
+mt!(PingPongMT, ParallelTransfer, PingPong);
+mt!(PingPingMT, ParallelTransfer, PingPing);
+mt!(SendRecvMT, ParallelTransfer, SendRecv);
+mt!(ExchangeMT, ParallelTransfer, Exchange);
+mt!(UniBandMT, ParallelTransfer, UniBand);
+mt!(BiBandMT, ParallelTransfer, BiBand);
+mt!(BarrierMT, Sync, Barrier);
+mt!(BcastMT, Collective, Bcast);
+mt!(ReduceMT, Collective, Reduce);
+mt!(AllReduceMT, Collective, AllReduce);
+
+/// IMB-MT's benchmarks in its default order.
+pub static BENCHMARKS: &[&Mt] = &[
+    &PingPongMT,
+    &PingPingMT,
+    &SendRecvMT,
+    &ExchangeMT,
+    &UniBandMT,
+    &BiBandMT,
+    &BarrierMT,
+    &BcastMT,
+    &ReduceMT,
+    &AllReduceMT,
+];
+
+static AS_BENCHMARKS: [&dyn Benchmark; 10] = [
+    &PingPongMT,
+    &PingPingMT,
+    &SendRecvMT,
+    &ExchangeMT,
+    &UniBandMT,
+    &BiBandMT,
+    &BarrierMT,
+    &BcastMT,
+    &ReduceMT,
+    &AllReduceMT,
+];
+
+/// The threads' communicators, datatype and CPUs, once for the run (collective).
+fn run_state(_: &[&'static Info], o: &Options) -> Option<RunState> {
+    let multiple = o.thread_level == ThreadLevel::Multiple;
+    let mt = options::Mt::of(&o.family, o.thread_level);
+    Some((Box::new(Run::new(mt, multiple)), None))
+}
+
+/// Before the header: more than one thread per rank needs MPI_THREAD_MULTIPLE granted, and
+/// `-check` needs int elements.
+fn before_run(_: &Plan, o: &Options) -> std::result::Result<(), String> {
+    let mt = options::Mt::of(&o.family, o.thread_level);
+    if o.check && mt.datatype != options::Datatype::Int {
+        return Err("-check verifies int elements only: use -datatype int".into());
+    }
+    if o.thread_level == ThreadLevel::Multiple && ffi::granted_level() < ffi::level_multiple() {
+        return Err(format!(
+            "the MPI library did not grant MPI_THREAD_MULTIPLE, which {} threads per rank \
+             calling MPI need (-thread_level single runs one thread per rank)",
+            mt.threads
+        ));
+    }
+    Ok(())
+}
+
+/// imb-mt as the engine runs it.
+pub static SUITE: Suite = Suite {
+    exe: "imb-mt",
+    part: "MT part",
+    settings: &imb_core::settings::STANDARD,
+    npmin: 2,
+    benchmarks: &AS_BENCHMARKS,
+    defaults_2021: &[],
+    options: &options::OPTIONS,
+    hooks: Hooks {
+        // IMB-MT warms up every size itself (`-warmup`), in each thread.
+        warm_up: false,
+        run_state,
+        before_run,
+        ..Hooks::IMB
+    },
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn imb_mt_names_in_its_order() {
+        assert_eq!(
+            SUITE.names(),
+            [
+                "PingPongMT",
+                "PingPingMT",
+                "SendRecvMT",
+                "ExchangeMT",
+                "UniBandMT",
+                "BiBandMT",
+                "BarrierMT",
+                "BcastMT",
+                "ReduceMT",
+                "AllReduceMT"
+            ]
+        );
+        assert_eq!(SUITE.defaults(), 10);
+    }
+
+    #[test]
+    fn every_size_runs_repeat_times() {
+        assert_eq!(repeat_cap(1 << 20, 1000, 1 << 10), 1000);
+        assert!(!(PingPongMT.info.valid_np)(1));
+        assert!((BcastMT.info.valid_np)(1));
+    }
+}
