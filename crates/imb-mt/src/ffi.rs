@@ -261,7 +261,15 @@ impl Comm {
             );
             check(
                 "MPI_Recv",
-                ffi::MPI_Recv(mptr(rl), e.n(rl), e.ty, left, tag, self.0, ffi::RSMPI_STATUS_IGNORE),
+                ffi::MPI_Recv(
+                    mptr(rl),
+                    e.n(rl),
+                    e.ty,
+                    left,
+                    tag,
+                    self.0,
+                    ffi::RSMPI_STATUS_IGNORE,
+                ),
             );
             check(
                 "MPI_Recv",
@@ -314,7 +322,15 @@ impl Comm {
             for w in 0..sends {
                 check(
                     "MPI_Isend",
-                    ffi::MPI_Isend(cptr(s), e.n(s), e.ty, dest, tag, self.0, base.add(recvs + w)),
+                    ffi::MPI_Isend(
+                        cptr(s),
+                        e.n(s),
+                        e.ty,
+                        dest,
+                        tag,
+                        self.0,
+                        base.add(recvs + w),
+                    ),
                 );
             }
             check(

@@ -21,6 +21,8 @@ use imb_core::bench::{Class, Info, Procs};
 use imb_core::cli::{Options, ThreadLevel};
 use imb_core::kernel::{Benchmark, Ctx, Hooks, RunState, Suite, Timed};
 use imb_core::plan::Plan;
+use imb_core::report::Header;
+use imb_core::vocab::Layout;
 use patterns::Pattern;
 use team::{MtKernel, Run};
 
@@ -69,19 +71,19 @@ const fn info(name: &'static str, class: Class, pattern: Pattern) -> Info {
     };
     Info {
         procs: Procs::World,
-            table,
-            scale_bw: match pattern {
-                Pattern::SendRecv => 2.0,
-                Pattern::Exchange => 4.0,
-                _ => 1.0,
-            },
-            valid_np: if pattern.paired() {
-                two_or_more
-            } else {
-                imb_core::bench::any_np
-            },
-            volume_rule: repeat_cap,
-            ..base
+        table,
+        scale_bw: match pattern {
+            Pattern::SendRecv => 2.0,
+            Pattern::Exchange => 4.0,
+            _ => 1.0,
+        },
+        valid_np: if pattern.paired() {
+            two_or_more
+        } else {
+            imb_core::bench::any_np
+        },
+        volume_rule: repeat_cap,
+        ..base
     }
 }
 
@@ -140,13 +142,10 @@ fn run_state(_: &[&'static Info], o: &Options) -> Option<RunState> {
     Some((Box::new(Run::new(mt, multiple)), None))
 }
 
-/// Before the header: more than one thread per rank needs MPI_THREAD_MULTIPLE granted, and
-/// `-check` needs int elements.
+/// Before the header: the threads of a rank call MPI at once, which needs
+/// MPI_THREAD_MULTIPLE granted.
 fn before_run(_: &Plan, o: &Options) -> std::result::Result<(), String> {
     let mt = options::Mt::of(&o.family, o.thread_level);
-    if o.check && mt.datatype != options::Datatype::Int {
-        return Err("-check verifies int elements only: use -datatype int".into());
-    }
     if o.thread_level == ThreadLevel::Multiple && ffi::granted_level() < ffi::level_multiple() {
         return Err(format!(
             "the MPI library did not grant MPI_THREAD_MULTIPLE, which {} threads per rank \
@@ -155,6 +154,33 @@ fn before_run(_: &Plan, o: &Options) -> std::result::Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// A row's #bytes: what all the threads of a rank move (IMB-MT's weak-scaling size).
+fn row_bytes(x: usize, o: &Options) -> usize {
+    x.saturating_mul(options::Mt::of(&o.family, o.thread_level).threads)
+}
+
+/// IMB-MT's banner lines: the processes that took part and the threads of each, and the
+/// window of UniBandMT and BiBandMT.
+fn process_block(info: &Info, l: &Layout, o: &Options) -> Option<Vec<String>> {
+    let mt = options::Mt::of(&o.family, o.thread_level);
+    let b = BENCHMARKS.iter().find(|b| b.info.name == info.name)?;
+    let np = if b.pattern.paired() {
+        patterns::paired_ranks(l.np, mt.stride)
+    } else {
+        l.np
+    };
+    let mut lines = vec![format!("#processes = {np} (threads: {})", mt.threads)];
+    if matches!(b.pattern, Pattern::UniBand | Pattern::BiBand) {
+        lines.push(format!("window_size = {}", mt.window));
+    }
+    Some(lines)
+}
+
+/// `-noheader`.
+fn header(h: &mut Header, o: &Options) {
+    h.hidden = options::NOHEADER.get(&o.family).unwrap_or(false);
 }
 
 /// imb-mt as the engine runs it.
@@ -171,6 +197,9 @@ pub static SUITE: Suite = Suite {
         warm_up: false,
         run_state,
         before_run,
+        row_bytes,
+        process_block,
+        header,
         ..Hooks::IMB
     },
 };

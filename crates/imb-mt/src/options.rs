@@ -28,8 +28,13 @@ pub const DATATYPE: Slot<String> = Slot::new("datatype");
 pub const MALLOC_ALGO: Slot<String> = Slot::new("malloc_algo");
 /// `-malloc_align`: bytes each buffer's start is aligned to.
 pub const MALLOC_ALIGN: Slot<usize> = Slot::new("malloc_align");
-/// Threads per rank, resolved on rank 0 (OMP_NUM_THREADS, else the CPUs allowed).
+/// Threads per rank, resolved on rank 0 (OMP_NUM_THREADS, else the CPUs allowed; 1 unless
+/// the thread level is multiple).
 pub const THREADS: Slot<usize> = Slot::new("threads");
+/// `-check on|off` as given (the engine's check flag carries it too).
+pub const CHECK: Slot<bool> = Slot::new("check");
+/// `-noheader`: no header in the text output.
+pub const NOHEADER: Slot<bool> = Slot::new("noheader");
 
 /// IMB-MT's defaults.
 pub const DEFAULT_COUNTS: &[usize] = &[1, 2, 4, 8];
@@ -177,20 +182,6 @@ fn switch(v: &str) -> std::result::Result<bool, String> {
     }
 }
 
-/// The message lengths the engine runs: -count × -datatype's size. Written whenever either
-/// is given, so their order on the command line does not matter.
-fn set_lengths(r: &mut Raw) {
-    let c = COUNT
-        .get(&r.family)
-        .and_then(|c| counts(&c).ok())
-        .unwrap_or_else(|| DEFAULT_COUNTS.to_vec());
-    let dt = match DATATYPE.get(&r.family).as_deref() {
-        Some("char") => Datatype::Char,
-        _ => Datatype::Int,
-    };
-    r.msgsize = Some(lengths(&c, dt));
-}
-
 /// The threads of a rank: OMP_NUM_THREADS (its first value, as OpenMP reads the outer level),
 /// else the CPUs this process may run on, as OpenMP counts them.
 pub fn threads_from(env: Option<&str>, cpus: usize) -> std::result::Result<usize, String> {
@@ -214,8 +205,18 @@ fn resolve(f: &FamilyIn) -> Result<Values> {
     let cpus = imb_harness::binding::allowed_cpus()
         .map(|c| c.len())
         .unwrap_or(1);
-    let t = threads_from(env.as_deref(), cpus).map_err(|e| Error::arg("OMP_NUM_THREADS", e))?;
+    let t = if f.thread_level == ThreadLevel::Multiple {
+        threads_from(env.as_deref(), cpus).map_err(|e| Error::arg("OMP_NUM_THREADS", e))?
+    } else {
+        1
+    };
     THREADS.set(&mut v, t);
+    if CHECK.get(&v) == Some(true) && DATATYPE.get(&v).as_deref() == Some("char") {
+        return Err(Error::arg(
+            "-check",
+            "verifies int elements only, as IMB-MT's does: use -datatype int",
+        ));
+    }
     if let Some(s) = STRIDE.get(&v).filter(|&s| s > 0) {
         if s > f.np / 2 {
             return Err(Error::arg(
@@ -231,8 +232,22 @@ fn resolve(f: &FamilyIn) -> Result<Values> {
     Ok(v)
 }
 
+/// The run's message lengths: `-count`'s counts (IMB-MT's 1,2,4,8 by default) times the
+/// datatype's size.
+fn run_lengths(_: &FamilyIn, v: &Values) -> Option<Vec<usize>> {
+    let c = COUNT
+        .get(v)
+        .and_then(|c| counts(&c).ok())
+        .unwrap_or_else(|| DEFAULT_COUNTS.to_vec());
+    let dt = match DATATYPE.get(v).as_deref() {
+        Some("char") => Datatype::Char,
+        _ => Datatype::Int,
+    };
+    Some(lengths(&c, dt))
+}
+
 /// Options of the other executables refused here, with the reason.
-pub const REFUSED: [Refused; 3] = [
+pub const REFUSED: [Refused; 2] = [
     Refused {
         name: "aggregate_mode",
         takes: Takes::Value,
@@ -242,12 +257,6 @@ pub const REFUSED: [Refused; 3] = [
         name: "dir",
         takes: Takes::Value,
         why: "only imb-io creates files",
-    },
-    Refused {
-        name: "noheader",
-        takes: Takes::Flag,
-        why: "{exe} always prints its header (IMB-MT's -noheader drops only its title lines; \
-              imb-rs keeps the header that makes a run traceable)",
     },
 ];
 
@@ -264,7 +273,6 @@ pub static OPTIONS: Family = Family {
             |r: &mut Raw, v| -> std::result::Result<(), String> {
                 counts(v)?;
                 COUNT.set(&mut r.family, v.trim().to_string());
-                set_lengths(r);
                 Ok(())
             },
             (10, 0, "[-count <n1,n2,...>]"),
@@ -276,7 +284,6 @@ count x the datatype's size x the threads of a rank.\n",
             Takes::Value,
             |r: &mut Raw, v| -> std::result::Result<(), String> {
                 DATATYPE.set(&mut r.family, word(v, &["int", "char"])?);
-                set_lengths(r);
                 Ok(())
             },
             (10, 1, "[-datatype int|char]"),
@@ -367,11 +374,22 @@ serial unless -thread_level is multiple).\n",
             Takes::Value,
             |r: &mut Raw, v| -> std::result::Result<(), String> {
                 r.check = switch(v)?;
+                CHECK.set(&mut r.family, r.check);
                 Ok(())
             },
             (12, 2, "[-check on|off]"),
             "- -check on|off: verify what every thread received (int only; adds the defects\n  \
 column).\n",
+        ),
+        Opt::row(
+            "noheader",
+            Takes::Flag,
+            |r: &mut Raw, _| -> std::result::Result<(), String> {
+                NOHEADER.set(&mut r.family, true);
+                Ok(())
+            },
+            (12, 3, "[-noheader]"),
+            "- -noheader: no header before the tables (-json keeps it).\n",
         ),
         Opt::row("msglog", Takes::Value, refuse_lengths, (0, 0, ""), ""),
         Opt::row("msglen", Takes::Value, refuse_lengths, (0, 0, ""), ""),
@@ -381,6 +399,7 @@ column).\n",
     resolve,
     span: |_, _| 1,
     thread_level: ThreadLevel::Multiple,
+    lengths: run_lengths,
 };
 
 #[cfg(test)]

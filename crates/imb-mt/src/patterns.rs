@@ -123,7 +123,14 @@ fn rank_of(r: usize) -> c_int {
 }
 
 /// Run `p` on this thread: warm-up, barrier, timed repetitions; then check if asked.
-pub fn run(p: Pattern, t: &mut Thread, warmup: usize, n: usize, check: bool, sync: &Rendezvous) -> Out {
+pub fn run(
+    p: Pattern,
+    t: &mut Thread,
+    warmup: usize,
+    n: usize,
+    check: bool,
+    sync: &Rendezvous,
+) -> Out {
     let (rank, size) = t.comm.rank_size();
     let x = t.send.len();
     if check {
@@ -192,7 +199,15 @@ fn step(p: Pattern, t: &mut Thread, rank: usize, size: usize, reqs: &mut Request
             let (left, right) = ring(rank, size, t.stride);
             let x = t.send.len();
             let (rl, rr) = t.recv.split_at_mut(x);
-            c.exchange(t.send, rl, &mut rr[..x], e, rank_of(left), rank_of(right), TAG);
+            c.exchange(
+                t.send,
+                rl,
+                &mut rr[..x],
+                e,
+                rank_of(left),
+                rank_of(right),
+                TAG,
+            );
         }
         Pattern::UniBand | Pattern::BiBand => {
             if let Some((peer, first)) = partner(rank, size, t.stride) {
@@ -231,7 +246,11 @@ fn per_call(p: Pattern, t: &mut Thread, warmup: usize, n: usize, sync: &Rendezvo
                 c.barrier();
             }
             Pattern::Bcast => {
-                let b = if rank == 0 { &mut *t.send } else { &mut *t.recv };
+                let b = if rank == 0 {
+                    &mut *t.send
+                } else {
+                    &mut *t.recv
+                };
                 c.bcast(b, e, root);
             }
             Pattern::Reduce => c.reduce(t.send, t.recv, e, root),
@@ -307,9 +326,8 @@ fn verify(p: Pattern, t: &Thread, rank: usize, size: usize, x: usize) -> Option<
         }
         Pattern::Exchange => {
             let (left, right) = ring(rank, size, t.stride);
-            first_wrong(recv, |i| pattern_of(left, i)).or_else(|| {
-                first_wrong(&t.recv[x..2 * x], |i| pattern_of(right, i)).map(|p| p + x)
-            })
+            first_wrong(recv, |i| pattern_of(left, i))
+                .or_else(|| first_wrong(&t.recv[x..2 * x], |i| pattern_of(right, i)).map(|p| p + x))
         }
         Pattern::Bcast if rank != 0 => first_wrong(recv, |i| i as i32),
         Pattern::Reduce if rank != 0 => None,

@@ -102,7 +102,11 @@ fn times_mbytes(r: &RowIn<Threads>) -> Vec<f64> {
 fn band(r: &RowIn<Threads>) -> Vec<f64> {
     let (_, max, avg, ran, _) = over(r);
     let pairs = (ran / 2.0).floor();
-    let rate = if avg > 0.0 { (pairs / avg).floor() } else { 0.0 };
+    let rate = if avg > 0.0 {
+        (pairs / avg).floor()
+    } else {
+        0.0
+    };
     vec![avg * USEC, mb(r.x as f64 * pairs, max), rate]
 }
 
@@ -257,7 +261,10 @@ mod tests {
             rank(0.0, 0.0, 0.0, 0.0),
         ];
         let v = row(&PT2PT, &all, 4, 1.0);
-        assert!((v[0] - 1.0).abs() < 1e-9 && (v[1] - 4.0).abs() < 1e-9, "{v:?}");
+        assert!(
+            (v[0] - 1.0).abs() < 1e-9 && (v[1] - 4.0).abs() < 1e-9,
+            "{v:?}"
+        );
         assert!((v[2] - 2.5).abs() < 1e-9, "{v:?}");
         // 4 bytes x 2 threads in 4 usec: 2 MB/s.
         assert!((v[3] - 2.0).abs() < 1e-9, "{v:?}");
@@ -285,10 +292,7 @@ mod tests {
             },
             ..RankResult::default()
         };
-        let sizes = [imb_core::table::SizeResults {
-            x: 4,
-            all: vec![r],
-        }];
+        let sizes = [imb_core::table::SizeResults { x: 4, all: vec![r] }];
         let l = imb_core::plan::layout(1, 1, None, false);
         let n = binding_notes(&TableIn {
             sizes: &sizes,

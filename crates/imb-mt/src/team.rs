@@ -37,7 +37,12 @@ pub struct Run {
 /// CPUs for `threads` threads of node rank `node_rank` of `node_size`: a slice of the allowed
 /// CPUs of its own when the node has enough for every rank's threads; the allowed CPUs one
 /// each when the launcher gave the rank exactly its threads' count; else none (unbound).
-pub fn place(threads: usize, node_rank: usize, node_size: usize, allowed: &[usize]) -> Option<Vec<Placement>> {
+pub fn place(
+    threads: usize,
+    node_rank: usize,
+    node_size: usize,
+    allowed: &[usize],
+) -> Option<Vec<Placement>> {
     let need = threads.saturating_mul(node_size.max(1));
     let mine = if allowed.len() >= need {
         &allowed[node_rank * threads..(node_rank + 1) * threads]
@@ -154,7 +159,15 @@ pub struct MtKernel<'a> {
 
 impl MtKernel<'_> {
     /// Thread `t`'s work once bound, on its buffers.
-    fn work(&self, t: usize, send: &mut [u8], recv: &mut [u8], bar: &ThreadBarrier, n: usize, check: bool) -> Out {
+    fn work(
+        &self,
+        t: usize,
+        send: &mut [u8],
+        recv: &mut [u8],
+        bar: &ThreadBarrier,
+        n: usize,
+        check: bool,
+    ) -> Out {
         let mt = &self.run.mt;
         let rv = Rendezvous {
             threads: (mt.threads > 1).then_some(bar),
@@ -175,18 +188,29 @@ impl MtKernel<'_> {
 
     /// Thread `t` from binding to its result; under `Malloc::Parallel` it allocates its own
     /// buffers once bound.
-    fn thread(&self, t: usize, bufs: Option<(&mut [u8], &mut [u8])>, bar: &ThreadBarrier, n: usize, check: bool) -> Out {
+    fn thread(
+        &self,
+        t: usize,
+        bufs: Option<(&mut [u8], &mut [u8])>,
+        bar: &ThreadBarrier,
+        n: usize,
+        check: bool,
+    ) -> Out {
         let (run, p) = (self.run, self.run.placements[t]);
         let first = bind(p, &run.allowed);
         let (slen, rlen) = (self.x, self.x * self.pattern.recv_blocks());
         let mut out = match bufs {
             Some((s, r)) => self.work(t, s, r, bar, n, check),
             None => {
-                let (mut s, mut r) = (Aligned::new(slen, run.mt.align), Aligned::new(rlen, run.mt.align));
+                let (mut s, mut r) = (
+                    Aligned::new(slen, run.mt.align),
+                    Aligned::new(rlen, run.mt.align),
+                );
                 self.work(t, s.bytes(), r.bytes(), bar, n, check)
             }
         };
-        out.astray = !run.unbound && !(first && binding::honoured(p, &binding::observe(p, &run.allowed)));
+        out.astray =
+            !run.unbound && !(first && binding::honoured(p, &binding::observe(p, &run.allowed)));
         out
     }
 }
@@ -221,7 +245,10 @@ impl Measure for MtKernel<'_> {
                 .zip(parts(r.bytes(), threads, rlen))
                 .map(Some)
                 .collect(),
-            (None, Malloc::Serial) => own.iter_mut().map(|(s, r)| Some((s.bytes(), r.bytes()))).collect(),
+            (None, Malloc::Serial) => own
+                .iter_mut()
+                .map(|(s, r)| Some((s.bytes(), r.bytes())))
+                .collect(),
             _ => (0..threads).map(|_| None).collect(),
         };
         let bar = ThreadBarrier::new(threads);
