@@ -70,10 +70,10 @@ pub fn partner(rank: usize, size: usize, stride: usize) -> Option<(usize, bool)>
         return None;
     }
     let group = rank / stride;
-    if group / 2 == size / (2 * stride) && size % (2 * stride) != 0 {
+    if group / 2 == size / (2 * stride) && !size.is_multiple_of(2 * stride) {
         return None;
     }
-    Some(if group % 2 == 0 {
+    Some(if group.is_multiple_of(2) {
         (rank + stride, true)
     } else {
         (rank - stride, false)

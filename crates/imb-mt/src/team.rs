@@ -210,7 +210,7 @@ impl MtKernel<'_> {
             }
         };
         out.astray =
-            !run.unbound && !(first && binding::honoured(p, &binding::observe(p, &run.allowed)));
+            !(run.unbound || first && binding::honoured(p, &binding::observe(p, &run.allowed)));
         out
     }
 }
