@@ -354,7 +354,7 @@ zero-byte MPI_Sendrecv.\n",
                 );
                 Ok(())
             },
-            (12, 0, "[-malloc_algo serial|continuous|parallel]"),
+            (14, 0, "[-malloc_algo serial|continuous|parallel]"),
             "- -malloc_algo serial|continuous|parallel: each thread's buffers allocated by the\n  \
 first thread, as one block for all threads, or by each thread once bound (default serial;\n  \
 serial unless -thread_level is multiple).\n",
@@ -366,7 +366,7 @@ serial unless -thread_level is multiple).\n",
                 MALLOC_ALIGN.set(&mut r.family, number(v, 1, MAX_ALIGN)?);
                 Ok(())
             },
-            (12, 1, "[-malloc_align <bytes>]"),
+            (14, 1, "[-malloc_align <bytes>]"),
             "- -malloc_align A: each buffer starts at a multiple of A bytes (default 64).\n",
         ),
         Opt::row(
@@ -377,7 +377,7 @@ serial unless -thread_level is multiple).\n",
                 CHECK.set(&mut r.family, r.check);
                 Ok(())
             },
-            (12, 2, "[-check on|off]"),
+            (14, 2, "[-check on|off]"),
             "- -check on|off: verify what every thread received (int only; adds the defects\n  \
 column).\n",
         ),
@@ -388,7 +388,7 @@ column).\n",
                 NOHEADER.set(&mut r.family, true);
                 Ok(())
             },
-            (12, 3, "[-noheader]"),
+            (14, 3, "[-noheader]"),
             "- -noheader: no header before the tables (-json keeps it).\n",
         ),
         Opt::row("msglog", Takes::Value, refuse_lengths, (0, 0, ""), ""),
