@@ -247,7 +247,7 @@ fn run_lengths(_: &FamilyIn, v: &Values) -> Option<Vec<usize>> {
 }
 
 /// Options of the other executables refused here, with the reason.
-pub const REFUSED: [Refused; 2] = [
+pub const REFUSED: [Refused; 8] = [
     Refused {
         name: "aggregate_mode",
         takes: Takes::Value,
@@ -257,6 +257,36 @@ pub const REFUSED: [Refused; 2] = [
         name: "dir",
         takes: Takes::Value,
         why: "only imb-io creates files",
+    },
+    Refused {
+        name: "off_cache",
+        takes: Takes::Value,
+        why: "{exe}'s threads each send from buffers of their own, as IMB-MT's; IMB-MT has no -off_cache",
+    },
+    Refused {
+        name: "sync",
+        takes: Takes::Value,
+        why: "{exe}'s collectives always time each call alone with -barrier's barriers after it, as IMB-MT's",
+    },
+    Refused {
+        name: "root_shift",
+        takes: Takes::Value,
+        why: "{exe}'s rooted collectives use root 0, as IMB-MT's",
+    },
+    Refused {
+        name: "imb_barrier",
+        takes: Takes::Value,
+        why: "{exe} chooses its barrier with -barrier on|off|special, as IMB-MT does",
+    },
+    Refused {
+        name: "warm_up",
+        takes: Takes::Value,
+        why: "{exe} warms up every size in every thread: use -warmup N, as IMB-MT does",
+    },
+    Refused {
+        name: "msg_pause",
+        takes: Takes::Value,
+        why: "IMB-MT has no pause between sizes",
     },
 ];
 

@@ -208,4 +208,6 @@ fn bad_options_end_every_rank_with_one_line() {
     refused(&["-barrier", "sometimes"], "-barrier");
     refused(&["-malloc_algo", "huge"], "-malloc_algo");
     refused(&["-aggregate_mode", "both"], "AGGREGATE");
+    refused(&["-off_cache", "1"], "-off_cache");
+    refused(&["-warm_up", "on"], "-warmup");
 }
