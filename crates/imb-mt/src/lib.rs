@@ -20,6 +20,7 @@ mod team;
 use imb_core::bench::{Class, Info, Procs};
 use imb_core::cli::{Options, ThreadLevel};
 use imb_core::kernel::{Benchmark, Ctx, Hooks, RunState, Suite, Timed};
+use imb_core::note::Note;
 use imb_core::plan::Plan;
 use imb_core::report::Header;
 use imb_core::vocab::Layout;
@@ -178,9 +179,18 @@ fn process_block(info: &Info, l: &Layout, o: &Options) -> Option<Vec<String>> {
     Some(lines)
 }
 
-/// `-noheader`.
+/// `-noheader`, and the datatype lines naming `-datatype`'s type, which the reductions use
+/// too (the engine's say MPI_BYTE and MPI_FLOAT).
 fn header(h: &mut Header, o: &Options) {
     h.hidden = options::NOHEADER.get(&o.family).unwrap_or(false);
+    let name = match options::Mt::of(&o.family, o.thread_level).datatype {
+        options::Datatype::Int => "MPI_INT",
+        options::Datatype::Char => "MPI_CHAR",
+    };
+    h.notes.push(Note::Datatypes {
+        data: name.into(),
+        reductions: name.into(),
+    });
 }
 
 /// imb-mt as the engine runs it.

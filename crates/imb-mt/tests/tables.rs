@@ -161,6 +161,19 @@ fn one_thread_below_multiple_and_char_elements() {
         "2",
     );
     ok(&o);
+    // The header names -datatype's type, for the reductions too.
+    assert!(
+        o.stdout
+            .contains("# MPI_Datatype                   :   MPI_CHAR \n"),
+        "{}",
+        o.stdout
+    );
+    assert!(
+        o.stdout
+            .contains("# MPI_Datatype for reductions    :   MPI_CHAR\n"),
+        "{}",
+        o.stdout
+    );
     for t in tables(&o.stdout) {
         let ran = if t.title == "SendRecvMT" { 3 } else { 2 };
         assert_eq!(t.procs[0], format!("# #processes = {ran} (threads: 1)"));
