@@ -25,6 +25,9 @@ pub enum Metric {
     /// The non-blocking tables' (imb-io, imb-nbc, IMB-NBC) time with and without overlap.
     TOvrl,
     TPure,
+    /// IMB-P2P's and IMB-MT's message rate (`Msg/sec`, imb-rs's `msg_per_s`), IMB-MPI1's
+    /// Uniband and Biband's: higher is better, as for `mbytes`.
+    MsgPerS,
 }
 
 impl Metric {
@@ -37,9 +40,10 @@ impl Metric {
             "mbytes" => Metric::Mbytes,
             "t_ovrl" => Metric::TOvrl,
             "t_pure" => Metric::TPure,
+            "msg_per_s" => Metric::MsgPerS,
             _ => {
                 return Err(format!(
-                    "{s:?}: use t, t_avg, t_min, t_max, mbytes, t_ovrl or t_pure"
+                    "{s:?}: use t, t_avg, t_min, t_max, mbytes, t_ovrl, t_pure or msg_per_s"
                 ))
             }
         })
@@ -58,6 +62,7 @@ impl Metric {
             Metric::Mbytes => table.column("mbytes"),
             Metric::TOvrl => table.column("t_ovrl"),
             Metric::TPure => table.column("t_pure"),
+            Metric::MsgPerS => table.column("msg_per_s"),
         }
     }
 
@@ -71,6 +76,7 @@ impl Metric {
             Metric::Mbytes => "mbytes",
             Metric::TOvrl => "t_ovrl",
             Metric::TPure => "t_pure",
+            Metric::MsgPerS => "msg_per_s",
         }
     }
 
@@ -83,7 +89,13 @@ impl Metric {
             Metric::Mbytes => "Mbytes/sec",
             Metric::TOvrl => "t_ovrl[usec]",
             Metric::TPure => "t_pure[usec]",
+            Metric::MsgPerS => "Msg/sec",
         }
+    }
+
+    /// A rate (Mbytes/sec, Msg/sec): a higher figure is better, a ratio below 1 worse.
+    pub fn higher_is_better(self) -> bool {
+        matches!(self, Metric::Mbytes | Metric::MsgPerS)
     }
 }
 

@@ -38,7 +38,16 @@ const COUNTS: &[&str] = &["bytes", "repetitions", "group", "defects"];
 /// Columns that hold a time or a rate: never below 0 in a measurement. The white-box parts
 /// (`comm`, `move`, `comp`) are differences of timings and may be.
 const FIGURES: &[&str] = &[
-    "t", "t_min", "t_max", "t_avg", "mbytes", "msgs", "t_ovrl", "t_pure", "t_CPU", "total",
+    "t",
+    "t_min",
+    "t_max",
+    "t_avg",
+    "mbytes",
+    "msg_per_s",
+    "t_ovrl",
+    "t_pure",
+    "t_CPU",
+    "total",
 ];
 
 /// Check one table; `at` holds each row's place and `names` each column's name in the file

@@ -46,7 +46,10 @@ fn metric_arg() -> Arg {
         .value_name("M")
         .default_value("t")
         .value_parser(Metric::parse)
-        .help("t (t[usec], else t_avg, else t_ovrl), t_avg, t_min, t_max, mbytes, t_ovrl or t_pure")
+        .help(
+            "t (t[usec], else t_avg, else t_ovrl), t_avg, t_min, t_max, mbytes, t_ovrl, t_pure \
+             or msg_per_s (Msg/sec)",
+        )
 }
 
 fn confidence(s: &str) -> Result<f64, String> {

@@ -19,6 +19,8 @@ use std::collections::BTreeMap;
 pub enum Kind {
     /// The granted MPI thread level.
     ThreadLevel,
+    /// The threads each process ran the benchmark on (IMB-MT's `(threads: T)`).
+    Threads,
     /// Where a table's ranks ran: one host or several, per group.
     Placement,
     /// How the job's ranks sat on its hosts.
@@ -32,13 +34,14 @@ pub enum Kind {
 }
 
 impl Kind {
-    pub const ALL: [Kind; 6] = [
+    pub const ALL: [Kind; 7] = [
         Kind::Program,
         Kind::Mpi,
         Kind::ThreadLevel,
         Kind::Parameters,
         Kind::Placement,
         Kind::Layout,
+        Kind::Threads,
     ];
 
     /// The name `--accept-difference` takes.
@@ -47,6 +50,7 @@ impl Kind {
             Kind::Program => "program",
             Kind::Mpi => "mpi",
             Kind::ThreadLevel => "thread-level",
+            Kind::Threads => "threads",
             Kind::Parameters => "parameters",
             Kind::Placement => "placement",
             Kind::Layout => "layout",
@@ -59,6 +63,7 @@ impl Kind {
             Kind::Program => "program",
             Kind::Mpi => "MPI library",
             Kind::ThreadLevel => "thread level",
+            Kind::Threads => "threads per process",
             Kind::Parameters => "parameters",
             Kind::Placement => "placement",
             Kind::Layout => "ranks per host",
@@ -85,14 +90,25 @@ pub struct Difference {
 /// `-json` file's `optional_mode` note: the same lines) that change a size's figure: every
 /// `KEY = value (standard …)` but the size range (MINMSGLOG, MAXMSGLOG), the `-time` cap and
 /// the `-adaptive` rule; and the method block's options (`-compat 2021`, `-sync on`, …, each
-/// line ending in the option as given, and `-iter_policy P: …`). Text and `-json` of one
-/// launch give the same map.
+/// line ending in the option as given, `-iter_policy P: …`, and the lines of imb-p2p's
+/// block that are an option as typed, `-pause 0`). Text and `-json` of one launch give the
+/// same map.
 pub fn optional_parameters<'a>(lines: impl Iterator<Item = &'a str>) -> BTreeMap<String, String> {
     let mut m = BTreeMap::new();
+    // A method block (`Measured as …`) describes the method in words, some with `=` in them
+    // (`n_sample = OVERALL_VOL / X …`): only its options count there.
+    let mut in_method = false;
     for line in lines {
         let l = line.trim();
-        if let Some((name, value)) = method_option(l) {
+        if l.starts_with("Measured ") {
+            in_method = true;
+        } else if l.starts_with("Results from OPTIONAL mode") {
+            in_method = false;
+        }
+        if let Some((name, value)) = method_option(l).or_else(|| typed_option(l)) {
             m.insert(name, value);
+        } else if in_method {
+            continue;
         } else if let Some(rest) = l.strip_prefix("repetitions capped by -time ") {
             let secs = rest.split_whitespace().next().unwrap_or("");
             m.insert("-time".to_string(), format!("{secs} s"));
@@ -120,6 +136,20 @@ pub fn optional_parameters<'a>(lines: impl Iterator<Item = &'a str>) -> BTreeMap
     m
 }
 
+/// Whether `name` (without its `-`) is spelt as an option: lowercase letters and `_`.
+fn option_name(name: &str) -> bool {
+    !name.is_empty() && name.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')
+}
+
+/// A line that is one option as typed, `-pause 0` (imb-p2p's method block lists its options
+/// that differ from IMB-P2P's so).
+fn typed_option(l: &str) -> Option<(String, String)> {
+    let (name, value) = l.strip_prefix('-')?.split_once(' ')?;
+    let value = value.trim();
+    (option_name(name) && !value.is_empty() && !value.contains(' '))
+        .then(|| (format!("-{name}"), value.to_string()))
+}
+
 /// An option a method line names: `… (-sync on)`, `Measured as IMB 2021 measures (-compat
 /// 2021), …`, `-iter_policy dynamic: …`, with its value.
 fn method_option(l: &str) -> Option<(String, String)> {
@@ -130,7 +160,7 @@ fn method_option(l: &str) -> Option<(String, String)> {
     let (_, after) = l.split_once("(-")?;
     let inside = after.split(')').next()?;
     let (name, value) = inside.split_once(' ')?;
-    if name.is_empty() || !name.bytes().all(|b| b.is_ascii_lowercase() || b == b'_') {
+    if !option_name(name) {
         return None;
     }
     Some((format!("-{name}"), value.trim().to_string()))
@@ -173,10 +203,56 @@ fn on_off(v: &str) -> String {
     }
 }
 
+/// IMB 2021's counts that `-iter n[,vol[,nonaggr]]` sets, by the names imb-rs's header uses,
+/// with their defaults (IMB_settings.h; IMB_settings_io.h for IMB-IO): imb-rs's standard
+/// counts (settings/settings.toml, settings_io.toml) are the same.
+pub type IterCounts = [(&'static str, u64); 3];
+
+/// IMB-MPI1's, IMB-NBC's, IMB-EXT's, IMB-RMA's and IMB-MPI4's.
+pub const IMB2021_COUNTS: IterCounts = [
+    ("MSGSPERSAMPLE", 1000),
+    ("OVERALL_VOL", 40 << 20),
+    ("MSGS_NONAGGR", 100),
+];
+
+/// IMB-IO's.
+pub const IMB2021_IO_COUNTS: IterCounts = [
+    ("MSGSPERSAMPLE", 50),
+    ("OVERALL_VOL", 16 << 20),
+    ("MSGS_NONAGGR", 10),
+];
+
+/// The counts an `-iter` value sets, as IMB 2021 reads it: comma-separated fields, each
+/// starting with a digit (else IMB 2021 refuses the run), the second in MiB.
+fn iter_counts(value: &str, counts: &IterCounts, m: &mut BTreeMap<String, String>) {
+    for (field, (key, _)) in value.split(',').zip(counts) {
+        let Some(n) = field
+            .starts_with(|c: char| c.is_ascii_digit())
+            .then(|| leading_int(field))
+            .flatten()
+        else {
+            return;
+        };
+        let n = if *key == "OVERALL_VOL" {
+            n.saturating_mul(1 << 20)
+        } else {
+            n
+        };
+        m.insert(key.to_string(), n.to_string());
+    }
+}
+
 /// The options on IMB 2021's calling sequence that change a size's figure (`-iter`, `-time`,
 /// `-iter_policy`, `-sync`, `-off_cache`, …), each with its value, over IMB 2021's method
-/// (`IMB2021_METHOD`), so that imb-rs's `-compat 2021` runs give the same map.
+/// (`IMB2021_METHOD`), so that imb-rs's `-compat 2021` runs give the same map; `-iter`'s
+/// counts under the names and in the units of imb-rs's optional-mode block (MSGSPERSAMPLE,
+/// OVERALL_VOL in bytes, MSGS_NONAGGR), where they differ from IMB-MPI1's defaults.
 pub fn imb2021_options(command: &str) -> BTreeMap<String, String> {
+    imb2021_options_with(command, &IMB2021_COUNTS)
+}
+
+/// [`imb2021_options`] for a suite whose `-iter` defaults are `counts` (IMB-IO's).
+pub fn imb2021_options_with(command: &str, counts: &IterCounts) -> BTreeMap<String, String> {
     let words: Vec<&str> = command.split_whitespace().collect();
     let mut m: BTreeMap<String, String> = IMB2021_METHOD
         .iter()
@@ -187,7 +263,9 @@ pub fn imb2021_options(command: &str) -> BTreeMap<String, String> {
         let w = words[k];
         if w.starts_with('-') && w.len() > 1 && w[1..].starts_with(|c: char| c.is_alphabetic()) {
             let value = words.get(k + 1).copied().unwrap_or("");
-            if !IMB2021_CHOOSING.contains(&w) {
+            if w == "-iter" {
+                iter_counts(value, counts, &mut m);
+            } else if !IMB2021_CHOOSING.contains(&w) {
                 let value = match w {
                     "-sync" | "-root_shift" | "-warm_up" | "-imb_barrier" | "-msg_pause" => {
                         Some(on_off(value))
@@ -208,7 +286,99 @@ pub fn imb2021_options(command: &str) -> BTreeMap<String, String> {
             k += 1;
         }
     }
+    for (key, standard) in counts {
+        if m.get(*key) == Some(&standard.to_string()) {
+            m.remove(*key);
+        }
+    }
     m
+}
+
+/// IMB-P2P's defaults (`-iter 100000,800`, `-msgrd on`, `-msgwr on`, `-pause 100000`) in
+/// the names imb-p2p's header uses: its standard counts (settings/settings_p2p.toml) are
+/// these, and it lists its options that differ from them as typed.
+const IMB2021_P2P_DEFAULTS: &[(&str, &str)] = &[
+    ("MSGSPERSAMPLE", "100000"),
+    ("OVERALL_VOL", "838860800"),
+    ("-msgrd", "on"),
+    ("-msgwr", "on"),
+    ("-pause", "100000"),
+];
+
+/// The leading whole number of `s`, sign and all, as C's `%d` reads it.
+fn leading_int(s: &str) -> Option<i64> {
+    let end = s
+        .char_indices()
+        .find(|&(k, c)| !(c.is_ascii_digit() || (k == 0 && (c == '-' || c == '+'))))
+        .map_or(s.len(), |(k, _)| k);
+    s[..end].parse().ok()
+}
+
+/// The options on IMB-P2P's calling sequence that change a size's figure, as imb-p2p's
+/// header names them: `-iter max[,numerator]` is MSGSPERSAMPLE (max) and OVERALL_VOL
+/// (numerator MiB, in bytes); `-msgrd`, `-msgwr` (on or off) and `-pause` (usec). Only the
+/// values that differ from IMB-P2P's defaults are kept, so a run with its defaults is
+/// standard, as an imb-p2p run is. IMB-P2P reads its options without regard to case, the last
+/// one given wins, and an `-iter` whose numbers are not above 0 is ignored, as there.
+pub fn imb2021_p2p_options(command: &str) -> BTreeMap<String, String> {
+    let mut m: BTreeMap<String, String> = IMB2021_P2P_DEFAULTS
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    let words: Vec<&str> = command.split_whitespace().collect();
+    let mut k = 1;
+    while k < words.len() {
+        let value = words.get(k + 1).copied().unwrap_or("");
+        match words[k].to_ascii_lowercase().as_str() {
+            "-iter" => {
+                let mut parts = value.splitn(2, ',');
+                let max = parts.next().and_then(leading_int);
+                let numerator = parts.next().and_then(leading_int);
+                match (max, numerator) {
+                    (Some(max), Some(mib)) if max > 0 && mib > 0 => {
+                        m.insert("MSGSPERSAMPLE".into(), max.to_string());
+                        m.insert(
+                            "OVERALL_VOL".into(),
+                            mib.saturating_mul(1 << 20).to_string(),
+                        );
+                    }
+                    (Some(max), None) if max > 0 => {
+                        m.insert("MSGSPERSAMPLE".into(), max.to_string());
+                    }
+                    _ => {}
+                }
+            }
+            w @ ("-msgrd" | "-msgwr") => {
+                m.insert(w.to_string(), on_off(value));
+            }
+            "-pause" => {
+                // A pause below 0 is none at all there, as 0 is.
+                let v = leading_int(value).map_or(value.to_string(), |p| p.max(0).to_string());
+                m.insert("-pause".into(), v);
+            }
+            _ => {
+                k += 1;
+                continue;
+            }
+        }
+        k += 2;
+    }
+    for (key, standard) in IMB2021_P2P_DEFAULTS {
+        if m.get(*key).map(String::as_str) == Some(*standard) {
+            m.remove(*key);
+        }
+    }
+    m
+}
+
+/// The suite a banner title names, as IMB 2021 and imb-rs both call it once the program's
+/// own words are set aside: "MPI-1" ("…, MPI-1 part"), "P2P" (IMB 2021's "IMB-P2P part",
+/// imb-rs's "P2P part"), "MT", "MPI-4", …; `None` for a title without a part (OSU).
+pub fn suite(title: &str) -> Option<String> {
+    let part = title.split(", ").find(|p| p.contains(" part"))?;
+    let name = part.split(" part").next()?.trim();
+    let name = name.strip_prefix("IMB-").unwrap_or(name);
+    (!name.is_empty()).then(|| name.to_string())
 }
 
 /// "2 ranks on 1 host", "1+1 ranks on 2 hosts": how many ranks sat on each host, largest first.
@@ -296,8 +466,10 @@ fn differ(
 
 /// The conditions that hold for a whole run, but the parameters, with their words.
 type RunCondition = (Kind, &'static str, fn(&Run) -> Option<String>);
-const RUN_CONDITIONS: [RunCondition; 5] = [
+const RUN_CONDITIONS: [RunCondition; 7] = [
     (Kind::Program, "program", |r| r.conditions.program.clone()),
+    // IMB-MPI1's PingPong and IMB-P2P's are other methods under one name.
+    (Kind::Program, "suite", |r| suite(&r.title)),
     (Kind::Mpi, "MPI standard", |r| {
         r.conditions.mpi_standard.clone()
     }),
@@ -309,6 +481,9 @@ const RUN_CONDITIONS: [RunCondition; 5] = [
     }),
     (Kind::Layout, "ranks per host", |r| {
         r.conditions.layout.clone()
+    }),
+    (Kind::Threads, "threads per process", |r| {
+        r.conditions.threads.clone()
     }),
 ];
 
@@ -449,7 +624,7 @@ pub fn table_differences(
 pub fn unrecorded(sides: &[(&Side, &str)]) -> Vec<String> {
     let mut out = Vec::new();
     type Recorded = (&'static str, fn(&Run) -> bool);
-    let checks: [Recorded; 5] = [
+    let checks: [Recorded; 6] = [
         ("thread level", |r| r.conditions.thread_level.is_some()),
         ("MPI library", |r| r.conditions.mpi_library.is_some()),
         ("parameters", |r| r.conditions.parameters.is_some()),
@@ -457,6 +632,10 @@ pub fn unrecorded(sides: &[(&Side, &str)]) -> Vec<String> {
             r.conditions.layout.is_some()
         }),
         ("program", |r| r.conditions.program.is_some()),
+        // Only the MT suite runs a benchmark on several threads of a process.
+        ("threads per process", |r| {
+            r.conditions.threads.is_some() || suite(&r.title).as_deref() != Some("MT")
+        }),
     ];
     for (what, known) in checks {
         let missing: Vec<&str> = sides
@@ -625,15 +804,23 @@ mod tests {
             got,
             [
                 ("-compat", "2021"),
-                ("-iter", "50"),
                 ("-iter_policy", "dynamic"),
                 ("-root_shift", "off"),
                 ("-sync", "on"),
                 ("-time", "2"),
-                ("-warm_up", "on")
+                ("-warm_up", "on"),
+                ("MSGSPERSAMPLE", "50"),
             ]
         );
         assert_eq!(imb2021_options("./IMB-MPI1 -sync 0")["-sync"], "off");
+        // -iter's fields are imb-rs's counts, in its units; a default is standard.
+        let m = imb2021_options("./IMB-MPI1 -iter 1000,8,7");
+        assert!(!m.contains_key("MSGSPERSAMPLE"));
+        assert_eq!(m["OVERALL_VOL"], "8388608");
+        assert_eq!(m["MSGS_NONAGGR"], "7");
+        let io = imb2021_options_with("./IMB-IO -iter 50,2", &IMB2021_IO_COUNTS);
+        assert!(!io.contains_key("MSGSPERSAMPLE"));
+        assert_eq!(io["OVERALL_VOL"], "2097152");
         // imb-rs's -compat 2021 block gives the same map as IMB 2021's defaults.
         let ours = optional_parameters(
             [
@@ -671,6 +858,81 @@ mod tests {
                 "{given}: {lines:?}"
             );
         }
+    }
+
+    #[test]
+    fn imb_p2p_calling_sequence() {
+        let got =
+            |cmd: &str| -> Vec<(String, String)> { imb2021_p2p_options(cmd).into_iter().collect() };
+        let pair = |k: &str, v: &str| (k.to_string(), v.to_string());
+        // IMB-P2P's own defaults are standard: none of IMB-MPI1's method.
+        assert!(got("./IMB-P2P PingPong -msglog 0:4").is_empty());
+        assert!(got("./IMB-P2P -iter 100000,800 -pause 100000 -msgrd yes -MSGWR 1").is_empty());
+        assert_eq!(
+            got("./IMB-P2P -msglog 0:12 -iter 1000 -pause 0 PingPong"),
+            [pair("-pause", "0"), pair("MSGSPERSAMPLE", "1000")]
+        );
+        // max,numerator: the numerator in MiB; case, the last one given, 0 ignored.
+        assert_eq!(
+            got("./IMB-P2P -iter 100,5 -MsgRd off -pause 7 -pause -3 -iter 0,9"),
+            [
+                pair("-msgrd", "off"),
+                pair("-pause", "0"),
+                pair("MSGSPERSAMPLE", "100"),
+                pair("OVERALL_VOL", "5242880"),
+            ]
+        );
+        // imb-p2p's header, text or -json note, gives the same map.
+        let ours = optional_parameters(
+            [
+                "Measured as IMB 2021's IMB-P2P measures:",
+                "  n_sample = OVERALL_VOL / X rounded to the nearest count; n_sample/10 warm-up \
+                 repetitions before every size",
+                "  IMB 2021's dissemination barrier before the warm-up and the timer",
+                "  Mbytes/sec counts MB = 10^6 bytes",
+                "  -msgrd off",
+                "  -pause 0",
+                "",
+                "Results from OPTIONAL mode, not standard mode:",
+                "parameters set by the command line:",
+                "  MAXMSGLOG = 4 (standard 22)",
+                "  MSGSPERSAMPLE = 100 (standard 100000)",
+                "  OVERALL_VOL = 5242880 (standard 838860800)",
+            ]
+            .into_iter(),
+        );
+        assert_eq!(
+            ours,
+            imb2021_p2p_options("./IMB-P2P -iter 100,5 -pause 0 -msgrd 0")
+        );
+    }
+
+    #[test]
+    fn suites() {
+        let s = |t: &str| suite(t);
+        assert_eq!(
+            s("Intel(R) MPI Benchmarks 2021.11, IMB-P2P part").as_deref(),
+            Some("P2P")
+        );
+        assert_eq!(s("imb-rs 0.1.0, P2P part").as_deref(), Some("P2P"));
+        assert_eq!(
+            s("Intel(R) MPI Benchmarks 2021.11, MT part").as_deref(),
+            Some("MT")
+        );
+        assert_eq!(
+            s("Intel(R) MPI Benchmarks 2021.11, MPI-4 part").as_deref(),
+            Some("MPI-4")
+        );
+        assert_eq!(
+            s("Intel (R) MPI Benchmark Suite V3.0, MPI-1 part").as_deref(),
+            Some("MPI-1")
+        );
+        // IMB 2021's IMB-IO title lacks its newline escape: "MPI-IO partn".
+        assert_eq!(
+            s("Intel(R) MPI Benchmarks 2021.11, MPI-IO partn").as_deref(),
+            Some("MPI-IO")
+        );
+        assert_eq!(s("OSU"), None);
     }
 
     #[test]

@@ -154,6 +154,9 @@ pub struct Conditions {
     pub program: Option<String>,
     /// The granted MPI thread level, `MPI_THREAD_…`.
     pub thread_level: Option<String>,
+    /// The threads each process ran the benchmarks on (the MT suite's banners, `(threads:
+    /// T)`), "2"; "1 / 2" when the tables of one launch differ. `None` outside the MT suite.
+    pub threads: Option<String>,
     /// The MPI library (the first line of `MPI_Get_library_version`).
     pub mpi_library: Option<String>,
     /// The MPI standard version the library reports, "3.1".

@@ -176,7 +176,7 @@ fn figures_agree(a: &Run, b: &Run) -> bool {
         }
         for (ra, rb) in ta.rows.iter().zip(&tb.rows) {
             let close = ra.iter().zip(rb).zip(&ta.columns).all(|((x, y), c)| {
-                let step = if c == "msgs" { 0.51 } else { 0.0051 };
+                let step = if c == "msg_per_s" { 0.51 } else { 0.0051 };
                 (x - y).abs() <= step + 1e-9 * x.abs().max(y.abs())
             });
             if !close {

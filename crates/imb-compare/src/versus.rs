@@ -122,7 +122,7 @@ impl TableVs {
         let geo_mean = (!used.is_empty())
             .then(|| (used.iter().map(|(_, q)| q.ln()).sum::<f64>() / used.len() as f64).exp());
         // Worst: the largest time ratio, or the smallest bandwidth ratio.
-        let badness = |q: f64| if metric == Metric::Mbytes { -q } else { q };
+        let badness = |q: f64| if metric.higher_is_better() { -q } else { q };
         let worst = used
             .iter()
             .max_by(|a, b| badness(a.1).total_cmp(&badness(b.1)))
@@ -215,7 +215,7 @@ pub fn versus(base: &Side, new: &Side, metric: Metric, confidence: f64) -> Vec<T
         conditions::Placements::of(base, &world),
         conditions::Placements::of(new, &world),
     );
-    let higher_is_worse = metric != Metric::Mbytes;
+    let higher_is_worse = !metric.higher_is_better();
     compare(new, base, metric)
         .into_iter()
         .map(|t| {

@@ -151,7 +151,7 @@ fn bad_input_is_one_line_and_status_2() {
     let (code, _, err) = run(&["agreement", "--metric", "speed", &ours, &ours]);
     assert_eq!(code, Some(2));
     assert!(
-        err.contains("use t, t_avg, t_min, t_max, mbytes, t_ovrl or t_pure"),
+        err.contains("use t, t_avg, t_min, t_max, mbytes, t_ovrl, t_pure or msg_per_s"),
         "{err}"
     );
     let _ = std::fs::remove_dir_all(&d);

@@ -53,10 +53,10 @@ pub(crate) fn interval(iv: Option<(f64, f64)>) -> String {
 
 /// The metric's unit, for bounds and properties.
 pub(crate) fn unit(m: Metric) -> &'static str {
-    if m == Metric::Mbytes {
-        "Mbytes/sec"
-    } else {
-        "usec"
+    match m {
+        Metric::Mbytes => "Mbytes/sec",
+        Metric::MsgPerS => "Msg/sec",
+        _ => "usec",
     }
 }
 

@@ -31,9 +31,38 @@ pub(super) fn program(title: &str) -> Option<String> {
 }
 
 /// IMB 2018 and later, and imb-rs, end a complete run with `# All processes entering
-/// MPI_Finalize`; IMB 3.x prints no closing line.
+/// MPI_Finalize`; IMB 3.x prints no closing line, nor does IMB 2021's IMB-MT (its C++ driver
+/// ends on an empty line).
 pub(super) fn has_closing_line(title: &str) -> bool {
-    title.starts_with("imb-rs") || title.contains("MPI Benchmarks ")
+    title.starts_with("imb-rs") || (title.contains("MPI Benchmarks ") && !imb_mt(title))
+}
+
+/// IMB 2021's IMB-MT ("Intel(R) MPI Benchmarks 2021.11, MT part").
+fn imb_mt(title: &str) -> bool {
+    title.contains("MPI Benchmarks ") && conditions::suite(title).as_deref() == Some("MT")
+}
+
+/// IMB 2021's IMB-P2P ("Intel(R) MPI Benchmarks 2021.11, IMB-P2P part").
+fn imb_p2p(title: &str) -> bool {
+    title.contains("MPI Benchmarks ") && conditions::suite(title).as_deref() == Some("P2P")
+}
+
+/// The benchmark a banner names: IMB-P2P's stencils add their grid, `Stencil2D (3 x 2)`,
+/// which the process count already fixes.
+fn banner_name(name: &str) -> &str {
+    let name = name.trim();
+    match name.rsplit_once(" (") {
+        Some((bench, grid))
+            if grid.ends_with(')')
+                && grid
+                    .trim_end_matches(')')
+                    .split(" x ")
+                    .all(|side| !side.is_empty() && side.bytes().all(|b| b.is_ascii_digit())) =>
+        {
+            bench.trim_end()
+        }
+        _ => name,
+    }
 }
 
 /// The value after "LABEL:" on a header line.
@@ -170,7 +199,7 @@ impl Reader<'_> {
     /// `# Benchmarking NAME`: a banner, its table's header still to come.
     pub(super) fn banner(&mut self, trimmed: &str) -> bool {
         if let Some(name) = trimmed.strip_prefix("# Benchmarking ") {
-            self.pending = Some(Pending::new(name.trim().to_string()));
+            self.pending = Some(Pending::new(banner_name(name).to_string()));
             return true;
         }
         false
@@ -186,12 +215,31 @@ impl Reader<'_> {
         if c.thread_level.is_none() && self.env_empty {
             c.thread_level = Some(level_from_command(self.command.as_deref().unwrap_or("")));
         }
+        if !self.threads.is_empty() {
+            let t: Vec<String> = self.threads.iter().map(usize::to_string).collect();
+            c.threads = Some(t.join(" / "));
+        }
+        // IMB-MT prints no thread level; it runs threads only under -thread_level multiple
+        // (one thread otherwise, which leaves the level unknown).
+        if c.thread_level.is_none() && imb_mt(title) && self.threads.iter().any(|&t| t > 1) {
+            c.thread_level = Some("MPI_THREAD_MULTIPLE".to_string());
+        }
         c.parameters = if title.starts_with("imb-rs") {
             Some(conditions::optional_parameters(
                 self.optional.iter().map(String::as_str),
             ))
+        } else if let (Some(cmd), true) = (&self.command, imb_p2p(title)) {
+            Some(conditions::imb2021_p2p_options(cmd))
         } else if let Some(cmd) = &self.command {
-            Some(conditions::imb2021_options(cmd))
+            let io = conditions::suite(title).as_deref() == Some("MPI-IO");
+            Some(conditions::imb2021_options_with(
+                cmd,
+                if io {
+                    &conditions::IMB2021_IO_COUNTS
+                } else {
+                    &conditions::IMB2021_COUNTS
+                },
+            ))
         } else if title.contains("Benchmark Suite V") && self.optional.is_empty() {
             // IMB 3.0 runs in standard mode unless built with -DIMB_OPTIONAL, which says so
             // (without the values).
@@ -207,6 +255,14 @@ impl Reader<'_> {
 pub(super) fn banner_detail(p: &mut Pending, trimmed: &str) -> bool {
     if let Some(v) = trimmed.strip_prefix("# #processes = ") {
         p.processes = v.split_whitespace().next().and_then(|n| n.parse().ok());
+        // The MT suite's "2 (threads: 4)".
+        p.threads = v
+            .split_once("(threads:")
+            .and_then(|(_, t)| t.trim().trim_end_matches(')').trim().parse().ok());
+        return true;
+    }
+    // The MT suite's windowed benchmarks (UniBandMT, BiBandMT) print their -window_size.
+    if trimmed.starts_with("# window_size = ") {
         return true;
     }
     if let Some(v) = trimmed.strip_prefix("# ( ") {

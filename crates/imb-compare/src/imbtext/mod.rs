@@ -53,7 +53,7 @@ pub(crate) fn column_key(title: &str) -> String {
     let t = t.strip_suffix("[usec]").unwrap_or(t);
     match t {
         "Mbytes/sec" => "mbytes".to_string(),
-        "Msg/sec" => "msgs".to_string(),
+        "Msg/sec" => "msg_per_s".to_string(),
         "Group" => "group".to_string(),
         other => other.to_string(),
     }
@@ -115,6 +115,8 @@ struct Pending {
     processes: Option<usize>,
     groups: usize,
     mode: Option<String>,
+    /// The MT suite's threads per process (`# #processes = 2 (threads: 4)`).
+    threads: Option<usize>,
 }
 
 /// A table being read: the table, each row's line, the column titles as printed.
@@ -140,6 +142,8 @@ struct Reader<'a> {
     in_optional: bool,
     finished: bool,
     cut: bool,
+    /// The threads per process of every MT table read.
+    threads: std::collections::BTreeSet<usize>,
 }
 
 impl<'a> Reader<'a> {
@@ -168,6 +172,7 @@ impl<'a> Reader<'a> {
             in_optional: false,
             finished: false,
             cut: false,
+            threads: Default::default(),
         }
     }
 
@@ -200,6 +205,7 @@ impl Pending {
             processes: None,
             groups: 1,
             mode: None,
+            threads: None,
         }
     }
 }

@@ -53,6 +53,7 @@ impl Reader<'_> {
         let Some((titles, columns)) = header else {
             return;
         };
+        self.threads.extend(p.threads);
         self.current = Some(Open::new(p, no, titles, columns));
         // A mode block (imb-ext, imb-io) repeats the header under the same banner; OSU prints
         // one table a title.

@@ -36,7 +36,7 @@ pub(super) struct Figure {
 
 /// The metrics a figure plots: the compared one, and the bandwidth beside a time.
 fn panel_metrics(metric: Metric) -> Vec<Metric> {
-    if metric == Metric::Mbytes {
+    if metric.higher_is_better() {
         vec![metric]
     } else {
         vec![metric, Metric::Mbytes]
@@ -112,6 +112,9 @@ pub(super) fn collect(sides: &[&Side], metric: Metric) -> BTreeMap<TableKey, Fig
 pub(super) fn axis_label(columns: &BTreeSet<String>) -> String {
     if columns.iter().all(|c| c == "mbytes") {
         return "Mbytes/sec".to_string();
+    }
+    if columns.iter().all(|c| c == "msg_per_s") {
+        return "Msg/sec".to_string();
     }
     let names: Vec<&str> = columns.iter().map(String::as_str).collect();
     let time = columns.iter().all(|c| c.starts_with('t'));

@@ -226,10 +226,10 @@ pub(super) fn svg(
         let title = table_title(key);
         let areas = top.split_evenly((1, fig.panels.len()));
         for ((p, a), o) in fig.panels.iter().zip(&areas).zip(&overlays) {
-            let what = if p.metric == Metric::Mbytes {
-                "bandwidth"
-            } else {
-                "time"
+            let what = match p.metric {
+                Metric::Mbytes => "bandwidth",
+                Metric::MsgPerS => "message rate",
+                _ => "time",
             };
             draw_panel(a, &format!("{title}: {what}"), p, &order, o, &crits)?;
         }

@@ -198,6 +198,7 @@ impl Store {
                     }
                     column = match t.columns[col].as_str() {
                         "mbytes" => "Mbytes/sec".to_string(),
+                        "msg_per_s" => "Msg/sec".to_string(),
                         c => format!("{c}[usec]"),
                     };
                     cells.push((key, median(&xs)));
@@ -269,7 +270,7 @@ impl Store {
 impl Trend {
     /// Whether a higher figure is worse (a time) rather than better (a bandwidth).
     pub fn higher_is_worse(&self) -> bool {
-        self.query.metric != Metric::Mbytes
+        !self.query.metric.higher_is_better()
     }
 
     /// The trend as a text table.
