@@ -1,6 +1,7 @@
 //! Reading IMB-format text output back into tables: ours, IMB 3.0's and IMB 2021's (the layouts
-//! of doc/OUTPUT.md), and OSU 7.x's, so results kept as text by existing workflows can be
-//! compared without re-running anything.
+//! of doc/OUTPUT.md; IMB 2021's IMB-P2P, IMB-MT and IMB-MPI4 and our executables of those
+//! suites too), and OSU 7.x's, so results kept as text by existing workflows can be compared
+//! without re-running anything.
 //!
 //! The reader is lenient about lines it does not know (mpirun's warnings interleave with the
 //! tables when stderr is kept) and strict about the rows it takes: a line shaped like a row
