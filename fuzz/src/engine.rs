@@ -16,15 +16,25 @@ mod io_options;
 #[allow(dead_code)]
 #[path = "../../crates/imb-mpi1/src/options.rs"]
 mod mpi1_options;
+#[allow(dead_code)]
+#[path = "../../crates/imb-mt/src/options.rs"]
+mod mt_options;
+#[allow(dead_code)]
+#[path = "../../crates/imb-p2p/src/options.rs"]
+mod p2p_options;
 
-/// The settings files of imb-mpi1 and imb-io.
-fn settings_specs() -> [&'static imb_core::settings::Spec; 2] {
-    [&mpi1_options::SETTINGS, &io_options::SETTINGS]
+/// The settings files of imb-mpi1, imb-io and imb-p2p.
+fn settings_specs() -> [&'static imb_core::settings::Spec; 3] {
+    [
+        &mpi1_options::SETTINGS,
+        &io_options::SETTINGS,
+        &p2p_options::SETTINGS,
+    ]
 }
 
 /// The built-in parameters of both files, parsed once (they are TOML).
-fn standard() -> &'static [imb_core::settings::Params; 2] {
-    static P: std::sync::OnceLock<[imb_core::settings::Params; 2]> = std::sync::OnceLock::new();
+fn standard() -> &'static [imb_core::settings::Params; 3] {
+    static P: std::sync::OnceLock<[imb_core::settings::Params; 3]> = std::sync::OnceLock::new();
     P.get_or_init(|| settings_specs().map(imb_core::settings::standard))
 }
 
@@ -89,11 +99,13 @@ pub const IO_NAMES: &[&str] = &[
 ];
 pub const RMA_NAMES: &[&str] = &["Unidir_put", "One_put_all", "Compare_and_swap"];
 pub const NBC_NAMES: &[&str] = &["Ibcast", "Iallreduce", "Ibarrier", "Ibcast_pure"];
+pub const P2P_NAMES: &[&str] = &["PingPong", "Unirandom", "Stencil2D", "SendRecv_Replace"];
+pub const MT_NAMES: &[&str] = &["PingPongMT", "UniBandMT", "BarrierMT", "AllReduceMT"];
 
 /// The option-parsing facts of each MPI executable (`driver::parse` builds them from the
 /// suite): name, benchmarks, how many run by default, settings file, -npmin, aggregate modes,
 /// the family's options.
-pub fn specs() -> [Spec<'static>; 5] {
+pub fn specs() -> [Spec<'static>; 7] {
     let s =
         |exe, names: &'static [&'static str], defaults, settings, npmin, aggregate, family| Spec {
             exe,
@@ -135,6 +147,24 @@ pub fn specs() -> [Spec<'static>; 5] {
             2,
             false,
             &ext_options::WITHOUT_AGGREGATE,
+        ),
+        s(
+            "imb-p2p",
+            P2P_NAMES,
+            4,
+            &p2p_options::SETTINGS,
+            2,
+            false,
+            &p2p_options::OPTIONS,
+        ),
+        s(
+            "imb-mt",
+            MT_NAMES,
+            4,
+            &imb_core::settings::STANDARD,
+            2,
+            false,
+            &mt_options::OPTIONS,
         ),
     ]
 }
@@ -179,14 +209,14 @@ pub fn core_cli(data: &[u8]) {
     }
 }
 
-/// A settings file (`-settings FILE`) of imb-mpi1 and of imb-io, then merged with the command
-/// line as the programs do.
+/// A settings file (`-settings FILE`) of imb-mpi1, imb-io and imb-p2p, then merged with the
+/// command line as the programs do.
 pub fn settings(data: &[u8]) {
     if text(data).is_none() {
         return;
     }
     let path = scratch_file("settings.toml", data);
-    for (file, spec) in settings_specs().into_iter().zip([0, 2]) {
+    for (file, spec) in settings_specs().into_iter().zip([0, 2, 5]) {
         match imb_core::settings::load(&path, file) {
             Err(e) => core_error("settings", &e),
             Ok(s) => {

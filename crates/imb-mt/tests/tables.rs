@@ -224,3 +224,54 @@ fn bad_options_end_every_rank_with_one_line() {
     refused(&["-off_cache", "1"], "-off_cache");
     refused(&["-warm_up", "on"], "-warmup");
 }
+
+/// The engine's outputs for IMB-MT's tables: -json rows show the #bytes the text shows (all
+/// of a rank's threads' bytes), -summary follows the last table, -progress goes to stderr.
+#[test]
+fn json_summary_and_progress() {
+    let d = scratch("mt-json");
+    let f = d.join("r.json").to_string_lossy().into_owned();
+    let args = [
+        "-count",
+        "1,3",
+        "-repeat",
+        "5",
+        "-warmup",
+        "1",
+        "PingPongMT",
+        "BcastMT",
+        "-json",
+        &f,
+        "-summary",
+        "-progress",
+        "on",
+    ];
+    let o = mpirun_env(BIN, &d, 2, &args, &[("OMP_NUM_THREADS", "2")], 120);
+    ok(&o);
+    let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&f).unwrap()).unwrap();
+    assert_eq!(doc["complete"], true);
+    assert_eq!(doc["suite"], "imb-mt");
+    assert!(doc["provenance"].is_object());
+    let t = tables(&o.stdout);
+    let jt = doc["tables"].as_array().unwrap();
+    assert_eq!(jt.len(), 2);
+    for (j, t) in jt.iter().zip(&t) {
+        assert_eq!(j["benchmark"], t.title);
+        let bytes: Vec<u64> = j["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["bytes"].as_u64().unwrap())
+            .collect();
+        // count · 4 bytes · 2 threads.
+        assert_eq!(bytes, [8, 24], "{}", t.title);
+        assert_eq!(t.ints("#bytes"), [8, 24]);
+    }
+    assert_eq!(doc["summary"].as_array().unwrap().len(), 2);
+    assert!(o.stdout.contains("\n\n# Summary: "), "{}", o.stdout);
+    assert!(
+        o.stderr.contains("imb-mt: benchmark 1 of 2, PingPongMT"),
+        "{}",
+        o.stderr
+    );
+}

@@ -201,3 +201,64 @@ fn options_and_refusals() {
         assert!(line.contains(what), "{args:?}: {}", o.stderr);
     }
 }
+
+/// The engine's outputs for IMB-P2P's tables: -json with its columns, the header's method note
+/// and the provenance, -summary after the last table, -progress on stderr only.
+#[test]
+fn json_summary_and_progress() {
+    let d = scratch("p2p-json");
+    let f = d.join("r.json").to_string_lossy().into_owned();
+    let args = [
+        "PingPong",
+        "Unirandom",
+        "-msglog",
+        "3",
+        "-iter",
+        "20",
+        "-pause",
+        "0",
+        "-json",
+        &f,
+        "-summary",
+        "-progress",
+        "on",
+    ];
+    let o = imb_testkit::mpirun_in(env!("CARGO_BIN_EXE_imb-p2p"), &d, 2, &args, 60);
+    ok(&o);
+    let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&f).unwrap()).unwrap();
+    assert_eq!(doc["complete"], true);
+    assert_eq!(doc["suite"], "imb-p2p");
+    assert_eq!(doc["header"]["part"], "P2P part");
+    assert!(doc["provenance"].is_object());
+    let notes = doc["header"]["notes"].as_array().unwrap();
+    let method = notes
+        .iter()
+        .find(|n| n["kind"] == "method")
+        .expect("method");
+    assert_eq!(method["megabyte"], 1e6);
+    assert_eq!(method["options"], serde_json::json!(["-pause 0"]));
+    let t = tables(&o.stdout);
+    let jt = doc["tables"].as_array().unwrap();
+    assert_eq!(jt.len(), 2);
+    for (j, t) in jt.iter().zip(&t) {
+        assert_eq!(j["benchmark"], t.title);
+        let titles: Vec<&str> = t.header.split_whitespace().collect();
+        assert_eq!(j["columns"], serde_json::json!(titles));
+        assert_eq!(j["keys"][4], "msg_per_s");
+        let rows = j["rows"].as_array().unwrap();
+        assert_eq!(rows.len(), 5);
+        for (jr, tr) in rows.iter().zip(&t.rows) {
+            assert_eq!(jr["bytes"].as_u64().unwrap().to_string(), tr[0]);
+            assert_eq!(jr["msg_per_s"].as_f64().unwrap().round().to_string(), tr[4]);
+        }
+    }
+    assert_eq!(doc["summary"].as_array().unwrap().len(), 2);
+    assert!(o.stdout.contains("\n\n# Summary: "), "{}", o.stdout);
+    assert!(
+        o.stderr
+            .contains("imb-p2p: benchmark 1 of 2, PingPong on 2 processes: starting"),
+        "{}",
+        o.stderr
+    );
+    assert!(!o.stdout.contains("imb-p2p: benchmark"));
+}
