@@ -561,7 +561,7 @@ pub fn parse(name: &str, text: &str) -> Result<Run, Error> {
                 .filter(|n| {
                     matches!(
                         n.get("kind").and_then(Value::as_str),
-                        Some("optional_mode" | "method")
+                        Some("optional_mode" | "method" | "p2p_method")
                     )
                 })
                 .chain(&h.optional)

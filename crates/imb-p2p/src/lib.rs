@@ -206,7 +206,7 @@ pub struct P2pMethod {
 }
 
 impl Remark for P2pMethod {
-    const KIND: &'static str = "method";
+    const KIND: &'static str = "p2p_method";
     fn lines(&self) -> Vec<String> {
         vec![
             "Measured as IMB 2021's IMB-P2P measures:".into(),

@@ -233,7 +233,7 @@ fn json_summary_and_progress() {
     let notes = doc["header"]["notes"].as_array().unwrap();
     let method = notes
         .iter()
-        .find(|n| n["kind"] == "method")
+        .find(|n| n["kind"] == "p2p_method")
         .expect("method");
     assert_eq!(method["megabyte"], 1e6);
     assert_eq!(method["options"], serde_json::json!(["-pause 0"]));
