@@ -53,7 +53,10 @@ fn allreduce_init() -> (AllreduceInit, &'static CStr) {
         if !p.is_null() {
             // SAFETY: p is the MPI library's function exported under this name, whose C
             // signature (MPI 4.0's, shared by Open MPI's MPIX_ function) is AllreduceInit.
-            return (unsafe { std::mem::transmute::<*mut c_void, AllreduceInit>(p) }, name);
+            return (
+                unsafe { std::mem::transmute::<*mut c_void, AllreduceInit>(p) },
+                name,
+            );
         }
     }
     panic!("neither MPI_Allreduce_init nor MPIX_Allreduce_init is in this MPI library");

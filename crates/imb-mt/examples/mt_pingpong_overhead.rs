@@ -95,7 +95,11 @@ fn world_dup() -> ffi::MPI_Comm {
         let comm = out.assume_init();
         check(ffi::MPI_Info_create(info.as_mut_ptr()));
         let mut info = info.assume_init();
-        check(ffi::MPI_Info_set(info, c"thread_id".as_ptr(), c"0".as_ptr()));
+        check(ffi::MPI_Info_set(
+            info,
+            c"thread_id".as_ptr(),
+            c"0".as_ptr(),
+        ));
         check(ffi::MPI_Comm_set_info(comm, info));
         check(ffi::MPI_Info_free(&mut info));
         comm
@@ -171,7 +175,10 @@ impl Raw {
 
 fn run(world: &Comm, pairs_n: usize) {
     let np = world.size();
-    assert!(np >= 2 && np % 2 == 0, "PingPongMT pairs the ranks: run on an even count");
+    assert!(
+        np >= 2 && np % 2 == 0,
+        "PingPongMT pairs the ranks: run on an even count"
+    );
     let args = ["PingPongMT", "-warmup", WARMUP.to_string().as_str()].map(String::from);
     let mut opts = match imb_core::driver::parse(&imb_mt::SUITE, &args, np as usize) {
         Ok(Action::Run(o)) => o,

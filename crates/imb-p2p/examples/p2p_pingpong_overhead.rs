@@ -140,9 +140,7 @@ impl Raw {
         let sp = self.s.as_ptr() as *const c_void;
         // SAFETY: s is a live buffer of len bytes (both fixed when built), only read by MPI;
         // reading rsmpi's extern static MPI_UINT8_T.
-        check(unsafe {
-            ffi::MPI_Send(sp, len, ffi::RSMPI_UINT8_T, self.partner, TAG, self.comm)
-        });
+        check(unsafe { ffi::MPI_Send(sp, len, ffi::RSMPI_UINT8_T, self.partner, TAG, self.comm) });
     }
 
     /// MPI_Recv of the partner's message.
@@ -221,7 +219,10 @@ fn main() {
     let ex = pairs::start(200, None, imb_p2p::SUITE.settings);
     let world = &ex.world;
     let np = world.size();
-    assert!(np >= 2 && np % 2 == 0, "PingPong pairs the ranks: run on an even count");
+    assert!(
+        np >= 2 && np % 2 == 0,
+        "PingPong pairs the ranks: run on an even count"
+    );
     let pingpong = pairs::find(imb_p2p::BENCHMARKS, "PingPong");
     // The family's options as `-msgrd on -msgwr on -pause 0` resolve them.
     let mut family = Values::default();
