@@ -6,7 +6,9 @@
 //! barrier again, then MPI_Wtime around n × (one byte of every 64 stored, MPI_Send, MPI_Recv,
 //! one byte of every 64 read), each rank paired with rank + NP/2. Alternating pairs in one
 //! process cancel the launch-to-launch and load drift of a small shared machine; the paired
-//! ratios are printed (`imb_core::pairs`).
+//! ratios are printed (`imb_core::pairs`). The raw loop keeps its buffers for every pair of a
+//! size, as IMB-P2P keeps its for the run; the kernel allocates its messages when it is built,
+//! which is once per measurement here and once per size in a run.
 //!
 //! Both sides run with IMB-P2P's touches on (`-msgrd on -msgwr on`, its defaults) and without
 //! its pause (`-pause 0`): the 100 ms sleeps before and after every size lie outside the timer
