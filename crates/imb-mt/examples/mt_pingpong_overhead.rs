@@ -26,9 +26,8 @@
 use imb_core::bench::Mode;
 use imb_core::buffers::Buffer;
 use imb_core::cli::{Action, Options, ThreadLevel};
-use imb_core::kernel::{Benchmark, Comm, Ctx, Loop};
-use imb_core::method::Rotations;
-use imb_core::pairs::{self, Figure, Goal, Table};
+use imb_core::kernel::{Benchmark, Comm};
+use imb_core::pairs::{self, Figure, Goal, Handed, Table};
 use imb_mt::options::THREADS;
 use mpi::ffi;
 use mpi::traits::*;
@@ -68,22 +67,21 @@ fn ours(
     (x, n): (usize, usize),
     (send, recv): &mut (Buffer, Buffer),
 ) -> f64 {
-    let mut k = b.kernel(Ctx {
-        comm,
-        rank: comm.rank() as usize,
-        size: comm.size() as usize,
-        x,
-        mode: Mode::Plain,
-        send: send.bytes(),
-        recv: recv.bytes_mut(),
-        params: &opts.params,
+    let handed = Handed {
         method: &opts.method,
-        rot: Rotations::NONE,
-        info: &[],
         prep: None,
         run: Some(run),
-    });
-    k.run(comm, Loop::imb30(opts.params.n_barr), n, false).secs
+    };
+    pairs::timed_with(
+        b,
+        comm,
+        &opts.params,
+        (x, Mode::Plain, n),
+        send,
+        recv,
+        handed,
+    )
+    .secs
 }
 
 /// A duplicate of MPI_COMM_WORLD named to the library as thread 0's, as IMB-MT makes one per

@@ -18,9 +18,8 @@
 
 use imb_core::bench::Mode;
 use imb_core::buffers::Buffer;
-use imb_core::kernel::{Benchmark, Comm, Ctx, Loop, Prep};
-use imb_core::method::{Method, Rotations};
-use imb_core::pairs::{self, Figure, Goal, Table};
+use imb_core::kernel::{Benchmark, Comm, Prep};
+use imb_core::pairs::{self, Figure, Goal, Handed, Table};
 use imb_core::settings::Params;
 use imb_core::values::Values;
 use imb_p2p::options::{MSGRD, MSGWR, PAUSE};
@@ -45,8 +44,8 @@ fn check(rc: c_int) {
     assert_eq!(rc, ffi::MPI_SUCCESS as c_int, "MPI call failed");
 }
 
-/// imb-p2p's kernel at (X, n), built and run as the driver does for one size. Seconds per
-/// repetition on this rank.
+/// imb-p2p's kernel at (X, n), built and run as the driver does for one size, with the
+/// options its step prepared. Seconds per repetition on this rank.
 fn ours(
     b: &dyn Benchmark,
     comm: &Comm,
@@ -55,22 +54,11 @@ fn ours(
     (x, n): (usize, usize),
     (send, recv): &mut (Buffer, Buffer),
 ) -> f64 {
-    let mut k = b.kernel(Ctx {
-        comm,
-        rank: comm.rank() as usize,
-        size: comm.size() as usize,
-        x,
-        mode: Mode::Plain,
-        send: send.bytes(),
-        recv: recv.bytes_mut(),
-        params,
-        method: &Method::IMB30,
-        rot: Rotations::NONE,
-        info: &[],
+    let handed = Handed {
         prep,
-        run: None,
-    });
-    k.run(comm, Loop::imb30(params.n_barr), n, false).secs
+        ..Handed::IMB30
+    };
+    pairs::timed_with(b, comm, params, (x, Mode::Plain, n), send, recv, handed).secs
 }
 
 /// A rank's side of IMB-P2P's PingPong, with the buffers and the touch counter it keeps

@@ -11,10 +11,12 @@
 use crate::bench::Mode;
 use crate::buffers::Buffer;
 use crate::kernel::{Benchmark, Comm, Ctx, Loop, Sample};
+use crate::method::Method;
 use crate::settings::Params;
 use crate::table::Wire;
 use mpi::collective::SystemOperation;
 use mpi::traits::*;
+use std::any::Any;
 
 mod example;
 mod stats;
@@ -26,6 +28,24 @@ pub use example::{find, intro, one_sided_cases, start, Example};
 pub use stats::{median, Goal, Summary};
 pub use table::Table;
 
+/// What the driver hands a kernel besides its buffers and parameters: the method, the value
+/// `Benchmark::prepare` returned for the step and the suite's run state (`Hooks::run_state`).
+#[derive(Clone, Copy)]
+pub struct Handed<'a> {
+    pub method: &'a Method,
+    pub prep: Option<&'a dyn Any>,
+    pub run: Option<&'a dyn Any>,
+}
+
+impl Handed<'_> {
+    /// IMB 3.0's method, no prepared value, no run state: what most kernels need.
+    pub const IMB30: Handed<'static> = Handed {
+        method: &Method::IMB30,
+        prep: None,
+        run: None,
+    };
+}
+
 /// One measurement of `b` at (X, mode, n) as the driver's `Active::time` takes it: the kernel
 /// built untimed for this rank of `comm`, then `Timed::run` with the settings' N_BARR. A
 /// family's figures are in the sample's record (`Wire::decode`).
@@ -33,9 +53,23 @@ pub fn timed(
     b: &dyn Benchmark,
     comm: &Comm,
     params: &Params,
+    case: (usize, Mode, usize),
+    send: &Buffer,
+    recv: &mut Buffer,
+) -> Sample<Wire> {
+    timed_with(b, comm, params, case, send, recv, Handed::IMB30)
+}
+
+/// `timed` of a kernel that needs what its step prepared or the run's state (imb-p2p's
+/// options, imb-mt's threads' communicators).
+pub fn timed_with(
+    b: &dyn Benchmark,
+    comm: &Comm,
+    params: &Params,
     (x, mode, n): (usize, Mode, usize),
     send: &Buffer,
     recv: &mut Buffer,
+    handed: Handed,
 ) -> Sample<Wire> {
     let mut k = b.kernel(Ctx {
         comm,
@@ -46,11 +80,11 @@ pub fn timed(
         send: send.bytes(),
         recv: recv.bytes_mut(),
         params,
-        method: &crate::method::Method::IMB30,
+        method: handed.method,
         rot: crate::method::Rotations::NONE,
         info: &[],
-        prep: None,
-        run: None,
+        prep: handed.prep,
+        run: handed.run,
     });
     k.run(comm, Loop::imb30(params.n_barr), n, false)
 }
