@@ -157,6 +157,9 @@ class ImbRsRun(rfm.RunOnlyRegressionTest):
     #: {'system:partition': {'PingPong': {'latency': (1.8, None, 0.1)}}} ('*' for any system).
     #: Figures not named here get unbounded references: logged, never judged.
     contract = variable(dict, value={})
+    #: The same in a JSON file (null for no bound), merged over `contract`:
+    #: {"cluster:compute": {"PingPong": {"latency": [1.8, null, 0.1]}}}
+    contract_file = variable(str, value='')
 
     @property
     def run_dir(self):
@@ -174,7 +177,13 @@ class ImbRsRun(rfm.RunOnlyRegressionTest):
             fn = {'us': self.time_us, 'MB/s': self.mbytes_per_s, '%': self.percent}[unit]
             perf[name] = fn(key, which, mode)
             reference['*'][name] = (0, None, None, unit)
-        for system, benchmarks in self.contract.items():
+        contract = {k: {b: dict(f) for b, f in v.items()} for k, v in self.contract.items()}
+        if self.contract_file:
+            with open(self.contract_file, encoding='utf-8') as f:
+                for system, benchmarks in json.load(f).items():
+                    for benchmark, figures in benchmarks.items():
+                        contract.setdefault(system, {}).setdefault(benchmark, {}).update(figures)
+        for system, benchmarks in contract.items():
             for name, ref in benchmarks.get(self.benchmark, {}).items():
                 unit = dict((f[0], f[3]) for f in figures_for(self.benchmark)).get(name)
                 if unit is None:
@@ -319,6 +328,17 @@ RUN_CHECKS = [(cls.__name__, cls.program, b)
                                  (ImbRmaCheck, RMA_BENCHMARKS)) for b in names]
 
 
+def run_check_class(name):
+    '''The run check class of that name: ours, or a site's subclass of one of them.'''
+    todo = [ImbRsRun]
+    while todo:
+        cls = todo.pop()
+        if cls.__name__ == name:
+            return cls
+        todo += cls.__subclasses__()
+    raise ValueError(f'run_check: no check class {name!r} (a subclass of ImbRsRun)')
+
+
 def is_row(line):
     '''A table row of the text output: indented, every field a number.'''
     fields = line.split()
@@ -379,7 +399,7 @@ class ImbCompareCheck(rfm.RunOnlyRegressionTest):
     @run_after('init')
     def depend_on_run(self):
         name, _, benchmark = self.run_check
-        cls = globals()[name]
+        cls = run_check_class(name)
         self.run_name = cls.variant_name(cls.get_variant_nums(benchmark=benchmark)[0])
         self.depends_on(self.run_name, udeps.by_case)
         self.descr = f'imb-compare on {self.case}'
