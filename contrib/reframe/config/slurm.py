@@ -42,6 +42,17 @@ site_configuration = {
                     'environs': ['builtin'],
                     'max_jobs': 1,
                     'extras': {'launcher_options': ['--mpi=pmix']},
+                    # The test cluster's: its nodes talk over the bridge's subnet only, and
+                    # share the machine's 2 cores (idle ranks must yield). Between nodes over
+                    # TCP, Open MPI 4.1's default one-sided component (osc/rdma) cannot create
+                    # a window (imb-rma exits with MPI_ERR_WIN, 53): osc/pt2pt can. A site
+                    # drops these (with UCX on InfiniBand, osc/ucx is the one to use).
+                    'env_vars': [
+                        ['OMPI_MCA_btl_tcp_if_include', '10.78.0.0/24'],
+                        ['OMPI_MCA_oob_tcp_if_include', '10.78.0.0/24'],
+                        ['OMPI_MCA_mpi_yield_when_idle', '1'],
+                        ['OMPI_MCA_osc', 'pt2pt'],
+                    ],
                 },
             ],
         },
