@@ -1,0 +1,1 @@
+../../../../packages/imb-rs/package.py
