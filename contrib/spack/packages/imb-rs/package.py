@@ -20,6 +20,18 @@ from spack.package import *
 
 CargoPackage = _cargo.CargoPackage
 
+#: The executables that have an IMB counterpart, and its name (variant imb_names).
+IMB_NAMES = {
+    "imb-mpi1": "IMB-MPI1",
+    "imb-ext": "IMB-EXT",
+    "imb-io": "IMB-IO",
+    "imb-rma": "IMB-RMA",
+    "imb-nbc": "IMB-NBC",
+    "imb-p2p": "IMB-P2P",
+    "imb-mt": "IMB-MT",
+    "imb-mpi4": "IMB-MPI4",
+}
+
 
 class ImbRs(CargoPackage):
     """imb-rs: the Intel MPI Benchmarks 3.0 method (and IMB 2021's suites) in Rust.
@@ -43,6 +55,14 @@ class ImbRs(CargoPackage):
         "instead of gcc's libgomp",
     )
 
+    variant(
+        "imb_names",
+        default=False,
+        description="Also install IMB's executable names (IMB-MPI1, IMB-EXT, ...) as links to "
+        "imb-mpi1, imb-ext, ..., for tools that start IMB by name (Ramble's "
+        "intel-mpi-benchmarks application); clashes with intel-mpi-benchmarks in one view",
+    )
+
     depends_on("rust@1.87:", type="build")  # rust-version of the workspace
     depends_on("mpi")
     # rsmpi's mpi-sys reads mpi.h with bindgen, which loads libclang at build time.
@@ -52,11 +72,14 @@ class ImbRs(CargoPackage):
     if _SPACK_V1:
         depends_on("c", type="build")  # Spack >= 1.0: compilers are dependencies
 
+
+class CargoBuilder(_cargo.CargoBuilder):
+    # On the builder, not the package: Spack asks the builder for the build environment.
     def setup_build_environment(self, env):
         # Crates come from crates.io during the build (cargo checks them against
         # Cargo.lock's checksums); their cache and the build tree stay in the stage.
-        env.set("CARGO_HOME", join_path(self.stage.path, "cargo-home"))
-        env.set("CARGO_TARGET_DIR", join_path(self.stage.path, "cargo-target"))
+        env.set("CARGO_HOME", join_path(self.pkg.stage.path, "cargo-home"))
+        env.set("CARGO_TARGET_DIR", join_path(self.pkg.stage.path, "cargo-target"))
         env.set("CARGO_TERM_COLOR", "never")
         env.set("LIBCLANG_PATH", self.spec["llvm"].prefix.lib)
         # mpi-sys asks mpicc (MPICC, else the first on PATH) how to compile and link MPI.
@@ -64,8 +87,6 @@ class ImbRs(CargoPackage):
         env.set("MPICC", getattr(mpi, "mpicc", None) or join_path(mpi.prefix.bin, "mpicc"))
         env.unset("IMB_OMP_RUNTIME")
 
-
-class CargoBuilder(_cargo.CargoBuilder):
     def _cargo(self):
         return self.pkg.module.cargo
 
@@ -103,6 +124,10 @@ class CargoBuilder(_cargo.CargoBuilder):
         with working_dir(self.build_directory):
             for name in self._binaries():
                 install(join_path(release, name), prefix.bin)
+            if spec.satisfies("+imb_names"):
+                for name, imb in IMB_NAMES.items():
+                    if os.path.exists(join_path(prefix.bin, name)):
+                        os.symlink(name, join_path(prefix.bin, imb))
             share = join_path(prefix.share, "imb-rs")
             install_tree("settings", join_path(share, "settings"))
             install_tree("doc", join_path(share, "doc"))
