@@ -131,6 +131,6 @@ class CargoBuilder(_cargo.CargoBuilder):
             share = join_path(prefix.share, "imb-rs")
             install_tree("settings", join_path(share, "settings"))
             install_tree("doc", join_path(share, "doc"))
-            for f in ("README.md", "license"):
-                if os.path.exists(f):
-                    install(f, share)
+            install("README.md", share)
+            if os.path.isdir("license"):
+                install_tree("license", join_path(share, "license"))
