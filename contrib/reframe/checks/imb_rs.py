@@ -20,7 +20,11 @@ import json
 import os
 import shlex
 import statistics
-import tomllib
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python before 3.11: the same reader from PyPI (pip install tomli)
+    import tomli as tomllib
 
 import reframe as rfm
 import reframe.utility.sanity as sn
