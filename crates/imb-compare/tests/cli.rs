@@ -1,15 +1,10 @@
 //! imb-compare as a user runs it: directories of launch files in, a report or a one-line error
 //! out, with the exit status a script can test.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("imb-compare-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
+mod common;
+use common::{run, scratch};
 
 /// An IMB-format launch: PingPong at 0 and 8 bytes with the given times.
 fn launch(title: &str, level: &str, t0: f64, t8: f64) -> String {
@@ -43,18 +38,6 @@ fn side(dir: &Path, label: &str, title: &str, level: &str, times: &[(f64, f64)])
         .unwrap();
     }
     d.to_string_lossy().into_owned()
-}
-
-fn run(args: &[&str]) -> (Option<i32>, String, String) {
-    let o = Command::new(env!("CARGO_BIN_EXE_imb-compare"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        o.status.code(),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
 }
 
 #[test]

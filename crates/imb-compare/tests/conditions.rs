@@ -9,36 +9,11 @@
 //! provenance's machine identity makes them one host; given another identity, the second name
 //! is another machine. Where `unshare --uts` is not allowed that half is skipped and says so.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-/// imb-mpi1 of this build: beside the test's own directory, built first when missing.
-fn imb_mpi1() -> String {
-    let exe = std::env::current_exe().unwrap();
-    let profile_dir: PathBuf = exe.parent().unwrap().parent().unwrap().to_path_buf();
-    let bin = profile_dir.join("imb-mpi1");
-    if !bin.exists() {
-        let mut cmd = Command::new(env!("CARGO"));
-        cmd.args(["build", "-p", "imb-mpi1"]);
-        if profile_dir.ends_with("release") {
-            cmd.arg("--release");
-        }
-        assert!(cmd.status().unwrap().success(), "cargo build -p imb-mpi1");
-    }
-    bin.to_string_lossy().into_owned()
-}
-
-fn compare(args: &[&str]) -> (Option<i32>, String, String) {
-    let o = Command::new(env!("CARGO_BIN_EXE_imb-compare"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        o.status.code(),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
-}
+mod common;
+use common::{imb_mpi1, run as compare};
 
 const ARGS: &[&str] = &["PingPong", "Barrier", "-msglog", "0:4", "-iter", "50"];
 

@@ -11,36 +11,10 @@
 //! are launched again (up to 3 times) until one shows what the transport does, and the test
 //! fails only if none does.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 
-/// imb-mpi1 of this build: beside the test's own directory, built first when missing.
-fn imb_mpi1() -> String {
-    let exe = std::env::current_exe().unwrap();
-    let profile_dir: PathBuf = exe.parent().unwrap().parent().unwrap().to_path_buf();
-    let bin = profile_dir.join("imb-mpi1");
-    if !bin.exists() {
-        let mut cmd = Command::new(env!("CARGO"));
-        cmd.args(["build", "-p", "imb-mpi1"]);
-        if profile_dir.ends_with("release") {
-            cmd.arg("--release");
-        }
-        assert!(cmd.status().unwrap().success(), "cargo build -p imb-mpi1");
-    }
-    bin.to_string_lossy().into_owned()
-}
-
-fn compare(args: &[&str]) -> (Option<i32>, String, String) {
-    let o = Command::new(env!("CARGO_BIN_EXE_imb-compare"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        o.status.code(),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
-}
+mod common;
+use common::{imb_mpi1, run as compare};
 
 /// PingPong from 0 bytes to 256 KiB, 100 repetitions a size, `LAUNCHES` launches into `dir/NAME/`
 /// (text `k.txt` and `-json k.json` each, as doc/ACCEPTANCE.md §1 keeps them), with extra

@@ -1,0 +1,70 @@
+//! What imb-compare's integration tests share: the committed fixtures, a scratch directory per
+//! test, imb-compare itself run on arguments, and imb-mpi1 of the same build for the tests
+//! that make real launches.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The path of a committed fixture (tests/fixtures/NAME).
+pub fn fixture(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// The text of a committed fixture.
+pub fn text(name: &str) -> String {
+    std::fs::read_to_string(fixture(name)).unwrap()
+}
+
+/// An empty directory `name` of this test binary and process (made afresh).
+pub fn scratch(name: &str) -> PathBuf {
+    // The test binary's name (plot-0123abcd: plot) keeps the test files apart when they run at once.
+    let exe = std::env::current_exe().unwrap();
+    let stem = exe.file_stem().unwrap().to_string_lossy().into_owned();
+    let test = stem.split('-').next().unwrap_or("test");
+    let d = std::env::temp_dir().join(format!("imb-compare-{test}-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Write `text` to `dir/name`; its path.
+pub fn write(dir: &Path, name: &str, text: &str) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p.to_string_lossy().into_owned()
+}
+
+/// imb-compare with `args`: exit code, stdout, stderr.
+pub fn run(args: &[&str]) -> (Option<i32>, String, String) {
+    let o = Command::new(env!("CARGO_BIN_EXE_imb-compare"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// imb-mpi1 of this build: beside the test's own directory, built first when missing.
+pub fn imb_mpi1() -> String {
+    let exe = std::env::current_exe().unwrap();
+    let profile_dir: PathBuf = exe.parent().unwrap().parent().unwrap().to_path_buf();
+    let bin = profile_dir.join("imb-mpi1");
+    if !bin.exists() {
+        let mut cmd = Command::new(env!("CARGO"));
+        cmd.args(["build", "-p", "imb-mpi1"]);
+        if profile_dir.ends_with("release") {
+            cmd.arg("--release");
+        }
+        assert!(cmd.status().unwrap().success(), "cargo build -p imb-mpi1");
+    }
+    bin.to_string_lossy().into_owned()
+}
