@@ -44,6 +44,37 @@ imb_rust_tested() {
   esac
 }
 
+# imb_apt_install PKG...: Debian packages that a script beyond scripts/setup needs (Slurm,
+# Python's venv, clang), as root or through `sudo -n`; apt-get's output only if it fails.
+# Where it cannot install, says what to run (or that this is no Debian) and returns 1.
+imb_apt_install() {
+  local as_root=() log
+  if ! command -v apt-get >/dev/null; then
+    say "not Debian/Ubuntu: install the equivalents of these Debian packages: $*" >&2
+    return 1
+  fi
+  if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
+      as_root=(sudo -n)
+    else
+      say "cannot install $* (not root, no passwordless sudo); as root, run:" >&2
+      echo "  apt-get update && apt-get install -y --no-install-recommends $*" >&2
+      return 1
+    fi
+  fi
+  say "apt-get install $* (a minute or two; its output is shown only if it fails)"
+  log=$(mktemp)
+  if ! { "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q &&
+    "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+      --no-install-recommends "$@"; } >"$log" 2>&1; then
+    cat "$log" >&2
+    rm -f "$log"
+    say "apt-get install $* failed" >&2
+    return 1
+  fi
+  rm -f "$log"
+}
+
 # mpirun on a laptop or a CI box: Open MPI refuses root and more ranks than cores unless told.
 # Only Open MPI reads these variables; MPICH's mpirun (hydra) ignores them.
 imb_mpi_env() {
