@@ -22,6 +22,10 @@ pub struct Compared<'a> {
 /// The criteria of one references file held against every new run.
 pub struct Criteria {
     pub file: String,
+    /// The chance of any false FAIL over the whole file, for each new run, and the tests it is
+    /// split among ([`refs::tests_in`]).
+    pub false_fail_rate: f64,
+    pub tests: usize,
     pub outcomes: Vec<Outcome>,
 }
 
@@ -151,15 +155,20 @@ pub fn build<'a>(
             .collect(),
         None => Vec::new(),
     };
-    let criteria = criteria.map(|(file, list)| Criteria {
-        file: file.to_string(),
-        outcomes: news
-            .iter()
-            .flat_map(|n| {
-                list.iter()
-                    .map(move |c| refs::evaluate(c, base, n, acceptance, confidence))
-            })
-            .collect(),
+    let criteria = criteria.map(|(file, list)| {
+        let tests = refs::tests_in(list);
+        Criteria {
+            file: file.to_string(),
+            tests,
+            false_fail_rate: refs::false_fail_rate(confidence),
+            outcomes: news
+                .iter()
+                .flat_map(|n| {
+                    list.iter()
+                        .map(move |c| refs::evaluate(c, base, n, acceptance, confidence, tests))
+                })
+                .collect(),
+        }
     });
     Comparison {
         metric,

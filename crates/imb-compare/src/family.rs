@@ -13,8 +13,13 @@
 //! The statistic of a size is the share of launch pairs (new, base) in which the new launch,
 //! divided by the bound, is still above the base launch (below it, for a lower bound): the rank
 //! test's U over its pairs, so the test assumes only that at the bound one run's launches are
-//! the other's scaled. At most [`MAX_SPLITS`] splits are used: all of them when there are no
-//! more, else that many drawn with a fixed seed, so a verdict is the same on every run. The
+//! the other's scaled. Its null hypothesis is "new / base is at the bound", not "nothing
+//! changed": the new launches are divided by the bound before the launches are permuted, so a
+//! run 7 % slower is never shown beyond a +20 % bound however many launches it has, and at the
+//! bound itself a size is called beyond it at most at the level's rate.
+//!
+//! At most [`MAX_SPLITS`] splits are used: all of them when there are no more, else that many
+//! drawn with a fixed seed, so a verdict is the same on every run. The
 //! work is bounded: with very many launches (more than [`WORK`] pair comparisons for 1000
 //! splits) the test falls back to Bonferroni over the sizes' own rank tests (normal
 //! approximation), which many launches make nearly as strong.
@@ -145,13 +150,20 @@ pub fn adjusted(new: &Launches, base: &Launches, bound: f64, side: Side) -> Vec<
         return bonferroni(new, base, bound, side, sizes);
     }
     let limit = ((WORK / pairs) as usize).clamp(MIN_SPLITS, MAX_SPLITS);
-    let units: Vec<&Vec<f64>> = new.iter().chain(base).collect();
+    // The null hypothesis is "at the bound": new = bound × base in distribution. Only then are
+    // new / bound and base exchangeable, so it is those that are permuted. (Permuting the raw
+    // launches tests "no change", and a run 7 % slower failed a +20 % bound that way.)
+    let scaled: Launches = new
+        .iter()
+        .map(|l| l.iter().map(|x| x / bound).collect())
+        .collect();
+    let units: Vec<&Vec<f64>> = scaled.iter().chain(base).collect();
     let all = splits(units.len(), new.len(), limit);
-    let observed = shares(&units, &all[0], bound, side, sizes);
+    let observed = shares(&units, &all[0], 1.0, side, sizes);
     let maxima: Vec<f64> = all
         .iter()
         .map(|mark| {
-            shares(&units, mark, bound, side, sizes)
+            shares(&units, mark, 1.0, side, sizes)
                 .into_iter()
                 .filter(|v| v.is_finite())
                 .fold(f64::NEG_INFINITY, f64::max)
@@ -241,6 +253,38 @@ mod tests {
         assert!(adjusted(&n, &b, 1.25, Side::Above)
             .iter()
             .all(|&p| (p - 0.05).abs() < 1e-12));
+    }
+
+    /// The null hypothesis is the bound, not "no change": a run clearly 7 % slower is never
+    /// beyond +20 %, at any launch count; at exactly the bound the rate of a call stays at
+    /// the level.
+    #[test]
+    fn the_null_is_the_bound() {
+        let mut state: u64 = 11;
+        let mut noise = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            1.0 + (state % 1000) as f64 / 20_000.0
+        };
+        for launches in [5, 10, 20, 40] {
+            let b: Launches = (0..launches).map(|_| vec![noise(); 3]).collect();
+            let n: Launches = (0..launches).map(|_| vec![1.07 * noise(); 3]).collect();
+            let p = adjusted(&n, &b, 1.2, Side::Above);
+            assert!(p.iter().all(|&p| p > 0.5), "{launches}: {p:?}");
+            // ... while "no change" would be rejected: it is beyond 1.
+            let p = adjusted(&n, &b, 1.0, Side::Above);
+            assert!(p.iter().all(|&p| p < 0.025), "{launches}: {p:?}");
+        }
+        let mut calls = 0;
+        let tries = 400;
+        for _ in 0..tries {
+            let b: Launches = (0..6).map(|_| vec![noise()]).collect();
+            let n: Launches = (0..6).map(|_| vec![1.2 * noise()]).collect();
+            calls += usize::from(adjusted(&n, &b, 1.2, Side::Above)[0] <= 0.025);
+        }
+        // At most the level (2.5 %, 10 of 400) and a binomial margin.
+        assert!(calls <= 20, "{calls} of {tries} at the bound");
     }
 
     /// Pure noise over 20 sizes (independent, the worst case for a maximum): some size looks

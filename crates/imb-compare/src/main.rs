@@ -228,6 +228,24 @@ fn against_base(m: &clap::ArgMatches) -> Result<u8, Stop> {
             }
         }
     }
+    // A launch on both sides is not evidence of anything: a verdict judged on it could pass
+    // a run against itself. Under criteria that is bad input, naming the launches.
+    if let (Some(_), Some((base, news))) = (&criteria, loaded.split_first()) {
+        for n in news {
+            let shared = sides::shared_launches(n, base);
+            if let Some((nf, bf)) = shared.first() {
+                let more = match shared.len() {
+                    1 => String::new(),
+                    k => format!(" and {} more", k - 1),
+                };
+                return Err(Stop::Input(format!(
+                    "{}: shares launches with the baseline {} ({nf} is {bf}{more}): BASE and NEW \
+                     must be independent launches to judge criteria",
+                    n.label, base.label
+                )));
+            }
+        }
+    }
     // Dropped on any early return: what it made goes again (plot::PlotDir).
     let mut plots = match m.get_one::<String>("plot") {
         Some(dir) => Some(plot::prepare(dir).map_err(|e| Stop::Write(Some(e.to_string())))?),

@@ -184,6 +184,23 @@ pub fn parse(file: &str, text: &str) -> Result<Vec<Criterion>, Error> {
             Some(st) => Statistic::parse(st.get_ref())
                 .map_err(|m| err(st.span().start, format!("statistic {m}")))?,
         };
+        if matches!(statistic, Statistic::Min | Statistic::Max) && reference == Reference::Baseline
+        {
+            let at = c
+                .statistic
+                .as_ref()
+                .map_or(c.reference.span().start, |s| s.span().start);
+            return Err(err(
+                at,
+                format!(
+                    "statistic {:?} against \"baseline\": one extreme launch of each run decides, \
+                     and no interval can say whether it is a change or launch noise; use \
+                     \"median\" or a percentile (p1 to p99) against the baseline, or a number as \
+                     the reference",
+                    statistic.key()
+                ),
+            ));
+        }
         let bytes = match &c.bytes {
             None => None,
             Some(b) => match b.get_ref().as_slice() {
@@ -246,6 +263,27 @@ pub fn parse(file: &str, text: &str) -> Result<Vec<Criterion>, Error> {
         });
     }
     Ok(out)
+}
+
+/// The tests a references file makes that can be wrong by chance: one per bound of each
+/// criterion, except a `min` or `max` against a number, which is exact (the best launch reached
+/// the figure, or did not). At least 1.
+pub fn tests_in(criteria: &[Criterion]) -> usize {
+    criteria
+        .iter()
+        .filter(|c| {
+            !(matches!(c.statistic, Statistic::Min | Statistic::Max)
+                && matches!(c.reference, Reference::Value(_)))
+        })
+        .map(|c| usize::from(c.lower.is_some()) + usize::from(c.upper.is_some()))
+        .sum::<usize>()
+        .max(1)
+}
+
+/// The chance of any false FAIL over a whole references file at `confidence`: one tail of its
+/// intervals, 2.5 % at 95 % (doc/ACCEPTANCE.md, "The rule").
+pub fn false_fail_rate(confidence: f64) -> f64 {
+    (1.0 - confidence) / 2.0
 }
 
 /// What the user accepts on purpose: figures the program flagged, oversubscribed or cut-short
@@ -338,6 +376,9 @@ pub struct Outcome {
     pub differences: Vec<Difference>,
     pub accepted: Vec<Difference>,
     pub confidence: f64,
+    /// The tests of the whole references file (see [`tests_in`]): each bound of this criterion
+    /// is shown beyond only at `false_fail_rate(confidence) / tests`.
+    pub tests: usize,
 }
 
 fn pct(x: f64) -> String {
@@ -428,12 +469,10 @@ impl Outcome {
         for (code, words) in [
             ("no-interval", ""),
             ("straddles", "an interval across a bound"),
-            (
-                "beyond-alone",
-                "beyond a bound alone, not with all the criterion's sizes taken together",
-            ),
+            ("beyond-alone", ""),
             ("flagged", "a row the program flagged"),
             ("no-figure", "a row without a figure"),
+            ("zero-figure", "a zero where a figure belongs"),
         ] {
             let these: Vec<&&SizeCheck> = undecided
                 .iter()
@@ -443,6 +482,7 @@ impl Outcome {
                 continue;
             }
             let words = match (code, these[0].reason.as_ref()) {
+                ("beyond-alone", Some(r)) => r.text.replace(" at this size alone", " alone"),
                 ("no-interval", Some(r)) => r
                     .text
                     .split_once(", ")
@@ -506,7 +546,7 @@ impl Outcome {
                     self.judged().filter(|s| s.verdict == Some(v)).collect();
                 // The most telling first: rows that are no figure, then the furthest beyond.
                 let rank = |s: &SizeCheck| match s.reason.as_ref().map(|r| r.code) {
-                    Some("no-figure") => 0,
+                    Some("no-figure" | "zero-figure") => 0,
                     Some("flagged") => 1,
                     Some("not-in-baseline") => 2,
                     Some("straddles" | "beyond-alone") | None => 3,
@@ -689,7 +729,7 @@ fn decide(
     sizes: &mut [SizeCheck],
     values: &[(LaunchValues, LaunchValues)],
     launches: (usize, usize),
-    confidence: f64,
+    tail: f64,
 ) {
     let idx: Vec<usize> = (0..sizes.len())
         .filter(|&i| sizes[i].interval.is_some())
@@ -698,7 +738,6 @@ fn decide(
     if k == 0 {
         return;
     }
-    let tail = (1.0 - confidence) / 2.0;
     let beyond: Vec<bool> = match (c.statistic, c.reference) {
         // Against the baseline, the median: whole launches permuted (module family).
         (Statistic::Median, Reference::Baseline) => {
@@ -727,9 +766,9 @@ fn decide(
             .iter()
             .map(|&i| lies(c, sizes[i].interval.unwrap_or((1.0, 1.0))).0 == Lies::Beyond)
             .collect(),
-        // Quantiles and numbers: each size's interval at 1 - (1 - confidence) / k (Bonferroni).
+        // Quantiles and numbers: each size's interval with tails of tail / k (Bonferroni).
         _ => {
-            let wide = 1.0 - (1.0 - confidence) / k as f64;
+            let wide = 1.0 - 2.0 * tail / k as f64;
             idx.iter()
                 .map(|&i| {
                     let (new, base) = (plain(&values[i].0), plain(&values[i].1));
@@ -745,10 +784,12 @@ fn decide(
         let s = &mut sizes[i];
         let (at, margin) = lies(c, s.interval.unwrap_or((f64::NAN, f64::NAN)));
         s.margin = Some(margin);
+        // A FAIL needs both: the family's test, and the size's own printed interval wholly
+        // beyond the bound, so that a FAIL line can never show an interval inside it.
         (s.verdict, s.reason) = match (beyond[j], at) {
-            (true, _) => (Some(Verdict::Fail), None),
-            (false, Lies::Inside) => (Some(Verdict::Pass), None),
-            (false, Lies::Across) => (
+            (true, Lies::Beyond) => (Some(Verdict::Fail), None),
+            (_, Lies::Inside) => (Some(Verdict::Pass), None),
+            (_, Lies::Across) => (
                 Some(Verdict::Inconclusive),
                 reason("straddles", "the interval straddles a bound".into()),
             ),
@@ -758,7 +799,8 @@ fn decide(
                     "beyond-alone",
                     format!(
                         "beyond a bound at this size alone, not with the criterion's {k} sizes \
-                         taken together"
+                         and the file's other bounds taken together (each bound tested at {:.2} %)",
+                        100.0 * tail
                     ),
                 ),
             ),
@@ -779,6 +821,7 @@ struct SizeFigures {
 /// One size: the figures of both sides to an interval, or the reason there is none.
 fn check_size(
     c: &Criterion,
+    bytes: Option<u64>,
     (new, new_flags): (&[f64], &[Flag]),
     base: Option<(&[f64], &[Flag])>,
     acc: &Acceptance,
@@ -820,6 +863,43 @@ fn check_size(
                     ),
                 );
             }
+        }
+    }
+    // A zero is no measurement where something was timed or moved: a time of 0 (below the
+    // text's 0.01 µs, or edited), a bandwidth of 0 for bytes that moved. It would pass any
+    // upper bound, or give no ratio; either way it must not decide. An empty message's
+    // bandwidth is 0 by definition: left out.
+    let flagged = !new_flags.is_empty() || base.is_some_and(|b| !b.1.is_empty());
+    if !flagged {
+        for (values, who) in [(new, "new"), (base.map_or(&[][..], |b| b.0), "baseline")] {
+            let Some(at) = values.iter().position(|&x| x == 0.0) else {
+                continue;
+            };
+            let what = if c.metric.higher_is_better() {
+                if bytes == Some(0) {
+                    return none(
+                        None,
+                        reason(
+                            "zero-reference",
+                            "no bandwidth at 0 bytes: no ratio, left out".into(),
+                        ),
+                    );
+                }
+                "a bandwidth of 0"
+            } else {
+                "a time of 0"
+            };
+            return none(
+                Some(Verdict::Inconclusive),
+                reason(
+                    "zero-figure",
+                    format!(
+                        "{what} in launch {} of {} ({who}): not a measurement",
+                        at + 1,
+                        values.len()
+                    ),
+                ),
+            );
         }
     }
     let value = c.statistic.of(new);
@@ -887,12 +967,16 @@ fn check_size(
 }
 
 /// Hold `c` against `new` (and `base` where its reference is the baseline).
+///
+/// `tests` is the number of tests of the whole references file ([`tests_in`]): the file's
+/// chance of a false FAIL is split among them.
 pub fn evaluate(
     c: &Criterion,
     base: Option<&Side>,
     new: &Side,
     acc: &Acceptance,
     confidence: f64,
+    tests: usize,
 ) -> Outcome {
     let base = base.filter(|_| c.reference == Reference::Baseline);
     let mut out = Outcome {
@@ -905,6 +989,7 @@ pub fn evaluate(
         differences: Vec::new(),
         accepted: Vec::new(),
         confidence,
+        tests: tests.max(1),
     };
     let block = |mut o: Outcome, v: Verdict, r: Option<Reason>| {
         o.verdict = v;
@@ -1054,6 +1139,7 @@ pub fn evaluate(
             reason: why,
         } = check_size(
             c,
+            *bytes,
             (&nv, flags),
             b.map(|b| (&bv[..], &b.1[..])),
             acc,
@@ -1073,7 +1159,8 @@ pub fn evaluate(
         });
         values.push((vals.clone(), b.map(|b| b.0.clone()).unwrap_or_default()));
     }
-    decide(c, &mut out.sizes, &values, out.launches, confidence);
+    let tail = false_fail_rate(confidence) / out.tests as f64;
+    decide(c, &mut out.sizes, &values, out.launches, tail);
     if out.sizes.is_empty() {
         return block(
             out,

@@ -189,4 +189,8 @@ pub struct Identity {
     pub argv: Option<String>,
     /// Read from a `-json` file (full precision), not from text.
     pub json: bool,
+    /// The SHA-256 of the file's text as read (as the results store keys a file): two files
+    /// with one text are one launch, in every format, dated or not (OSU and IMB-MT print no
+    /// date).
+    pub content: Option<String>,
 }

@@ -10,8 +10,12 @@ mod common;
 use common::{fixture, run, scratch, write};
 
 /// A directory `name` of launches made from our `-json` fixture: launch k has every time
-/// multiplied by `factors[k]` (and every bandwidth divided), so the launches are known.
+/// multiplied by `factors[k]` (and every bandwidth divided), so the launches are known. Each
+/// launch has a start of its own (the header's date), as real launches do: two launches with
+/// one factor are still two launches, on one side or on two.
 fn launches(dir: &Path, name: &str, factors: &[f64]) -> String {
+    static SETS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let set = SETS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let d = dir.join(name);
     std::fs::create_dir_all(&d).unwrap();
     let doc: Value =
@@ -19,6 +23,12 @@ fn launches(dir: &Path, name: &str, factors: &[f64]) -> String {
             .unwrap();
     for (k, f) in factors.iter().enumerate() {
         let mut doc = doc.clone();
+        doc["header"]["date"] = Value::from(format!(
+            "Wed Nov 25 {:02}:{:02}:{:02} 2026",
+            set / 60 % 24,
+            set % 60,
+            k % 60
+        ));
         for t in doc["tables"].as_array_mut().unwrap() {
             for row in t["rows"].as_array_mut().unwrap() {
                 for (key, v) in row.as_object_mut().unwrap() {
@@ -38,6 +48,13 @@ fn launches(dir: &Path, name: &str, factors: &[f64]) -> String {
         .unwrap();
     }
     d.to_string_lossy().into_owned()
+}
+
+/// `text` (an IMB-format launch of 2026) as another launch of the same figures: another start.
+/// Two files of one launch on both sides are no evidence (doc/ACCEPTANCE.md, section 4).
+fn relaunched(text: &str) -> String {
+    let at = text.find(" 2026").expect("a date of 2026");
+    format!("{} 2027{}", &text[..at], &text[at + 5..])
 }
 
 const SPREAD: [f64; 5] = [1.0, 1.01, 0.99, 1.02, 0.98];
@@ -419,12 +436,20 @@ fn flagged_rows_and_oversubscribed_runs() {
         "[[criterion]]\nname = \"latency\"\nbenchmark = \"Bcast_latency\"\nprocesses = 3\nmetric = \"t_avg\"\nreference = \"baseline\"\nupper = 0.2\n",
     );
     let f = fixture("imb-rs-adaptive-np3.txt");
-    let (code, out, _) = run(&["--references", &refs, &f, &f]);
+    let again = write(
+        &d,
+        "again.txt",
+        &relaunched(&std::fs::read_to_string(&f).unwrap()),
+    );
+    let (code, out, _) = run(&["--references", &refs, &f, &again]);
     assert_eq!(code, Some(1));
-    assert!(out.contains("# !! imb-rs-adaptive-np3.txt #2: 3 processes share 2 CPUs on one host (oversubscribed)"), "{out}");
+    assert!(
+        out.contains("# !! again.txt: 3 processes share 2 CPUs on one host (oversubscribed)"),
+        "{out}"
+    );
     assert!(out.contains("UNSETTLED (base), UNSETTLED (new)"), "{out}"); // not a timing verdict: a fixture file
-    assert!(out.contains("FAIL latency [imb-rs-adaptive-np3.txt #2]: imb-rs-adaptive-np3.txt #2 ran oversubscribed (3 processes share 2 CPUs on one host)"), "{out}");
-    let (code, out, _) = run(&["--references", &refs, "--accept-oversubscribed", &f, &f]);
+    assert!(out.contains("FAIL latency [again.txt]: again.txt ran oversubscribed (3 processes share 2 CPUs on one host)"), "{out}");
+    let (code, out, _) = run(&["--references", &refs, "--accept-oversubscribed", &f, &again]);
     assert_eq!(code, Some(4), "{out}");
     assert!(
         out.contains("4 bytes: UNSETTLED (new), not a measurement"),
@@ -436,7 +461,7 @@ fn flagged_rows_and_oversubscribed_runs() {
         "--accept-oversubscribed",
         "--accept-flagged",
         &f,
-        &f,
+        &again,
     ]);
     // Judged now, but one launch a side decides nothing.
     assert_eq!(code, Some(4), "{out}");
@@ -577,6 +602,8 @@ fn cut_short_runs_and_time_outs() {
     let text = std::fs::read_to_string(fixture("imb-rs-mpi1.txt")).unwrap();
     let end = "# All processes entering MPI_Finalize";
     assert!(text.contains(end));
+    // Each another launch than the baseline's: independent evidence, but not a whole run.
+    let text = relaunched(&text);
     let no_end = write(&d, "noend.txt", &text.replace(end, ""));
     // Cut in the middle of Barrier's row: the row is lost, the rest stands.
     let barrier_row = text.rfind("         0.44").unwrap();
@@ -585,6 +612,7 @@ fn cut_short_runs_and_time_outs() {
         serde_json::from_str(&std::fs::read_to_string(fixture("imb-rs-mpi1.json")).unwrap())
             .unwrap();
     j["schema_version"] = Value::from(3);
+    j["header"]["date"] = Value::from("Wed Nov 25 05:21:10 2027");
     j["provenance"] = serde_json::json!({
         "status": {"state": "interrupted", "reason": "stdout closed"}
     });
@@ -620,7 +648,7 @@ fn cut_short_runs_and_time_outs() {
         }
     }
     // IMB 2021's time-out row: a size with no figure, shown and flagged.
-    let imb = std::fs::read_to_string(fixture("imb-2021.txt")).unwrap();
+    let imb = relaunched(&std::fs::read_to_string(fixture("imb-2021.txt")).unwrap());
     let last = imb
         .lines()
         .find(|l| l.trim_start().starts_with("16 ") && l.split_whitespace().count() == 4)

@@ -189,7 +189,10 @@ fn described_not_defined() {
     let base = launch(&dir, "base", &[]);
     let mut v = imb_testkit::json::read_json(&base);
     assert_eq!(v["schema_version"], 4);
+    // Another launch (another start): one launch on both sides is no evidence.
+    v["header"]["date"] = serde_json::json!("Thu Jan  1 00:00:00 2099");
     let p = &mut v["provenance"];
+    p["start"] = serde_json::json!("2099-01-01T00:00:00.000Z");
     p["hosts"][0]["kernel"] = serde_json::json!({"sysname": "Linux", "release": "9.9.9-test",
         "version": "#1", "machine": "x86_64"});
     p["hosts"][0]["governor"] = serde_json::json!({"powersave": [0]});

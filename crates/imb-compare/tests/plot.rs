@@ -168,7 +168,6 @@ name = "PingPong latency"
 benchmark = "PingPong"
 metric = "t"
 reference = "baseline"
-statistic = "min"
 upper = 0.25
 
 [[criterion]]
@@ -176,17 +175,18 @@ name = "PingPong bandwidth"
 benchmark = "PingPong"
 metric = "mbytes"
 reference = "baseline"
+statistic = "p90"
 lower = -0.10
 "#;
 
 #[test]
 fn criteria_draw_bounds_and_marks_and_index_has_verdicts() {
     let d = scratch("refs");
-    // The new run's every launch twice the baseline's times: the latency criterion (on the
-    // launches' minimum, exact) fails at every size; three launches a side give the median's
-    // interval no bound to decide the bandwidth criterion by.
-    let base = launches(&d.join("base"), &[1.0, 1.1, 1.2]);
-    let new = launches(&d.join("new"), &[2.0, 2.1, 2.3]);
+    // The new run's every launch twice the baseline's times: the latency criterion (the
+    // median) fails at every size; five launches a side give a p90 no interval to decide the
+    // bandwidth criterion by.
+    let base = launches(&d.join("base"), &[1.0, 1.1, 1.2, 1.05, 1.15]);
+    let new = launches(&d.join("new"), &[2.0, 2.1, 2.3, 2.2, 2.05]);
     let refs = d.join("refs.toml");
     std::fs::write(&refs, REFS).unwrap();
     let dir = d.join("plots");

@@ -281,10 +281,10 @@ lower = -0.1913
 upper = 0.2371
 
 [[criterion]]
-name = "PingPong bandwidth, worst launch"
+name = "PingPong bandwidth, p25"
 benchmark = "PingPong"
 metric = "mbytes"
-statistic = "min"
+statistic = "p25"
 reference = "baseline"
 lower = -0.1913
 
@@ -297,11 +297,11 @@ reference = "baseline"
 upper = 0.3119
 
 [[criterion]]
-name = "Allreduce at 2, slowest launch"
+name = "Allreduce at 2, p90"
 benchmark = "Allreduce"
 processes = 2
 metric = "t_max"
-statistic = "max"
+statistic = "p90"
 reference = "baseline"
 upper = 0.2371
 "#;

@@ -187,8 +187,13 @@ fn add_list_show_accept_select_and_remove() {
     let (code, out, err) = run(&["--db", db, "--references", s(&refs), "@accepted", &new]);
     assert_eq!(code, Some(1), "{out}{err}");
     assert!(out.contains("FAIL"), "{out}");
+    // The stored run against its own files: no evidence, bad input naming the launches.
     let (code, _, err) = run(&["--db", db, "--references", s(&refs), "@accepted", &base]);
-    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("shares launches with the baseline @accepted (run 1)"),
+        "{err}"
+    );
     // Selectors in agreement, and by label and date.
     let (code, _, err) = run(&["agreement", "--db", db, "@may", &new]);
     assert_eq!(code, Some(0), "{err}");

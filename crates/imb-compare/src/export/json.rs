@@ -186,6 +186,9 @@ pub fn render(c: &Comparison) -> String {
     let criteria = c.criteria.as_ref().map(|cr| {
         json!({
             "file": cr.file,
+            "false_fail_rate": cr.false_fail_rate,
+            "tests": cr.tests,
+            "test_level": cr.false_fail_rate / cr.tests as f64,
             "passed": cr.count(crate::refs::Verdict::Pass),
             "failed": cr.count(crate::refs::Verdict::Fail),
             "inconclusive": cr.count(crate::refs::Verdict::Inconclusive),

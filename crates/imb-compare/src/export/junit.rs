@@ -164,9 +164,9 @@ mod tests {
         )
         .unwrap();
         let acc = Acceptance::default();
-        let fail = evaluate(&crits[0], Some(&base), &new, &acc, 0.95);
-        let pass = evaluate(&crits[0], Some(&base), &base, &acc, 0.95);
-        let inconclusive = evaluate(&crits[0], Some(&base), &one, &acc, 0.95);
+        let fail = evaluate(&crits[0], Some(&base), &new, &acc, 0.95, 1);
+        let pass = evaluate(&crits[0], Some(&base), &base, &acc, 0.95, 1);
+        let inconclusive = evaluate(&crits[0], Some(&base), &one, &acc, 0.95, 1);
         let doc = document("acc.toml", &[fail, pass, inconclusive]);
         let x = roxmltree::Document::parse(&doc).unwrap();
         let root = x.root_element();

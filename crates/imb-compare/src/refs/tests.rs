@@ -108,7 +108,7 @@ fn launches(label: &str, a: &[f64]) -> crate::sides::Side {
 }
 
 fn eval(c: &Criterion, base: Option<&crate::sides::Side>, new: &crate::sides::Side) -> Outcome {
-    evaluate(c, base, new, &Acceptance::default(), 0.95)
+    evaluate(c, base, new, &Acceptance::default(), 0.95, 1)
 }
 
 const BASE5: [f64; 5] = [0.96, 0.98, 1.0, 1.02, 1.04];
@@ -247,7 +247,7 @@ fn flags_time_outs_oversubscription_and_cuts() {
         ..Acceptance::default()
     };
     assert_eq!(
-        evaluate(&c, Some(&base), &new, &flagged, 0.95).verdict,
+        evaluate(&c, Some(&base), &new, &flagged, 0.95, 1).verdict,
         Verdict::Pass
     );
     // A size printed as a time-out has no figure: inconclusive, or left out on purpose.
@@ -264,7 +264,7 @@ fn flags_time_outs_oversubscription_and_cuts() {
         "{}",
         o.detail()
     );
-    let o = evaluate(&c, Some(&base), &timed_out, &flagged, 0.95);
+    let o = evaluate(&c, Some(&base), &timed_out, &flagged, 0.95, 1);
     assert_eq!(o.verdict, Verdict::Pass, "{}", o.detail());
     assert!(
         o.detail().ends_with("; 1 size(s) left out"),
@@ -287,7 +287,7 @@ fn flags_time_outs_oversubscription_and_cuts() {
         ..Acceptance::default()
     };
     assert_eq!(
-        evaluate(&c, Some(&over), &base, &lenient, 0.95).verdict,
+        evaluate(&c, Some(&over), &base, &lenient, 0.95, 1).verdict,
         Verdict::Pass
     );
     // A launch cut short: inconclusive unless accepted.
@@ -301,7 +301,7 @@ fn flags_time_outs_oversubscription_and_cuts() {
         ..Acceptance::default()
     };
     assert_eq!(
-        evaluate(&c, Some(&base), &cut, &lenient, 0.95).verdict,
+        evaluate(&c, Some(&base), &cut, &lenient, 0.95, 1).verdict,
         Verdict::Pass
     );
 }
@@ -325,7 +325,7 @@ fn conditions_that_differ_fail_unless_accepted_by_name() {
         differences: [crate::conditions::Kind::ThreadLevel].into_iter().collect(),
         ..Acceptance::default()
     };
-    let o = evaluate(&c, Some(&base), &new, &accept, 0.95);
+    let o = evaluate(&c, Some(&base), &new, &accept, 0.95, 1);
     assert_eq!(o.verdict, Verdict::Pass, "{}", o.detail());
     assert_eq!(o.accepted.len(), 1);
     // A fixed reference judges one run: only its own launches must agree among themselves.
@@ -417,4 +417,147 @@ fn a_file_of_many_criteria_at_the_input_cap() {
         e.starts_with(&format!("big.toml, line {}: metric", 7 * n + 3)),
         "{e}"
     );
+}
+
+/// Launches with a little noise (±2 %), seeded: `n` of them, each `scale` times a figure near 1.
+fn noisy(n: usize, scale: f64, seed: u64) -> Vec<f64> {
+    let mut state = seed.max(1);
+    (0..n)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            scale * (0.98 + (state % 4001) as f64 / 100_000.0)
+        })
+        .collect()
+}
+
+/// Issue 38's first probe: 7 % slower against a +20 % bound is inside it, and must never FAIL
+/// however many launches show it; 30 % slower must FAIL. The null hypothesis is the bound.
+#[test]
+fn a_fail_is_shown_beyond_the_bound() {
+    let c = crit(Reference::Baseline, None, Some(0.20));
+    for n in [5, 6, 10, 20, 40] {
+        let base = launches("base", &noisy(n, 1.0, 3));
+        let o = eval(&c, Some(&base), &launches("new", &noisy(n, 1.07, 5)));
+        assert_eq!(o.verdict, Verdict::Pass, "{n}: {}", o.detail());
+        let o = eval(&c, Some(&base), &launches("new", &noisy(n, 1.30, 5)));
+        assert_eq!(o.verdict, Verdict::Fail, "{n}: {}", o.detail());
+    }
+}
+
+/// Whatever the figures, a failed size's printed interval lies wholly beyond a bound: the line
+/// can never contradict itself (also at a confidence as low as 0.5).
+#[test]
+fn a_failed_size_never_shows_an_interval_inside() {
+    for seed in 1..200u64 {
+        let scale = 0.9 + (seed % 7) as f64 * 0.05;
+        let base = launches("base", &noisy(6, 1.0, seed));
+        let new = launches("new", &noisy(6, scale, seed * 31 + 7));
+        for confidence in [0.5, 0.95] {
+            let c = crit(Reference::Baseline, Some(-0.05), Some(0.05));
+            let o = evaluate(&c, Some(&base), &new, &Acceptance::default(), confidence, 1);
+            for s in o.sizes.iter().filter(|s| s.verdict == Some(Verdict::Fail)) {
+                let (lo, hi) = s.interval.unwrap();
+                assert!(lo > 1.05 || hi < 0.95, "{seed}: {}", o.detail());
+            }
+        }
+    }
+}
+
+/// The file's error rate is split among its bound tests: a min or max against a number is
+/// exact and costs nothing; more tests need more launches before a FAIL can be shown.
+#[test]
+fn one_error_rate_for_the_whole_file() {
+    let mut list = vec![
+        crit(Reference::Baseline, Some(-0.1), Some(0.1)),
+        crit(Reference::Baseline, None, Some(0.1)),
+    ];
+    let mut exact = crit(Reference::Value(2.0), Some(-0.1), None);
+    exact.statistic = Statistic::Max;
+    list.push(exact);
+    assert_eq!(tests_in(&list), 3);
+    assert_eq!(tests_in(&[]), 1);
+    assert!((false_fail_rate(0.95) - 0.025).abs() < 1e-12);
+    // 5 against 5, every launch far beyond: alone 1 split in 252 is as extreme (0.4 %), under
+    // 2.5 %; split among 7 tests (0.36 % each) it is not enough, 6 against 6 (1 in 924) is.
+    let c = crit(Reference::Baseline, None, Some(0.1));
+    let slow = |n| launches("slow", &noisy(n, 3.0, 9));
+    let base = |n| launches("base", &noisy(n, 1.0, 2));
+    let at = |n, tests| {
+        evaluate(
+            &c,
+            Some(&base(n)),
+            &slow(n),
+            &Acceptance::default(),
+            0.95,
+            tests,
+        )
+        .verdict
+    };
+    assert_eq!(at(5, 1), Verdict::Fail);
+    assert_eq!(at(5, 7), Verdict::Inconclusive);
+    assert_eq!(at(6, 7), Verdict::Fail);
+    let o = evaluate(
+        &c,
+        Some(&base(5)),
+        &slow(5),
+        &Acceptance::default(),
+        0.95,
+        7,
+    );
+    assert!(
+        o.detail().contains("each bound tested at 0.36 %"),
+        "{}",
+        o.detail()
+    );
+}
+
+/// A time of 0 (or a bandwidth of 0 where bytes moved) is not a measurement: it decides
+/// nothing, in either run, unless the program flagged its row.
+#[test]
+fn a_zero_decides_nothing() {
+    let base = launches("base", &BASE5);
+    let c = crit(Reference::Baseline, None, Some(0.2));
+    let mut zero = BASE5;
+    zero[2] = 0.0;
+    for (b, n) in [
+        (&base, &launches("new", &zero)),
+        (&launches("b", &zero), &base),
+    ] {
+        let o = eval(&c, Some(b), n);
+        assert_eq!(o.verdict, Verdict::Inconclusive, "{}", o.detail());
+        assert!(
+            o.detail().contains("a time of 0 in launch 3 of 5"),
+            "{}",
+            o.detail()
+        );
+    }
+    let o = eval(
+        &crit(Reference::Value(1.0), None, Some(0.2)),
+        None,
+        &launches("n", &zero),
+    );
+    assert_eq!(o.verdict, Verdict::Inconclusive, "{}", o.detail());
+}
+
+/// min and max against the baseline: one extreme launch a side has no honest interval, so the
+/// file is refused with the reason; against a number they stay exact.
+#[test]
+fn an_extreme_against_the_baseline_is_refused() {
+    for st in ["min", "max"] {
+        let text = GOOD.replace(
+            "reference = \"baseline\"",
+            &format!("reference = \"baseline\"\nstatistic = \"{st}\""),
+        );
+        let e = parse("acc.toml", &text).unwrap_err().to_string();
+        assert!(e.starts_with("acc.toml, line 9: statistic "), "{e}");
+        assert!(e.contains("use \"median\" or a percentile"), "{e}");
+        assert_eq!(e.lines().count(), 1);
+        let number = GOOD.replace(
+            "reference = 2",
+            &format!("reference = 2\nstatistic = \"{st}\""),
+        );
+        assert!(parse("acc.toml", &number).is_ok());
+    }
 }
