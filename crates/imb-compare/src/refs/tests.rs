@@ -561,3 +561,76 @@ fn an_extreme_against_the_baseline_is_refused() {
         assert!(parse("acc.toml", &number).is_ok());
     }
 }
+
+/// The pool of 40 real launches (tests/fixtures/pool-2core-vm.tsv): per launch, PingPong's
+/// times from 0 to 1024 bytes, then Barrier's.
+fn pool() -> Vec<Vec<f64>> {
+    let text = include_str!("../../tests/fixtures/pool-2core-vm.tsv");
+    let mut launches: Vec<Vec<f64>> = Vec::new();
+    for line in text.lines().filter(|l| !l.starts_with('#')).skip(1) {
+        let f: Vec<&str> = line.split('\t').collect();
+        let k: usize = f[0].parse().unwrap();
+        if launches.len() < k {
+            launches.push(Vec::new());
+        }
+        launches[k - 1].push(f[3].parse().unwrap());
+    }
+    assert_eq!(launches.len(), 40);
+    launches
+}
+
+/// Resampled from real launches, with a known truth: the chance of a false FAIL stays at the
+/// stated rate (2.5 % a file), both for identical runs at ±5 % and for a run exactly at a +5 %
+/// bound, the hardest case the rate is stated for. Two-level noise included (the pool holds
+/// launches 20 to 40 times slower than the rest at small sizes).
+#[test]
+fn false_fails_on_resampled_real_launches_stay_at_the_stated_rate() {
+    let pool = pool();
+    let mut state: u64 = 0x5EED;
+    let mut next = move |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    let mut c = crit(Reference::Baseline, Some(-0.05), Some(0.05));
+    c.bytes = None;
+    let tries = 300;
+    for per_side in [5, 6] {
+        for scale in [1.0, 1.05] {
+            let mut fails = 0;
+            for _ in 0..tries {
+                let mut order: Vec<usize> = (0..pool.len()).collect();
+                for i in 0..2 * per_side {
+                    let j = i + next(pool.len() - i);
+                    order.swap(i, j);
+                }
+                let pick = |from: usize, k: f64| -> Vec<(&str, Vec<f64>)> {
+                    order[from..from + per_side]
+                        .iter()
+                        .map(|&l| (LVL, pool[l].iter().map(|x| x * k).collect()))
+                        .collect()
+                };
+                let (b, n) = (pick(0, 1.0), pick(per_side, scale));
+                let as_side = |label, v: &[(&str, Vec<f64>)]| {
+                    let l: Vec<(&str, &[f64])> = v.iter().map(|(a, x)| (*a, &x[..])).collect();
+                    side(label, &l)
+                };
+                let o = evaluate(
+                    &c,
+                    Some(&as_side("base", &b)),
+                    &as_side("new", &n),
+                    &Acceptance::default(),
+                    0.95,
+                    2,
+                );
+                fails += usize::from(o.verdict == Verdict::Fail);
+            }
+            // 2.5 % of 300 is 7.5; 17 is beyond the 99.9th percentile of that binomial.
+            assert!(
+                fails <= 17,
+                "{per_side} a side, x{scale}: {fails} of {tries}"
+            );
+        }
+    }
+}
