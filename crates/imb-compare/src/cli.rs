@@ -266,6 +266,18 @@ pub fn command() -> Command {
             .value_parser(Kind::parse),
         )
         .arg(
+            value(
+                "accept-unrecorded",
+                "KIND,...",
+                "judge criteria although a run does not record these conditions (inconclusive \
+                 otherwise; IMB 3.0 text records no MPI library and no placement): program, \
+                 mpi, thread-level, parameters, placement, threads",
+            )
+            .value_delimiter(',')
+            .action(ArgAction::Append)
+            .value_parser(Kind::parse),
+        )
+        .arg(
             Arg::new("runs")
                 .value_name("RUN")
                 .num_args(1..)

@@ -619,28 +619,46 @@ pub fn table_differences(
     out
 }
 
+/// Whether a launch records each condition, with its words and kind (placement stands for
+/// ranks per host too: both come from `-json` provenance).
+type Recorded = (Kind, &'static str, fn(&Run) -> bool);
+const RECORDED: [Recorded; 6] = [
+    (Kind::ThreadLevel, "thread level", |r| {
+        r.conditions.thread_level.is_some()
+    }),
+    (Kind::Mpi, "MPI library", |r| {
+        r.conditions.mpi_library.is_some()
+    }),
+    (Kind::Parameters, "parameters", |r| {
+        r.conditions.parameters.is_some()
+    }),
+    (Kind::Placement, "placement and ranks per host", |r| {
+        r.conditions.layout.is_some()
+    }),
+    (Kind::Program, "program", |r| r.conditions.program.is_some()),
+    // Only the MT suite runs a benchmark on several threads of a process.
+    (Kind::Threads, "threads per process", |r| {
+        r.conditions.threads.is_some() || suite(&r.title).as_deref() != Some("MT")
+    }),
+];
+
+/// The conditions some launch of `side` does not record: kind and words.
+pub fn unrecorded_by(side: &Side) -> Vec<(Kind, &'static str)> {
+    RECORDED
+        .iter()
+        .filter(|(_, _, known)| side.runs.iter().any(|r| !known(r)))
+        .map(|&(kind, what, _)| (kind, what))
+        .collect()
+}
+
 /// The conditions a side's files do not record, in words ("placement: not recorded by
 /// base (text output has no hosts)"), one line per kind and side.
 pub fn unrecorded(sides: &[(&Side, &str)]) -> Vec<String> {
     let mut out = Vec::new();
-    type Recorded = (&'static str, fn(&Run) -> bool);
-    let checks: [Recorded; 6] = [
-        ("thread level", |r| r.conditions.thread_level.is_some()),
-        ("MPI library", |r| r.conditions.mpi_library.is_some()),
-        ("parameters", |r| r.conditions.parameters.is_some()),
-        ("placement and ranks per host", |r| {
-            r.conditions.layout.is_some()
-        }),
-        ("program", |r| r.conditions.program.is_some()),
-        // Only the MT suite runs a benchmark on several threads of a process.
-        ("threads per process", |r| {
-            r.conditions.threads.is_some() || suite(&r.title).as_deref() != Some("MT")
-        }),
-    ];
-    for (what, known) in checks {
+    for (kind, what, _) in RECORDED {
         let missing: Vec<&str> = sides
             .iter()
-            .filter(|(s, _)| s.runs.iter().any(|r| !known(r)))
+            .filter(|(s, _)| unrecorded_by(s).iter().any(|(k, _)| *k == kind))
             .map(|(_, n)| *n)
             .collect();
         if !missing.is_empty() {

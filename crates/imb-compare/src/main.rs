@@ -266,6 +266,12 @@ fn against_base(m: &clap::ArgMatches) -> Result<u8, Stop> {
             .flatten()
             .copied()
             .collect(),
+        unrecorded: m
+            .get_many::<Kind>("accept-unrecorded")
+            .into_iter()
+            .flatten()
+            .copied()
+            .collect(),
     };
     let c = comparison::build(
         base,

@@ -294,6 +294,21 @@ pub struct Acceptance {
     pub oversubscribed: bool,
     pub incomplete: bool,
     pub differences: BTreeSet<Kind>,
+    /// Conditions judged although a run does not record them (`--accept-unrecorded`): a text
+    /// baseline of IMB 3.0 has no MPI library and no hosts.
+    pub unrecorded: BTreeSet<Kind>,
+}
+
+#[cfg(test)]
+impl Acceptance {
+    /// What runs built from IMB 3.0 text (the unit tests' launches) need to be judged against
+    /// each other: they record no MPI library and no placement.
+    pub(crate) fn text_runs() -> Acceptance {
+        Acceptance {
+            unrecorded: [Kind::Mpi, Kind::Placement].into(),
+            ..Acceptance::default()
+        }
+    }
 }
 
 /// A criterion's (or a size's) verdict.
@@ -1091,6 +1106,49 @@ pub fn evaluate(
                          (--accept-oversubscribed judges them anyway)",
                         s.label,
                         why.split(" (oversubscribed)").next().unwrap_or(&why)
+                    ),
+                ),
+            );
+        }
+    }
+    // Unknown is not equal: against a baseline, a condition that a run does not record could
+    // differ unseen. Judged only when accepted by name.
+    if base.is_some() {
+        let mut missing: Vec<(Kind, &'static str, &str)> = Vec::new();
+        for (s, _) in &judged {
+            for (kind, what) in conditions::unrecorded_by(s) {
+                if !acc.unrecorded.contains(&kind) {
+                    missing.push((kind, what, s.label.as_str()));
+                }
+            }
+        }
+        if !missing.is_empty() {
+            // One phrase a condition, naming every run that lacks it, in the report's order.
+            let mut kinds: Vec<Kind> = Vec::new();
+            let mut texts: Vec<String> = Vec::new();
+            for (kind, what, _) in &missing {
+                if kinds.contains(kind) {
+                    continue;
+                }
+                kinds.push(*kind);
+                let who: Vec<&str> = missing
+                    .iter()
+                    .filter(|m| m.0 == *kind)
+                    .map(|m| m.2)
+                    .collect();
+                texts.push(format!("{what} not recorded by {}", who.join(", ")));
+            }
+            let kinds: Vec<&str> = kinds.iter().map(|k| k.key()).collect();
+            return block(
+                out,
+                Verdict::Inconclusive,
+                reason(
+                    "unrecorded",
+                    format!(
+                        "{}: unknown is not equal (keep -json files with provenance, or \
+                         --accept-unrecorded {} judges them anyway)",
+                        texts.join("; "),
+                        kinds.join(",")
                     ),
                 ),
             );

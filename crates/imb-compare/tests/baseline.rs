@@ -9,6 +9,11 @@ use std::path::Path;
 mod common;
 use common::{fixture, run, scratch, write};
 
+/// The fixtures are text and schema 2 `-json` files: they record no MPI library and no
+/// placement, so criteria judge them only when that is accepted by name (unknown is not
+/// equal; `tests/conditions.rs` judges launches that record both).
+const UNRECORDED: &str = "--accept-unrecorded=mpi,placement";
+
 /// A directory `name` of launches made from our `-json` fixture: launch k has every time
 /// multiplied by `factors[k]` (and every bandwidth divided), so the launches are known. Each
 /// launch has a start of its own (the header's date), as real launches do: two launches with
@@ -189,7 +194,7 @@ fn imb30_baseline_against_our_json_names_the_thread_level() {
     let d = scratch("imb30");
     let refs = write(&d, "acc.toml", SELF_REFS);
     let (base, new) = (fixture("imb-3.0.txt"), fixture("imb-rs-mpi1.json"));
-    let (code, out, err) = run(&["--references", &refs, &base, &new]);
+    let (code, out, err) = run(&[UNRECORDED, "--references", &refs, &base, &new]);
     assert_eq!(code, Some(1), "{out}{err}");
     let level = "# !! conditions differ (imb-rs-mpi1.json): thread level: MPI_THREAD_MULTIPLE \
                  (base) vs MPI_THREAD_SINGLE (new)";
@@ -230,6 +235,7 @@ fn imb30_baseline_against_our_json_names_the_thread_level() {
     );
     // Accepted by name: judged on the figures (one launch a side decides nothing).
     let (code, out, _) = run(&[
+        UNRECORDED,
         "--references",
         &refs,
         "--accept-difference",
@@ -263,6 +269,7 @@ fn the_same_machine_passes_everything() {
     let base = launches(&d, "base", &SPREAD);
     let new = launches(&d, "new", &SPREAD_AGAIN);
     let (code, out, err) = run(&[
+        UNRECORDED,
         "--references",
         &refs,
         "--junit",
@@ -323,7 +330,7 @@ fn the_same_machine_passes_everything() {
         "[[criterion]]\nbenchmark = \"PingPong\"\nmetric = \"t\"\nreference = 1000\nupper = 0\n",
     );
     let f = fixture("imb-rs-mpi1.json");
-    let (code, out, _) = run(&["--references", &one, &f]);
+    let (code, out, _) = run(&[UNRECORDED, "--references", &one, &f]);
     assert_eq!(code, Some(4), "{out}");
     let best = write(
         &d,
@@ -331,7 +338,7 @@ fn the_same_machine_passes_everything() {
         "[[criterion]]\nbenchmark = \"PingPong\"\nmetric = \"t\"\nstatistic = \"max\"\n\
          reference = 1000\nupper = 0\n",
     );
-    let (code, out, _) = run(&["--references", &best, &f]);
+    let (code, out, _) = run(&[UNRECORDED, "--references", &best, &f]);
     assert_eq!(code, Some(0), "{out}");
     let _ = std::fs::remove_dir_all(&d);
 }
@@ -345,6 +352,7 @@ fn a_slower_run_fails_and_every_export_says_so() {
     let doubled: Vec<f64> = SPREAD_AGAIN.iter().map(|f| 2.0 * f).collect();
     let slow = launches(&d, "slow", &doubled);
     let (code, out, _) = run(&[
+        UNRECORDED,
         "--references",
         &refs,
         "--junit",
@@ -378,7 +386,14 @@ fn a_slower_run_fails_and_every_export_says_so() {
         .filter_map(|n| n.attribute("name"))
         .collect();
     assert_eq!(failed, ["PingPong latency", "every time within 10 %"]);
-    let (code, out, _) = run(&["--markdown", "--references", &refs, &base, &slow]);
+    let (code, out, _) = run(&[
+        "--markdown",
+        UNRECORDED,
+        "--references",
+        &refs,
+        &base,
+        &slow,
+    ]);
     assert_eq!(code, Some(1));
     assert!(
         out.contains("| **FAIL** | PingPong latency | slow |"),
@@ -389,7 +404,7 @@ fn a_slower_run_fails_and_every_export_says_so() {
         "{out}"
     );
     // CSV: one line per criterion, run and size; values and codes, no prose.
-    let (_, out, _) = run(&["--csv", "--references", &refs, &base, &slow]);
+    let (_, out, _) = run(&["--csv", UNRECORDED, "--references", &refs, &base, &slow]);
     let mut lines = out.lines();
     assert_eq!(
         lines.next(),
@@ -441,7 +456,7 @@ fn flagged_rows_and_oversubscribed_runs() {
         "again.txt",
         &relaunched(&std::fs::read_to_string(&f).unwrap()),
     );
-    let (code, out, _) = run(&["--references", &refs, &f, &again]);
+    let (code, out, _) = run(&[UNRECORDED, "--references", &refs, &f, &again]);
     assert_eq!(code, Some(1));
     assert!(
         out.contains("# !! again.txt: 3 processes share 2 CPUs on one host (oversubscribed)"),
@@ -449,13 +464,21 @@ fn flagged_rows_and_oversubscribed_runs() {
     );
     assert!(out.contains("UNSETTLED (base), UNSETTLED (new)"), "{out}"); // not a timing verdict: a fixture file
     assert!(out.contains("FAIL latency [again.txt]: again.txt ran oversubscribed (3 processes share 2 CPUs on one host)"), "{out}");
-    let (code, out, _) = run(&["--references", &refs, "--accept-oversubscribed", &f, &again]);
+    let (code, out, _) = run(&[
+        UNRECORDED,
+        "--references",
+        &refs,
+        "--accept-oversubscribed",
+        &f,
+        &again,
+    ]);
     assert_eq!(code, Some(4), "{out}");
     assert!(
         out.contains("4 bytes: UNSETTLED (new), not a measurement"),
         "{out}"
     );
     let (code, out, _) = run(&[
+        UNRECORDED,
         "--references",
         &refs,
         "--accept-oversubscribed",
@@ -626,7 +649,7 @@ fn cut_short_runs_and_time_outs() {
         (&partial, "its last row is cut off"),
         (&interrupted, "status interrupted: stdout closed"),
     ] {
-        let (code, out, err) = run(&["--references", &refs, &base, f]);
+        let (code, out, err) = run(&[UNRECORDED, "--references", &refs, &base, f]);
         assert_eq!(code, Some(4), "{f}: {out}{err}");
         let name = Path::new(f)
             .file_name()
@@ -641,7 +664,14 @@ fn cut_short_runs_and_time_outs() {
             )),
             "{out}"
         );
-        let (_, out, _) = run(&["--references", &refs, "--accept-incomplete", &base, f]);
+        let (_, out, _) = run(&[
+            UNRECORDED,
+            "--references",
+            &refs,
+            "--accept-incomplete",
+            &base,
+            f,
+        ]);
         assert!(!out.contains("was cut short ("), "{out}");
         if f == &partial {
             assert!(!out.contains("\n# Barrier, 2 processes: "), "{out}");
@@ -662,7 +692,13 @@ fn cut_short_runs_and_time_outs() {
             "           16 time-out.; Time limit (secs_per_sample * msg_sizes_list_len) is over; use \"-time X\"",
         ),
     );
-    let (code, out, err) = run(&["--references", &refs, &fixture("imb-2021.txt"), &timed]);
+    let (code, out, err) = run(&[
+        UNRECORDED,
+        "--references",
+        &refs,
+        &fixture("imb-2021.txt"),
+        &timed,
+    ]);
     assert_eq!(code, Some(4), "{out}{err}");
     assert!(out.contains("TIME-OUT (new)"), "{out}");
     assert!(out.contains("16 bytes: TIME-OUT (new), no figure"), "{out}");
@@ -686,15 +722,15 @@ fn bad_input_is_one_line_and_status_2() {
     let f = fixture("imb-rs-mpi1.txt");
     let cases: Vec<(Vec<&str>, String)> = vec![
         (
-            vec!["--references", &b, &f, &f],
+            vec![UNRECORDED, "--references", &b, &f, &f],
             format!("imb-compare: {b}, line 3: metric \"latency\": use t"),
         ),
         (
-            vec!["--references", &k, &f, &f],
+            vec![UNRECORDED, "--references", &k, &f, &f],
             format!("imb-compare: {k}, line 2: "),
         ),
         (
-            vec!["--references", "/nonexistent.toml", &f, &f],
+            vec![UNRECORDED, "--references", "/nonexistent.toml", &f, &f],
             "/nonexistent.toml".to_string(),
         ),
         (
@@ -702,14 +738,14 @@ fn bad_input_is_one_line_and_status_2() {
             "one run: give BASE and NEW, or --references FILE.toml".to_string(),
         ),
         (
-            vec!["--references", &base_only, &f],
+            vec![UNRECORDED, "--references", &base_only, &f],
             format!(
                 "imb-compare: {base_only}, line 2: reference \"baseline\" but one run given: name \
                  BASE before NEW"
             ),
         ),
         (
-            vec!["--junit", "", "--references", &b, &f, &f],
+            vec!["--junit", "", UNRECORDED, "--references", &b, &f, &f],
             "--junit".to_string(),
         ),
     ];
@@ -725,6 +761,7 @@ fn bad_input_is_one_line_and_status_2() {
         let (code, out, err) = run(&[
             opt,
             "/nonexistent-dir/x.out",
+            UNRECORDED,
             "--references",
             &base_only,
             &f,
@@ -760,7 +797,13 @@ fn the_example_references_file() {
     let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../settings/acceptance.toml");
     let base = launches(&d, "base", &SPREAD);
     let new = launches(&d, "new", &SPREAD_AGAIN);
-    let (code, out, err) = run(&["--references", example.to_str().unwrap(), &base, &new]);
+    let (code, out, err) = run(&[
+        UNRECORDED,
+        "--references",
+        example.to_str().unwrap(),
+        &base,
+        &new,
+    ]);
     assert_eq!(code, Some(1), "{err}");
     for name in ["PingPong latency, 0 B to 1 KiB", "Allreduce", "Barrier"] {
         assert!(

@@ -190,7 +190,16 @@ fn criteria_draw_bounds_and_marks_and_index_has_verdicts() {
     let refs = d.join("refs.toml");
     std::fs::write(&refs, REFS).unwrap();
     let dir = d.join("plots");
-    let (code, out, err) = run(&["--plot", s(&dir), "--references", s(&refs), &base, &new]);
+    // The schema 2 fixture records no MPI library and no placement: accepted by name.
+    let (code, out, err) = run(&[
+        "--plot",
+        s(&dir),
+        "--accept-unrecorded=mpi,placement",
+        "--references",
+        s(&refs),
+        &base,
+        &new,
+    ]);
     assert_eq!(code, Some(1), "{out}{err}");
     assert!(out.contains("FAIL PingPong latency [new]"), "{out}");
     let svg = read(dir.join("PingPong-np2.svg"));

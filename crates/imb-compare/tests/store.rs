@@ -184,7 +184,16 @@ fn add_list_show_accept_select_and_remove() {
         "[[criterion]]\nbenchmark = \"PingPong\"\nmetric = \"t\"\nreference = \"baseline\"\nupper = 0.10\n",
     )
     .unwrap();
-    let (code, out, err) = run(&["--db", db, "--references", s(&refs), "@accepted", &new]);
+    // Text launches: no MPI library and no placement recorded, accepted by name.
+    let (code, out, err) = run(&[
+        "--db",
+        db,
+        "--accept-unrecorded=mpi,placement",
+        "--references",
+        s(&refs),
+        "@accepted",
+        &new,
+    ]);
     assert_eq!(code, Some(1), "{out}{err}");
     assert!(out.contains("FAIL"), "{out}");
     // The stored run against its own files: no evidence, bad input naming the launches.

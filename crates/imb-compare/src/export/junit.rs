@@ -163,7 +163,7 @@ mod tests {
              reference = \"baseline\"\nupper = 0.1\n",
         )
         .unwrap();
-        let acc = Acceptance::default();
+        let acc = Acceptance::text_runs();
         let fail = evaluate(&crits[0], Some(&base), &new, &acc, 0.95, 1);
         let pass = evaluate(&crits[0], Some(&base), &base, &acc, 0.95, 1);
         let inconclusive = evaluate(&crits[0], Some(&base), &one, &acc, 0.95, 1);

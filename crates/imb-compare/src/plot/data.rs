@@ -337,7 +337,7 @@ mod tests {
         .unwrap();
         let outcomes: Vec<Outcome> = list
             .iter()
-            .map(|c| refs::evaluate(c, Some(&base), &new, &Acceptance::default(), 0.95, 1))
+            .map(|c| refs::evaluate(c, Some(&base), &new, &Acceptance::text_runs(), 0.95, 1))
             .collect();
         let f = collect(&[&base, &new], Metric::T);
         let fig = &f[&key("Allreduce")];

@@ -108,7 +108,7 @@ fn launches(label: &str, a: &[f64]) -> crate::sides::Side {
 }
 
 fn eval(c: &Criterion, base: Option<&crate::sides::Side>, new: &crate::sides::Side) -> Outcome {
-    evaluate(c, base, new, &Acceptance::default(), 0.95, 1)
+    evaluate(c, base, new, &Acceptance::text_runs(), 0.95, 1)
 }
 
 const BASE5: [f64; 5] = [0.96, 0.98, 1.0, 1.02, 1.04];
@@ -244,7 +244,7 @@ fn flags_time_outs_oversubscription_and_cuts() {
     );
     let flagged = Acceptance {
         flagged: true,
-        ..Acceptance::default()
+        ..Acceptance::text_runs()
     };
     assert_eq!(
         evaluate(&c, Some(&base), &new, &flagged, 0.95, 1).verdict,
@@ -284,7 +284,7 @@ fn flags_time_outs_oversubscription_and_cuts() {
     );
     let lenient = Acceptance {
         oversubscribed: true,
-        ..Acceptance::default()
+        ..Acceptance::text_runs()
     };
     assert_eq!(
         evaluate(&c, Some(&over), &base, &lenient, 0.95, 1).verdict,
@@ -298,7 +298,7 @@ fn flags_time_outs_oversubscription_and_cuts() {
     assert_eq!(o.blocked.as_ref().unwrap().code, "cut-short");
     let lenient = Acceptance {
         incomplete: true,
-        ..Acceptance::default()
+        ..Acceptance::text_runs()
     };
     assert_eq!(
         evaluate(&c, Some(&base), &cut, &lenient, 0.95, 1).verdict,
@@ -323,7 +323,7 @@ fn conditions_that_differ_fail_unless_accepted_by_name() {
     );
     let accept = Acceptance {
         differences: [crate::conditions::Kind::ThreadLevel].into_iter().collect(),
-        ..Acceptance::default()
+        ..Acceptance::text_runs()
     };
     let o = evaluate(&c, Some(&base), &new, &accept, 0.95, 1);
     assert_eq!(o.verdict, Verdict::Pass, "{}", o.detail());
@@ -456,7 +456,14 @@ fn a_failed_size_never_shows_an_interval_inside() {
         let new = launches("new", &noisy(6, scale, seed * 31 + 7));
         for confidence in [0.5, 0.95] {
             let c = crit(Reference::Baseline, Some(-0.05), Some(0.05));
-            let o = evaluate(&c, Some(&base), &new, &Acceptance::default(), confidence, 1);
+            let o = evaluate(
+                &c,
+                Some(&base),
+                &new,
+                &Acceptance::text_runs(),
+                confidence,
+                1,
+            );
             for s in o.sizes.iter().filter(|s| s.verdict == Some(Verdict::Fail)) {
                 let (lo, hi) = s.interval.unwrap();
                 assert!(lo > 1.05 || hi < 0.95, "{seed}: {}", o.detail());
@@ -489,7 +496,7 @@ fn one_error_rate_for_the_whole_file() {
             &c,
             Some(&base(n)),
             &slow(n),
-            &Acceptance::default(),
+            &Acceptance::text_runs(),
             0.95,
             tests,
         )
@@ -502,7 +509,7 @@ fn one_error_rate_for_the_whole_file() {
         &c,
         Some(&base(5)),
         &slow(5),
-        &Acceptance::default(),
+        &Acceptance::text_runs(),
         0.95,
         7,
     );
@@ -620,7 +627,7 @@ fn false_fails_on_resampled_real_launches_stay_at_the_stated_rate() {
                     &c,
                     Some(&as_side("base", &b)),
                     &as_side("new", &n),
-                    &Acceptance::default(),
+                    &Acceptance::text_runs(),
                     0.95,
                     2,
                 );
@@ -633,4 +640,50 @@ fn false_fails_on_resampled_real_launches_stay_at_the_stated_rate() {
             );
         }
     }
+}
+
+/// Unknown is not equal: a run that does not record a condition (IMB 3.0 text: no MPI library,
+/// no placement) cannot pass or fail against a baseline until that is accepted by name.
+#[test]
+fn an_unrecorded_condition_is_inconclusive_unless_accepted() {
+    let base = launches("base", &BASE5);
+    let slow: Vec<f64> = BASE5.iter().map(|x| x * 3.0).collect();
+    let c = crit(Reference::Baseline, None, Some(0.1));
+    let o = evaluate(
+        &c,
+        Some(&base),
+        &launches("slow", &slow),
+        &Acceptance::default(),
+        0.95,
+        1,
+    );
+    assert_eq!(o.verdict, Verdict::Inconclusive, "{}", o.detail());
+    assert_eq!(o.blocked.as_ref().unwrap().code, "unrecorded");
+    assert!(
+        o.detail().starts_with(
+            "MPI library not recorded by slow, base; placement and ranks per host not recorded \
+             by slow, base: unknown is not equal"
+        ),
+        "{}",
+        o.detail()
+    );
+    assert!(o
+        .detail()
+        .ends_with("--accept-unrecorded mpi,placement judges them anyway)"));
+    let o = evaluate(
+        &c,
+        Some(&base),
+        &launches("slow", &slow),
+        &Acceptance::text_runs(),
+        0.95,
+        1,
+    );
+    assert_eq!(o.verdict, Verdict::Fail, "{}", o.detail());
+    // Against a number nothing is compared: nothing unknown to be equal.
+    let o = eval(
+        &crit(Reference::Value(1.0), None, Some(0.1)),
+        None,
+        &launches("s", &slow),
+    );
+    assert_ne!(o.blocked.as_ref().map(|r| r.code), Some("unrecorded"));
 }
