@@ -281,7 +281,12 @@ pub fn parse(name: &str, text: &str) -> Result<Run, Error> {
             continue;
         }
         r.close_table();
-        r.other_line(no, line.trim())?;
+        match r.other_line(no, line.trim()) {
+            // A launch killed while printing a banner's line leaves half a line: cut short,
+            // not wrong.
+            Err(_) if last_partial => r.cut = true,
+            other => other?,
+        }
     }
     r.finish()
 }

@@ -621,6 +621,12 @@ Attention, msg size 100 truncated to 16
         "a.txt, line 12: a second table of PingPong, 2 processes (the first's header at line \
          4): its banner must tell the two apart"
     );
+    // Half a banner line at the end of the file is a launch cut short, not an error.
+    let cut = format!("{table}\n# Benchmarking PingPing \n# #processes = 2; rank ord");
+    assert_eq!(
+        parse("a.txt", &cut).unwrap().status,
+        Status::CutShort("its last row is cut off".into())
+    );
     // Another mode, or another process count, is another table.
     let other = table.replace("# #processes = 2 ", "# #processes = 4 ");
     assert_eq!(
