@@ -84,6 +84,20 @@ fn reads_back(dir: &Path, name: &str) -> (Run, Run) {
     (t, j)
 }
 
+/// The layouts the launches below make, kept as fixtures (real output, the `-json`'s
+/// provenance left out), so that the readers are held to them where no MPI is installed:
+/// `-map 2x2` (rank-order banners), `-multi 1 -map 2x2` (groups, a Group column, and a
+/// rank-order table of one group), and imb-ext at 3 processes under `-multi 0` (idle ranks,
+/// MODE tables).
+#[test]
+fn fixtures_of_each_layout_read_back_as_their_json() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    for name in ["imb-rs-map-2x2", "imb-rs-multi1-map", "imb-rs-ext-np3"] {
+        let (t, _) = reads_back(&dir, name);
+        assert!(t.tables.len() > 4, "{name}");
+    }
+}
+
 /// doc/ACCEPTANCE.md §1's loop, twice: `-map 2x2` prints rank-order banners, and a directory
 /// of each launch's text beside its `-json` holds two launches, not four.
 #[test]
@@ -237,6 +251,46 @@ fn every_executable_reads_back_as_its_json() {
             3,
             small.iter().chain(&io_list).copied().collect(),
         ),
+    ];
+    for (name, exe, np, args) in &launches {
+        launch(&dir, name, exe, *np, args);
+        reads_back(&dir, name);
+    }
+}
+
+/// The other executables under `-compat 2021` (their method block, IMB 2021's megabyte where
+/// they take it) and in Multi- layouts (groups, Group columns, `-map` banners).
+#[test]
+fn every_executable_under_compat_2021_and_multi() {
+    let dir = scratch("compat");
+    let small = ["-msglog", "0:2", "-iter", "10"];
+    let io_list = ["S_Write_Indv", "P_IRead_Shared", "Open_Close"];
+    let with = |extra: &[&'static str], list: &[&'static str]| -> Vec<&'static str> {
+        extra.iter().chain(&small).chain(list).copied().collect()
+    };
+    let compat = ["-compat", "2021"];
+    let launches: [(&str, &str, usize, Vec<&str>); 9] = [
+        ("ext-2021", "imb-ext", 3, with(&compat, &[])),
+        ("rma-2021", "imb-rma", 3, with(&compat, &[])),
+        ("nbc-2021", "imb-nbc", 3, with(&compat, &[])),
+        ("mpi4-2021", "imb-mpi4", 3, with(&compat, &[])),
+        ("io-2021", "imb-io", 3, with(&compat, &io_list)),
+        (
+            "mt-2021",
+            "imb-mt",
+            2,
+            vec![
+                "-compat", "2021", "-count", "1,2", "-repeat", "10", "-warmup", "2",
+            ],
+        ),
+        (
+            "nbc-multi1-map",
+            "imb-nbc",
+            4,
+            with(&["-multi", "1", "-map", "2x2"], &[]),
+        ),
+        ("rma-multi0", "imb-rma", 4, with(&["-multi", "0"], &[])),
+        ("io-multi1", "imb-io", 4, with(&["-multi", "1"], &io_list)),
     ];
     for (name, exe, np, args) in &launches {
         launch(&dir, name, exe, *np, args);
