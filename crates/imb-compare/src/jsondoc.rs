@@ -492,6 +492,7 @@ pub fn parse(name: &str, text: &str) -> Result<Run, Error> {
         .map(|p| provenance_conditions(p, &mut conditions))
         .unwrap_or_default();
     let mut tables = Vec::new();
+    let mut seen = std::collections::HashMap::new();
     for (i, t) in doc.tables.iter().enumerate() {
         if t.rows.is_empty() {
             continue;
@@ -526,6 +527,27 @@ pub fn parse(name: &str, text: &str) -> Result<Run, Error> {
             placement: placement(&t.groups, &seat_of),
         };
         check::table(name, &table, &at, by)?;
+        if let Some(g) = table.column("group") {
+            // A row's group is its group's place in `groups` (the text's Group column).
+            if let Some(r) = table.rows.iter().position(|row| row[g] >= groups as f64) {
+                return Err(at_error(
+                    name,
+                    format!("tables[{i}].rows[{r}].{}", by[g]),
+                    format!("group {} in a table of {groups} group(s)", table.rows[r][g]),
+                ));
+            }
+        }
+        // Two tables under one key would be taken as one (their rows merged).
+        if let Some(first) = seen.insert(crate::imbtext::key(&table), i) {
+            return Err(at_error(
+                name,
+                format!("tables[{i}]"),
+                format!(
+                    "a second table of {} (the first is tables[{first}])",
+                    crate::imbtext::key_words(&table)
+                ),
+            ));
+        }
         check::flag_defects(&mut table);
         tables.push(table);
     }
@@ -910,6 +932,36 @@ mod tests {
         .unwrap_err()
         .to_string();
         assert!(e.contains("reads schemas 1 to 4"), "{e}");
+    }
+
+    /// What the text reader refuses, this one refuses too: two tables under one key (their
+    /// rows would merge) and a row of a group the table does not have.
+    #[test]
+    fn tables_under_one_key_and_groups_beyond_the_table() {
+        let twice = DOC
+            .replace(r#""benchmark": "Allreduce""#, r#""benchmark": "PingPong""#)
+            .replace(r#""multi": true"#, r#""multi": false"#)
+            .replace("[[0, 1], [2, 3]]", "[[0, 1]]");
+        let e = parse("t.json", &twice).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "t.json, tables[1]: a second table of PingPong, 2 processes (the first is tables[0])"
+        );
+        let grouped = DOC
+            .replacen(
+                r##""columns": ["#bytes""##,
+                r##""columns": ["Group", "#bytes""##,
+                1,
+            )
+            .replace(r#""keys": ["bytes""#, r#""keys": ["group", "bytes""#)
+            .replace(r#"{"bytes": 0,"#, r#"{"group": 1, "bytes": 0,"#);
+        let e = parse("g.json", &grouped).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "g.json, tables[0].rows[0].group: group 1 in a table of 1 group(s)"
+        );
+        let ok = grouped.replace(r#""group": 1,"#, r#""group": 0,"#);
+        assert_eq!(parse("g.json", &ok).unwrap().tables[0].columns[0], "group");
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The run once every line is read: its conditions and status settled, its tables checked.
 
 use super::imb::{decimal_megabytes, has_closing_line};
-use super::Reader;
+use super::{key, key_words, Reader};
 use crate::check;
 use crate::error::Error;
 use crate::run::{Run, Status};
@@ -43,11 +43,24 @@ impl Reader<'_> {
                 .optional
                 .iter()
                 .any(|l| crate::run::decimal_megabyte_line(l));
+        let mut seen = std::collections::HashMap::new();
         for mut open in std::mem::take(&mut self.done) {
             if open.table.rows.is_empty() && open.table.flags.is_empty() {
                 continue;
             }
             check::table(self.name, &open.table, &open.at, &open.titles)?;
+            // Two tables under one key would be taken as one (their rows merged).
+            if let Some(first) = seen.insert(key(&open.table), open.table.line) {
+                return Err(Error::Line {
+                    file: self.name.to_string(),
+                    line: open.table.line,
+                    msg: format!(
+                        "a second table of {} (the first's header at line {first}): its \
+                         banner must tell the two apart",
+                        key_words(&open.table),
+                    ),
+                });
+            }
             check::flag_defects(&mut open.table);
             if megabytes {
                 open.table.to_binary_megabytes();

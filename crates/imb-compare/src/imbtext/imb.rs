@@ -196,10 +196,10 @@ impl Reader<'_> {
         false
     }
 
-    /// `# Benchmarking NAME`: a banner, its table's header still to come.
-    pub(super) fn banner(&mut self, trimmed: &str) -> bool {
+    /// `# Benchmarking NAME` on line `no`: a banner, its table's header still to come.
+    pub(super) fn banner(&mut self, no: usize, trimmed: &str) -> bool {
         if let Some(name) = trimmed.strip_prefix("# Benchmarking ") {
-            self.pending = Some(Pending::new(banner_name(name).to_string()));
+            self.pending = Some(Pending::new(banner_name(name).to_string(), no));
             return true;
         }
         false
@@ -248,37 +248,6 @@ impl Reader<'_> {
             None
         };
     }
-}
-
-/// A banner's lines before its table's header (process count, groups, mode); false for any
-/// other line.
-pub(super) fn banner_detail(p: &mut Pending, trimmed: &str) -> bool {
-    if let Some(v) = trimmed.strip_prefix("# #processes = ") {
-        p.processes = v.split_whitespace().next().and_then(|n| n.parse().ok());
-        // The MT suite's "2 (threads: 4)".
-        p.threads = v
-            .split_once("(threads:")
-            .and_then(|(_, t)| t.trim().trim_end_matches(')').trim().parse().ok());
-        return true;
-    }
-    // The MT suite's windowed benchmarks (UniBandMT, BiBandMT) print their -window_size.
-    if trimmed.starts_with("# window_size = ") {
-        return true;
-    }
-    if let Some(v) = trimmed.strip_prefix("# ( ") {
-        // "( G groups of P processes each running simultaneous )"
-        let w: Vec<&str> = v.split_whitespace().collect();
-        if w.len() > 3 && w[1] == "groups" && w[2] == "of" {
-            p.groups = w[0].parse().unwrap_or(1);
-            p.processes = w[3].parse().ok();
-        }
-        return true;
-    }
-    if let Some(v) = trimmed.strip_prefix("#    MODE:") {
-        p.mode = Some(v.trim().to_string());
-        return true;
-    }
-    false
 }
 
 /// An IMB table header (`#bytes #repetitions t[usec] …`, no `# ` before it): the column

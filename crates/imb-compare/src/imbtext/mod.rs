@@ -4,13 +4,18 @@
 //! without re-running anything.
 //!
 //! The reader is lenient about lines it does not know (mpirun's warnings interleave with the
-//! tables when stderr is kept) and strict about the rows it takes: a line shaped like a row
-//! must be one (every word a number, as many as the header has columns), and every figure
-//! passes [`crate::check`]. A file cut off in the middle of its last row (a launch killed while
-//! printing) loses that row and is marked cut short; IMB 2021's `time-out.` and `out-of-mem.`
-//! rows are kept as flags with no figure. The header gives the launch's conditions
-//! ([`crate::conditions`]) and its date (which tells launches apart).
+//! tables when stderr is kept, even inside a table) and strict about what keys a table and
+//! the rows it takes: every line of a banner's process block must be one it knows, and agree
+//! with the rest (`banner.rs`), a line shaped like a row must be one (every word a number, as
+//! many as the header has columns) under a table's column titles, two tables of one launch
+//! may not share a key (benchmark, processes, groups, mode), and every figure passes
+//! [`crate::check`]. Anything it cannot place is an input error naming the line: read
+//! loosely, tables would merge. A file cut off in the middle of its last row (a launch killed
+//! while printing) loses that row and is marked cut short; IMB 2021's `time-out.` and
+//! `out-of-mem.` rows are kept as flags with no figure. The header gives the launch's
+//! conditions ([`crate::conditions`]) and its date (which tells launches apart).
 
+mod banner;
 mod finish;
 mod imb;
 mod osu;
@@ -58,6 +63,29 @@ pub(crate) fn column_key(title: &str) -> String {
         "Group" => "group".to_string(),
         other => other.to_string(),
     }
+}
+
+/// The key a comparison matches tables by: benchmark, processes, groups, mode.
+pub(crate) type Key = (String, Option<usize>, usize, Option<String>);
+
+/// A table's key.
+pub(crate) fn key(t: &Table) -> Key {
+    (t.benchmark.clone(), t.processes, t.groups, t.mode.clone())
+}
+
+/// A table's key in words, for messages: "Allreduce, 2 processes", "Multi-PingPong, 2 groups
+/// of 2 processes", "Unidir_Put, 2 processes, AGGREGATE".
+pub(crate) fn key_words(t: &Table) -> String {
+    let mut s = t.benchmark.clone();
+    match (t.processes, t.groups) {
+        (Some(n), 1) => s.push_str(&format!(", {n} processes")),
+        (Some(n), g) => s.push_str(&format!(", {g} groups of {n} processes")),
+        (None, _) => {}
+    }
+    if let Some(m) = &t.mode {
+        s.push_str(&format!(", {m}"));
+    }
+    s
 }
 
 /// What a line under a table's header is.
@@ -113,11 +141,26 @@ fn row_line(line: &str, width: usize, grouped: bool) -> RowLine {
 /// A banner seen, its header not yet.
 struct Pending {
     benchmark: String,
+    /// The line of `# Benchmarking`, for messages.
+    line: usize,
     processes: Option<usize>,
     groups: usize,
     mode: Option<String>,
     /// The MT suite's threads per process (`# #processes = 2 (threads: 4)`).
     threads: Option<usize>,
+    /// The world ranks the process block lists (doc/OUTPUT.md, "Process block").
+    ranks: Ranks,
+}
+
+/// The rank lists of a process block: none, a `-map` grid's rows, or the groups' members.
+#[derive(Default)]
+enum Ranks {
+    #[default]
+    None,
+    /// `# #processes = N; rank order (rowwise):` then the grid's rows: how many ranks listed.
+    Rowwise(usize),
+    /// `# ( G groups of N processes … )` then `# Group  g: …`: how many ranks each group lists.
+    Groups(Vec<usize>),
 }
 
 /// A table being read: the table, each row's line, the column titles as printed.
@@ -179,34 +222,48 @@ impl<'a> Reader<'a> {
 
     /// A header or note line (no table open). The readers are asked in this order, the first
     /// that knows the line taking it.
-    fn other_line(&mut self, no: usize, trimmed: &str) {
+    fn other_line(&mut self, no: usize, trimmed: &str) -> Result<(), Error> {
         if self.in_optional && !trimmed.starts_with("# !!") {
             self.in_optional = false;
         }
         let taken = self.command_line(trimmed)
             || self.title_line(trimmed)
-            || self.osu_title(trimmed)
+            || self.osu_title(no, trimmed)
             || self.header_field(trimmed)
             || self.launch_line(trimmed)
             || self.warning_line(trimmed)
             || self.note_line(trimmed)
             || self.closing_line(trimmed)
-            || self.banner(trimmed);
-        if !taken {
-            self.banner_line(no, trimmed);
+            || self.banner(no, trimmed);
+        if taken {
+            return Ok(());
+        }
+        self.banner_line(no, trimmed)
+            .map_err(|msg| self.at(no, msg))
+    }
+
+    /// An input error on line `no` of this file.
+    fn at(&self, line: usize, msg: String) -> Error {
+        Error::Line {
+            file: self.name.to_string(),
+            line,
+            msg,
         }
     }
 }
 
 impl Pending {
-    /// A banner naming `benchmark`; its process count, groups and mode may follow.
-    fn new(benchmark: String) -> Pending {
+    /// A banner on line `line` naming `benchmark`; its process count, groups and mode may
+    /// follow.
+    fn new(benchmark: String, line: usize) -> Pending {
         Pending {
             benchmark,
+            line,
             processes: None,
             groups: 1,
             mode: None,
             threads: None,
+            ranks: Ranks::None,
         }
     }
 }
@@ -224,7 +281,12 @@ pub fn parse(name: &str, text: &str) -> Result<Run, Error> {
             continue;
         }
         r.close_table();
-        r.other_line(no, line.trim());
+        match r.other_line(no, line.trim()) {
+            // A launch killed while printing a banner's line leaves half a line: cut short,
+            // not wrong.
+            Err(_) if last_partial => r.cut = true,
+            other => other?,
+        }
     }
     r.finish()
 }

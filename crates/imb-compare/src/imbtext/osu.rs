@@ -4,13 +4,13 @@
 use super::{Pending, Reader};
 
 impl Reader<'_> {
-    /// `# OSU MPI … Test v7.4`: the file is OSU's, and this test's table follows.
-    pub(super) fn osu_title(&mut self, trimmed: &str) -> bool {
+    /// `# OSU MPI … Test v7.4` on line `no`: the file is OSU's, and this test's table follows.
+    pub(super) fn osu_title(&mut self, no: usize, trimmed: &str) -> bool {
         if trimmed.starts_with("# OSU MPI") {
             self.osu = true;
             self.run.title = "OSU".to_string();
             self.run.conditions.program = Some(program(trimmed));
-            self.pending = Some(Pending::new(benchmark(trimmed)));
+            self.pending = Some(Pending::new(benchmark(trimmed), no));
             return true;
         }
         false

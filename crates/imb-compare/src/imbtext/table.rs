@@ -37,29 +37,44 @@ impl Reader<'_> {
     }
 
     /// A line between a banner and its table's header: a detail of the banner, or the header
-    /// in the file's layout, which opens the table.
-    pub(super) fn banner_line(&mut self, no: usize, trimmed: &str) {
+    /// in the file's layout, which opens the table; the reason when the line cannot be placed.
+    pub(super) fn banner_line(&mut self, no: usize, trimmed: &str) -> Result<(), String> {
         let Some(p) = self.pending.as_mut() else {
-            return;
+            return self.outside_tables(trimmed);
         };
-        if imb::banner_detail(p, trimmed) {
-            return;
-        }
         let header = if self.osu {
+            // OSU's lines between a title and its header (the datatype) key nothing.
             osu::table_header(trimmed, &p.benchmark)
+        } else if p.detail(trimmed)? {
+            return Ok(());
         } else {
             imb::table_header(trimmed)
         };
+        // Anything else (a launcher's message on the same stream) is no part of the output.
         let Some((titles, columns)) = header else {
-            return;
+            return Ok(());
         };
+        if !self.osu {
+            p.complete()?;
+        }
         self.threads.extend(p.threads);
         self.current = Some(Open::new(p, no, titles, columns));
-        // A mode block (imb-ext, imb-io) repeats the header under the same banner; OSU prints
-        // one table a title.
-        if self.osu {
-            self.pending = None;
+        // Every table has a banner of its own (imb-ext's and imb-io's modes too).
+        self.pending = None;
+        Ok(())
+    }
+
+    /// A line with no banner or table open: column titles or a row there belong to no table
+    /// the reader could key.
+    fn outside_tables(&self, trimmed: &str) -> Result<(), String> {
+        if !self.osu && imb::table_header(trimmed).is_some() {
+            return Err("column titles with no # Benchmarking banner before them".to_string());
         }
+        let words: Vec<&str> = trimmed.split_whitespace().collect();
+        if words.len() > 1 && words.iter().all(|w| w.parse::<f64>().is_ok()) {
+            return Err("a row outside any table (no column titles above it)".to_string());
+        }
+        Ok(())
     }
 }
 
@@ -94,6 +109,12 @@ impl Open {
         let width = self.table.columns.len();
         match kind {
             RowLine::Row(v) if v.len() == width => {
+                if self.grouped() && v[0] >= self.table.groups as f64 {
+                    return Err(format!(
+                        "group {} in a table of {} group(s) (header line {})",
+                        v[0], self.table.groups, self.table.line
+                    ));
+                }
                 self.table.rows.push(v);
                 self.at.push(At::Line(no));
                 Ok(true)
@@ -115,8 +136,11 @@ impl Open {
                 self.table.line
             )),
             // Under -multi 1 a blank line precedes each size's group rows (doc/OUTPUT.md).
-            RowLine::NotARow if line.trim().is_empty() && self.grouped() => Ok(true),
-            RowLine::NotARow => Ok(false),
+            RowLine::NotARow if line.trim().is_empty() => Ok(self.grouped()),
+            RowLine::NotARow if line.trim_start().starts_with('#') => Ok(false),
+            // `Attention, msg size … truncated to …` before its row, or a launcher's message
+            // on the same stream: the table goes on.
+            RowLine::NotARow => Ok(true),
         }
     }
 }

@@ -103,10 +103,13 @@ fn imb2021_empty_thread_level_comes_from_the_command() {
     assert_eq!(r.thread_level(), Some("MPI_THREAD_SINGLE"));
 }
 
+/// imb-ext's two tables a process count, each under a banner of its own with its MODE lines;
+/// a launcher's message inside a table or a banner is no part of either.
 #[test]
 fn modes_and_interleaved_warnings() {
     let text = "\
 #    imb-rs 0.1.0, MPI-2 part    
+#---------------------------------------------------
 # Benchmarking Unidir_Put 
 # #processes = 2 
 #---------------------------------------------------
@@ -116,6 +119,14 @@ fn modes_and_interleaved_warnings() {
        #bytes #repetitions      t[usec]   Mbytes/sec
             0         1000         0.50         0.00
 [vm:1234] some mpirun warning
+            1         1000         0.60         1.59
+
+#---------------------------------------------------
+# Benchmarking Unidir_Put 
+# #processes = 2 
+[vm:1234] another warning
+#---------------------------------------------------
+#
 #    MODE: NON-AGGREGATE 
 #
        #bytes #repetitions      t[usec]   Mbytes/sec
@@ -126,6 +137,7 @@ fn modes_and_interleaved_warnings() {
     assert_eq!(r.thread_level(), None);
     let modes: Vec<_> = r.tables.iter().map(|t| t.mode.clone().unwrap()).collect();
     assert_eq!(modes, ["AGGREGATE", "NON-AGGREGATE"]);
+    assert_eq!(r.tables[0].rows.len(), 2);
 }
 
 #[test]
@@ -324,6 +336,7 @@ fn group_rows_after_blank_lines() {
 
 #----------------------------------------------------------------
 # Benchmarking Barrier 
+# #processes = 2 
         Group #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]
 
             0           50         0.40         0.41         0.40
@@ -364,4 +377,263 @@ fn compat_2021_text_reads_like_imb_2021() {
     assert!((r.tables[0].rows[0][3] - 6.25e6 / 1048576.0).abs() < 1e-9);
     let p = r.conditions.parameters.unwrap();
     assert_eq!(p, crate::conditions::imb2021_options("./IMB-MPI1 PingPong"));
+}
+
+/// `-map 2x2` at 4 processes: each banner's process count comes before the grid's rank
+/// order, and the 2- and 4-process tables keep their keys (read as one before).
+#[test]
+fn map_banners_key_their_process_count() {
+    let text = "\
+#    imb-rs 0.1.0, MPI-1 part    
+# Date                  : Sat Nov 28 16:09:46 2026
+
+#----------------------------------------------------------------
+# Benchmarking Allreduce 
+# #processes = 2; rank order (rowwise): 
+#     0    2
+# 
+# ( 2 additional processes waiting in MPI_Barrier)
+#----------------------------------------------------------------
+       #bytes #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]
+            0           10         0.01         0.01         0.01
+            4           10         3.15         3.16         3.15
+
+#----------------------------------------------------------------
+# Benchmarking Allreduce 
+# #processes = 4; rank order (rowwise): 
+#     0    2
+# 
+#     1    3
+# 
+#----------------------------------------------------------------
+       #bytes #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]
+            0           10         0.01         0.01         0.01
+            4           10         5.18         5.38         5.33
+
+
+# All processes entering MPI_Finalize
+";
+    let r = parse("map.txt", text).unwrap();
+    let keys: Vec<_> = r.tables.iter().map(key).collect();
+    assert_eq!(
+        keys,
+        [
+            ("Allreduce".to_string(), Some(2), 1, None),
+            ("Allreduce".to_string(), Some(4), 1, None)
+        ]
+    );
+    assert_eq!(r.status, Status::Complete);
+}
+
+/// A Multi- banner's groups, one listing wrapped after 16 ranks (doc/OUTPUT.md, "Process
+/// block"), idle ranks, and a Group column whose rows name the groups.
+#[test]
+fn multi_banners_with_wrapped_groups_and_idle_ranks() {
+    let group = |g: usize, from: usize| {
+        let ranks: Vec<String> = (from..from + 18).map(|r| format!(" {r:>4}")).collect();
+        format!(
+            "# Group  {g}: {}\n# {}\n# \n",
+            ranks[..16].concat(),
+            ranks[16..].concat()
+        )
+    };
+    let text = format!(
+        "\
+# Benchmarking Multi-PingPing 
+# ( 2 groups of 18 processes each running simultaneous ) 
+{}{}# ( 1 additional process waiting in MPI_Barrier)
+#-----------------------------------------------------------------------------
+        Group       #bytes #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]   Mbytes/sec
+
+            0            0         1000         2.85         2.86         2.85         0.00
+            1            0         1000         2.85         2.86         2.85         0.00
+",
+        group(0, 0),
+        group(1, 18)
+    );
+    let r = parse("multi.txt", &text).unwrap();
+    let t = &r.tables[0];
+    assert_eq!(key(t), ("Multi-PingPing".to_string(), Some(18), 2, None));
+    assert_eq!(t.rows.len(), 2);
+    // The group column names a group of the banner's.
+    let beyond = text.replace("            1            0", "            2            0");
+    let e = parse("multi.txt", &beyond).unwrap_err().to_string();
+    assert_eq!(
+        e,
+        "multi.txt, line 14: group 2 in a table of 2 group(s) (header line 11)"
+    );
+}
+
+/// A banner line the reader cannot place, or a process block that contradicts itself, is an
+/// input error naming the line: read loosely, the table would go under another key.
+#[test]
+fn banner_lines_that_cannot_be_placed_are_errors() {
+    let table = "\
+# Benchmarking Sendrecv 
+# #processes = 2; rank order (rowwise): 
+#     0    2
+# 
+# ( 2 additional processes waiting in MPI_Barrier)
+#---------------------------------------------------
+       #bytes #repetitions      t[usec]   Mbytes/sec
+            0         1000         2.74         0.00
+";
+    assert_eq!(parse("b.txt", table).unwrap().tables[0].processes, Some(2));
+    let cases = [
+        (
+            "# #processes = 2; rank order (rowwise): ",
+            "# #processes = two ",
+            "b.txt, line 2: \"#processes = two\": not a process count this reader knows",
+        ),
+        (
+            "; rank order (rowwise): ",
+            "; rank order (columnwise): ",
+            "b.txt, line 2: \"#processes = 2; rank order (columnwise):\": not a process count \
+             this reader knows",
+        ),
+        (
+            "#     0    2\n",
+            "#     0\n",
+            "b.txt, line 7: the banner of Sendrecv (line 1) lists 1 ranks for 2 processes",
+        ),
+        (
+            "# ( 2 additional processes",
+            "# ( 2 extra processes",
+            "b.txt, line 5: \"# ( 2 extra processes waiting in MPI_Barrier)\": neither the \
+             groups of a Multi- table nor the processes waiting in MPI_Barrier",
+        ),
+        (
+            "# \n# ( 2",
+            "# \n# note: something\n# ( 2",
+            "b.txt, line 5: \"# note: something\" in the banner of Sendrecv (line 1): not a \
+             line of a process block, so the table's processes, groups or mode cannot be told",
+        ),
+        (
+            "# #processes = 2; rank order (rowwise): \n#     0    2\n# \n",
+            "",
+            "b.txt, line 4: the banner of Sendrecv (line 1) gives no process count (# \
+             #processes = N, or the groups of a Multi- table)",
+        ),
+        (
+            "# ( 2 additional",
+            "#    MODE: SOMETIMES \n# ( 2 additional",
+            "b.txt, line 5: MODE \"SOMETIMES\": a mode is AGGREGATE or NON-AGGREGATE",
+        ),
+        (
+            "# \n# ( 2",
+            "# \n# #processes = 2 \n# ( 2",
+            "b.txt, line 5: a second process count in the banner of Sendrecv (line 1)",
+        ),
+    ];
+    for (from, to, want) in cases {
+        let text = table.replace(from, to);
+        assert_ne!(text, table, "{from:?}");
+        let e = parse("b.txt", &text).unwrap_err().to_string();
+        assert_eq!(e, want, "{to:?}");
+    }
+    let multi = "\
+# Benchmarking Multi-Allreduce 
+# ( 2 groups of 2 processes each running simultaneous ) 
+# Group  0:     0    2
+# 
+# Group  1:     1    3
+# 
+#----------------------------------------------------------------
+       #bytes #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]
+            0         1000         0.01         0.01         0.01
+";
+    assert_eq!(parse("m.txt", multi).unwrap().tables[0].groups, 2);
+    let cases = [
+        (
+            "# Group  1:     1    3\n# \n",
+            "",
+            "m.txt, line 6: the banner of Multi-Allreduce (line 1) lists 1 groups for 2",
+        ),
+        (
+            "# Group  1:     1    3",
+            "# Group  1:     1",
+            "m.txt, line 8: the banner of Multi-Allreduce (line 1) lists 1 ranks in group 1 \
+             for 2 processes a group",
+        ),
+        (
+            "# Group  0:",
+            "# Group  1:",
+            "m.txt, line 3: group 1 listed where group 0 comes (groups are numbered from 0 in \
+             banner order)",
+        ),
+        (
+            "# ( 2 groups of 2 processes each running simultaneous ) \n",
+            "",
+            "m.txt, line 2: \"# Group  0:     0    2\" in the banner of Multi-Allreduce (line \
+             1) with no \"( G groups of N processes …)\" line before it",
+        ),
+    ];
+    for (from, to, want) in cases {
+        let text = multi.replace(from, to);
+        assert_ne!(text, multi, "{from:?}");
+        let e = parse("m.txt", &text).unwrap_err().to_string();
+        assert_eq!(e, want, "{to:?}");
+    }
+}
+
+/// Rows and column titles that belong to no banner, and a second table under one key, are
+/// input errors, never rows dropped or merged.
+#[test]
+fn rows_without_a_table_and_tables_under_one_key_are_errors() {
+    let table = "\
+# Benchmarking PingPong 
+# #processes = 2 
+#---------------------------------------------------
+       #bytes #repetitions      t[usec]   Mbytes/sec
+            0         1000         2.74         0.00
+Attention, msg size 100 truncated to 16
+           16         1000         2.71         5.63
+";
+    let r = parse("a.txt", table).unwrap();
+    assert_eq!(
+        r.tables[0].rows.len(),
+        2,
+        "the Attention line is inside the table"
+    );
+    let e = parse(
+        "a.txt",
+        &format!("{table}# note\n           32  1000  2.8  10.9\n"),
+    )
+    .unwrap_err()
+    .to_string();
+    assert_eq!(
+        e,
+        "a.txt, line 9: a row outside any table (no column titles above it)"
+    );
+    let titles = "       #bytes #repetitions      t[usec]   Mbytes/sec\n";
+    let e = parse("a.txt", &format!("{table}\n{titles}"))
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        e,
+        "a.txt, line 9: column titles with no # Benchmarking banner before them"
+    );
+    let e = parse("a.txt", &format!("{table}\n{table}"))
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        e,
+        "a.txt, line 12: a second table of PingPong, 2 processes (the first's header at line \
+         4): its banner must tell the two apart"
+    );
+    // Half a banner line at the end of the file is a launch cut short, not an error.
+    let cut = format!("{table}\n# Benchmarking PingPing \n# #processes = 2; rank ord");
+    assert_eq!(
+        parse("a.txt", &cut).unwrap().status,
+        Status::CutShort("its last row is cut off".into())
+    );
+    // Another mode, or another process count, is another table.
+    let other = table.replace("# #processes = 2 ", "# #processes = 4 ");
+    assert_eq!(
+        parse("a.txt", &format!("{table}\n{other}"))
+            .unwrap()
+            .tables
+            .len(),
+        2
+    );
 }

@@ -1,6 +1,6 @@
 //! What imb-compare's integration tests share: the committed fixtures, a scratch directory per
-//! test, imb-compare itself run on arguments, and imb-mpi1 of the same build for the tests
-//! that make real launches.
+//! test, imb-compare itself run on arguments, and the MPI executables of the same build for
+//! the tests that make real launches.
 
 #![allow(dead_code)]
 
@@ -55,16 +55,22 @@ pub fn run(args: &[&str]) -> (Option<i32>, String, String) {
 
 /// imb-mpi1 of this build: beside the test's own directory, built first when missing.
 pub fn imb_mpi1() -> String {
+    mpi_exe("imb-mpi1")
+}
+
+/// The MPI executable `name` (imb-mpi1, imb-ext, …, a workspace package of that name) of this
+/// build: beside the test's own directory, built first when missing.
+pub fn mpi_exe(name: &str) -> String {
     let exe = std::env::current_exe().unwrap();
     let profile_dir: PathBuf = exe.parent().unwrap().parent().unwrap().to_path_buf();
-    let bin = profile_dir.join("imb-mpi1");
+    let bin = profile_dir.join(name);
     if !bin.exists() {
         let mut cmd = Command::new(env!("CARGO"));
-        cmd.args(["build", "-p", "imb-mpi1"]);
+        cmd.args(["build", "-p", name]);
         if profile_dir.ends_with("release") {
             cmd.arg("--release");
         }
-        assert!(cmd.status().unwrap().success(), "cargo build -p imb-mpi1");
+        assert!(cmd.status().unwrap().success(), "cargo build -p {name}");
     }
     bin.to_string_lossy().into_owned()
 }

@@ -1,0 +1,299 @@
+//! Every MPI executable's text, read back by imb-compare, must be the tables its `-json` of the
+//! same launch gives: the same tables under the same keys (benchmark, processes, groups, mode),
+//! the same columns, and rows equal to the text's printed precision. Each launch is real and
+//! tiny (a few sizes, 10 repetitions); nothing here judges a time, only that the two readings
+//! of one launch agree, and that the text and the `-json` of one launch count once
+//! (doc/ACCEPTANCE.md, "One launch, one count").
+
+use imb_compare::run::{Run, Table};
+use imb_compare::{imbtext, jsondoc, sides};
+use std::path::Path;
+
+mod common;
+use common::{mpi_exe, scratch};
+
+/// Launch `exe` on `np` processes with `args` in `dir`, its stdout kept as NAME.txt beside its
+/// `-json` NAME.json, as doc/ACCEPTANCE.md §1 keeps a launch.
+fn launch(dir: &Path, name: &str, exe: &str, np: usize, args: &[&str]) {
+    let json = format!("{name}.json");
+    let mut all: Vec<&str> = args.to_vec();
+    all.extend(["-json", &json]);
+    let out = imb_testkit::mpirun_in(&mpi_exe(exe), dir, np, &all, 60);
+    assert_eq!(
+        out.code,
+        Some(0),
+        "{exe} -np {np} {all:?}\n{}{}",
+        out.stdout,
+        out.stderr
+    );
+    std::fs::write(dir.join(format!("{name}.txt")), &out.stdout).unwrap();
+}
+
+/// A table's key, as a comparison matches tables.
+fn key(t: &Table) -> (String, Option<usize>, usize, Option<String>) {
+    (t.benchmark.clone(), t.processes, t.groups, t.mode.clone())
+}
+
+/// Whether a printed figure is the full-precision one rounded as the text prints it (`%.2f`,
+/// Msg/sec `%.0f`; the same factor converts both when Mbytes/sec count 10^6 bytes).
+fn printed(text: f64, json: f64, column: &str) -> bool {
+    let step = if column == "msg_per_s" { 0.5 } else { 0.005 };
+    (text - json).abs() <= step * (1.0 + 1e-6) + 1e-9 * json.abs()
+}
+
+/// Read NAME.txt and NAME.json of `dir` and check that they hold the same tables.
+fn reads_back(dir: &Path, name: &str) -> (Run, Run) {
+    let read = |ext: &str| {
+        let f = dir.join(format!("{name}.{ext}"));
+        let f = f.to_string_lossy().into_owned();
+        let text = sides::read_file(&f).unwrap();
+        (f, text)
+    };
+    let (tf, text) = read("txt");
+    let (jf, json) = read("json");
+    let t = imbtext::parse(&tf, &text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let j = jsondoc::parse(&jf, &json).unwrap_or_else(|e| panic!("{e}"));
+    let keys = |r: &Run| r.tables.iter().map(key).collect::<Vec<_>>();
+    assert_eq!(
+        keys(&t),
+        keys(&j),
+        "{name}: the tables of the text and the -json"
+    );
+    for (a, b) in t.tables.iter().zip(&j.tables) {
+        let what = format!("{name}: {:?}", key(a));
+        assert_eq!(a.columns, b.columns, "{what}: columns");
+        assert_eq!(a.rows.len(), b.rows.len(), "{what}: rows\n{text}");
+        for (ra, rb) in a.rows.iter().zip(&b.rows) {
+            let same = ra.len() == rb.len()
+                && ra
+                    .iter()
+                    .zip(rb)
+                    .zip(&a.columns)
+                    .all(|((x, y), c)| printed(*x, *y, c));
+            assert!(same, "{what}: text row {ra:?}, -json row {rb:?}");
+        }
+        assert_eq!(a.flags, b.flags, "{what}: flags");
+    }
+    assert_eq!(t.status, j.status, "{name}: status");
+    assert_eq!(t.conditions.program, j.conditions.program, "{name}");
+    assert_eq!(t.conditions.parameters, j.conditions.parameters, "{name}");
+    assert!(
+        sides::same_launch(&t, &j),
+        "{name}: the text and the -json are one launch"
+    );
+    (t, j)
+}
+
+/// The layouts the launches below make, kept as fixtures (real output, the `-json`'s
+/// provenance left out), so that the readers are held to them where no MPI is installed:
+/// `-map 2x2` (rank-order banners), `-multi 1 -map 2x2` (groups, a Group column, and a
+/// rank-order table of one group), and imb-ext at 3 processes under `-multi 0` (idle ranks,
+/// MODE tables).
+#[test]
+fn fixtures_of_each_layout_read_back_as_their_json() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    for name in ["imb-rs-map-2x2", "imb-rs-multi1-map", "imb-rs-ext-np3"] {
+        let (t, _) = reads_back(&dir, name);
+        assert!(t.tables.len() > 4, "{name}");
+    }
+}
+
+/// doc/ACCEPTANCE.md §1's loop, twice: `-map 2x2` prints rank-order banners, and a directory
+/// of each launch's text beside its `-json` holds two launches, not four.
+#[test]
+fn acceptance_recipe_with_map_2x2_is_one_launch_a_pair() {
+    let dir = scratch("recipe");
+    for i in ["1", "2"] {
+        launch(
+            &dir,
+            i,
+            "imb-mpi1",
+            4,
+            &[
+                "-map",
+                "2x2",
+                "PingPong",
+                "Allreduce",
+                "Barrier",
+                "-msglog",
+                "0:2",
+                "-iter",
+                "10",
+            ],
+        );
+        let (t, _) = reads_back(&dir, i);
+        // The 2- and 4-process tables stay apart.
+        let allreduce: Vec<_> = t
+            .tables
+            .iter()
+            .filter(|t| t.benchmark == "Allreduce")
+            .map(|t| t.processes)
+            .collect();
+        assert_eq!(allreduce, [Some(2), Some(4)]);
+    }
+    let side = sides::load(dir.to_str().unwrap()).unwrap();
+    assert_eq!(side.runs.len(), 2, "{:?}", side.files);
+    assert!(side.runs.iter().all(|r| r.identity.json));
+    assert_eq!(side.repeats.len(), 2, "{:?}", side.repeats);
+}
+
+/// imb-mpi1's group layouts: `-multi 0` (one row over the groups) and `-multi 1` (a Group
+/// column, a row per group), each with and without `-map` (rank-order banners for the tables
+/// of one group), and `-compat 2021` (its megabyte, IMB 2021's benchmark list).
+#[test]
+fn imb_mpi1_multi_and_map_layouts() {
+    let dir = scratch("multi");
+    let list = ["PingPong", "Sendrecv", "Allreduce", "Barrier"];
+    let runs: [(&str, &[&str]); 5] = [
+        ("multi0", &["-multi", "0"]),
+        ("multi0-map", &["-multi", "0", "-map", "2x2"]),
+        ("multi1", &["-multi", "1"]),
+        ("multi1-map", &["-multi", "1", "-map", "2x2"]),
+        ("compat", &["-compat", "2021", "-multi", "0", "Uniband"]),
+    ];
+    for (name, extra) in runs {
+        let mut args: Vec<&str> = extra.to_vec();
+        args.extend(list);
+        args.extend(["-msglog", "0:2", "-iter", "10"]);
+        launch(&dir, name, "imb-mpi1", 4, &args);
+        let (t, _) = reads_back(&dir, name);
+        assert!(
+            t.tables
+                .iter()
+                .any(|t| t.benchmark.starts_with("Multi-") && t.groups == 2),
+            "{name}: a table of two groups"
+        );
+    }
+    let (t, _) = reads_back(&dir, "multi1-map");
+    let pp = &t.tables[0];
+    assert_eq!(pp.columns[0], "group");
+    let groups: Vec<f64> = pp.rows.iter().map(|r| r[0]).collect();
+    assert_eq!(groups, [0.0, 1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0]);
+}
+
+/// Three processes: the 2-process tables carry the idle line, and `-msglen` (a length above
+/// the maximum prints an `Attention` line inside the table), `-check` (a defects column) and
+/// `-summary` (a block after the last table) on imb-mpi1's default list and some it runs only
+/// when named.
+#[test]
+fn imb_mpi1_odd_process_count_and_extras() {
+    let dir = scratch("odd");
+    let lens = dir.join("lens");
+    std::fs::write(&lens, "0\n4\n8\n100\n").unwrap();
+    launch(
+        &dir,
+        "default",
+        "imb-mpi1",
+        3,
+        &["-msglog", "0:1", "-iter", "10"],
+    );
+    launch(
+        &dir,
+        "extras",
+        "imb-mpi1",
+        3,
+        &[
+            "-msglen",
+            lens.to_str().unwrap(),
+            "-msglog",
+            "0:4",
+            "-iter",
+            "10",
+            "-check",
+            "-summary",
+            "PingPong",
+            "Allreduce",
+            "Bcast_latency",
+            "Gather",
+            "Barrier",
+        ],
+    );
+    for name in ["default", "extras"] {
+        let (t, _) = reads_back(&dir, name);
+        let procs: Vec<_> = t.tables.iter().filter_map(|t| t.processes).collect();
+        assert!(
+            procs.contains(&2) && procs.contains(&3),
+            "{name}: {procs:?}"
+        );
+    }
+}
+
+/// The other executables, each on its default list: MODE tables (imb-ext, imb-rma, imb-io),
+/// overlap tables (imb-nbc, imb-mpi4, imb-io), message rates (imb-p2p's Msg/sec, a stencil's
+/// banner), the MT suite's threads line, and idle ranks at 3 processes.
+#[test]
+fn every_executable_reads_back_as_its_json() {
+    let dir = scratch("suites");
+    let small = ["-msglog", "0:2", "-iter", "10"];
+    let io_list = [
+        "S_Write_Indv",
+        "S_IRead_Indv",
+        "P_Write_Expl",
+        "P_IRead_Shared",
+        "C_Write_Indv",
+        "Open_Close",
+    ];
+    let launches: [(&str, &str, usize, Vec<&str>); 7] = [
+        ("ext", "imb-ext", 3, small.to_vec()),
+        ("rma", "imb-rma", 3, small.to_vec()),
+        ("nbc", "imb-nbc", 3, small.to_vec()),
+        ("mpi4", "imb-mpi4", 3, small.to_vec()),
+        ("p2p", "imb-p2p", 4, small.to_vec()),
+        (
+            "mt",
+            "imb-mt",
+            4,
+            vec!["-count", "1,2", "-repeat", "10", "-warmup", "2"],
+        ),
+        (
+            "io",
+            "imb-io",
+            3,
+            small.iter().chain(&io_list).copied().collect(),
+        ),
+    ];
+    for (name, exe, np, args) in &launches {
+        launch(&dir, name, exe, *np, args);
+        reads_back(&dir, name);
+    }
+}
+
+/// The other executables under `-compat 2021` (their method block, IMB 2021's megabyte where
+/// they take it) and in Multi- layouts (groups, Group columns, `-map` banners).
+#[test]
+fn every_executable_under_compat_2021_and_multi() {
+    let dir = scratch("compat");
+    let small = ["-msglog", "0:2", "-iter", "10"];
+    let io_list = ["S_Write_Indv", "P_IRead_Shared", "Open_Close"];
+    let with = |extra: &[&'static str], list: &[&'static str]| -> Vec<&'static str> {
+        extra.iter().chain(&small).chain(list).copied().collect()
+    };
+    let compat = ["-compat", "2021"];
+    let launches: [(&str, &str, usize, Vec<&str>); 9] = [
+        ("ext-2021", "imb-ext", 3, with(&compat, &[])),
+        ("rma-2021", "imb-rma", 3, with(&compat, &[])),
+        ("nbc-2021", "imb-nbc", 3, with(&compat, &[])),
+        ("mpi4-2021", "imb-mpi4", 3, with(&compat, &[])),
+        ("io-2021", "imb-io", 3, with(&compat, &io_list)),
+        (
+            "mt-2021",
+            "imb-mt",
+            2,
+            vec![
+                "-compat", "2021", "-count", "1,2", "-repeat", "10", "-warmup", "2",
+            ],
+        ),
+        (
+            "nbc-multi1-map",
+            "imb-nbc",
+            4,
+            with(&["-multi", "1", "-map", "2x2"], &[]),
+        ),
+        ("rma-multi0", "imb-rma", 4, with(&["-multi", "0"], &[])),
+        ("io-multi1", "imb-io", 4, with(&["-multi", "1"], &io_list)),
+    ];
+    for (name, exe, np, args) in &launches {
+        launch(&dir, name, exe, *np, args);
+        reads_back(&dir, name);
+    }
+}
