@@ -563,7 +563,7 @@ impl Outcome {
                 let rank = |s: &SizeCheck| match s.reason.as_ref().map(|r| r.code) {
                     Some("no-figure" | "zero-figure") => 0,
                     Some("flagged") => 1,
-                    Some("not-in-baseline") => 2,
+                    Some("not-in-baseline" | "not-in-new") => 2,
                     Some("straddles" | "beyond-alone") | None => 3,
                     _ => 4,
                 };
@@ -1216,6 +1216,42 @@ pub fn evaluate(
             reason: why,
         });
         values.push((vals.clone(), b.map(|b| b.0.clone()).unwrap_or_default()));
+    }
+    // A size the baseline measured and the new run did not is not a pass: named, and a FAIL
+    // (a shorter ladder is a narrower criterion, `bytes`), unless the new run was cut short and
+    // what it has is judged on purpose.
+    let cut_short = new.runs.iter().any(|r| r.status.cut_short().is_some());
+    for ((key, group, bytes), (vals, _)) in &fbase {
+        if vals.is_empty()
+            || !covers(c, key, *bytes)
+            || fnew.contains_key(&(key.clone(), *group, *bytes))
+        {
+            continue;
+        }
+        let (verdict, text) = if cut_short && acc.incomplete {
+            (
+                None,
+                format!("not measured by {} (cut short), left out", new.label),
+            )
+        } else {
+            (
+                Some(Verdict::Fail),
+                format!("in the baseline, not measured by {}", new.label),
+            )
+        };
+        out.sizes.push(SizeCheck {
+            table: key.clone(),
+            group: *group,
+            bytes: *bytes,
+            value: None,
+            reference: None,
+            ratio: None,
+            interval: None,
+            margin: None,
+            verdict,
+            reason: reason("not-in-new", text),
+        });
+        values.push((Vec::new(), vals.clone()));
     }
     let tail = false_fail_rate(confidence) / out.tests as f64;
     decide(c, &mut out.sizes, &values, out.launches, tail);

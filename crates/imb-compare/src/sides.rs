@@ -195,7 +195,19 @@ fn figures_agree(a: &Run, b: &Run) -> bool {
         if ta.columns != tb.columns {
             return false;
         }
-        for (ra, rb) in ta.rows.iter().zip(&tb.rows) {
+        // Rows pair by their size and group, not by place: a text that lost a row in the
+        // middle (a line cut, a launcher's message) must not shift every row after it.
+        let key = |t: &crate::run::Table, r: &[f64]| {
+            let at = |c: Option<usize>| c.map(|c| r[c].to_bits());
+            (at(t.column("group")), at(t.column("bytes")))
+        };
+        let rows_b: std::collections::HashMap<_, &Vec<f64>> =
+            tb.rows.iter().map(|r| (key(tb, r), r)).collect();
+        for (ra, rb) in ta
+            .rows
+            .iter()
+            .filter_map(|ra| rows_b.get(&key(ta, ra)).map(|rb| (ra, *rb)))
+        {
             let close = ra.iter().zip(rb).zip(&ta.columns).all(|((x, y), c)| {
                 let step = if c == "msg_per_s" { 0.51 } else { 0.0051 };
                 (x - y).abs() <= step + 1e-9 * x.abs().max(y.abs())
@@ -218,6 +230,29 @@ mod tests {
         let mut v = vec!["10.txt", "2.txt", "1.txt", "notes"];
         v.sort_by_key(|n| launch_order(n));
         assert_eq!(v, ["1.txt", "2.txt", "10.txt", "notes"]);
+    }
+
+    /// A copy of a launch that lost a row in the middle is still that launch: rows pair by
+    /// size, not by place.
+    #[test]
+    fn rows_pair_by_size() {
+        let head = "# Date                  : Wed Nov 25 05:21:10 2026\n\
+                    # Benchmarking PingPong \n# #processes = 2 \n       \
+                    #bytes #repetitions      t[usec]   Mbytes/sec\n";
+        let full = format!(
+            "{head}            0         1000         0.27         0.00\n            \
+             1         1000         0.31         3.08\n            2         1000         \
+             0.33         5.78\n"
+        );
+        let cut = full.replace("            1         1000         0.31         3.08\n", "");
+        let (a, b) = (
+            parse_launch("a.txt", &full).unwrap(),
+            parse_launch("b.txt", &cut).unwrap(),
+        );
+        assert_eq!(b.tables[0].rows.len(), 2);
+        assert!(same_launch(&a, &b));
+        let other = parse_launch("c.txt", &cut.replace("0.33", "0.93")).unwrap();
+        assert!(!same_launch(&a, &other));
     }
 
     #[test]

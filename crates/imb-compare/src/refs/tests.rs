@@ -687,3 +687,26 @@ fn an_unrecorded_condition_is_inconclusive_unless_accepted() {
     );
     assert_ne!(o.blocked.as_ref().map(|r| r.code), Some("unrecorded"));
 }
+
+/// A size the baseline measured and the new run did not fails the criterion that covers it,
+/// named; outside the criterion's sizes it is nobody's business.
+#[test]
+fn a_baseline_size_missing_from_new_fails() {
+    let base = launches("base", &BASE5);
+    // The new launches print only the 4-byte row.
+    let rows: Vec<[f64; 1]> = BASE5.iter().map(|&x| [x]).collect();
+    let l: Vec<(&str, &[f64])> = rows.iter().map(|r| (LVL, &r[..])).collect();
+    let new = side("short", &l);
+    let c = crit(Reference::Baseline, None, Some(0.5));
+    let o = eval(&c, Some(&base), &new);
+    assert_eq!(o.verdict, Verdict::Fail, "{}", o.detail());
+    assert!(
+        o.detail()
+            .contains("8 bytes np=2: in the baseline, not measured by short"),
+        "{}",
+        o.detail()
+    );
+    let mut only4 = c.clone();
+    only4.bytes = Some((4, 4));
+    assert_ne!(eval(&only4, Some(&base), &new).verdict, Verdict::Fail);
+}
