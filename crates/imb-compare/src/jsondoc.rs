@@ -565,6 +565,9 @@ pub fn parse(name: &str, text: &str) -> Result<Run, Error> {
     if let Some(p) = &doc.provenance {
         identity.start = p.get("start").and_then(Value::as_str).map(str::to_string);
         identity.argv = p.get("argv").map(Value::to_string);
+        let one_minute = |v: Option<&Value>| v.and_then(|l| l.get(0)).and_then(Value::as_f64);
+        let start = one_minute(p.pointer("/hosts/0/load_average"));
+        identity.load = start.map(|s| (s, one_minute(p.get("load_average_end"))));
     }
     let title = match &doc.header {
         Some(h) => {

@@ -193,4 +193,7 @@ pub struct Identity {
     /// with one text are one launch, in every format, dated or not (OSU and IMB-MT print no
     /// date).
     pub content: Option<String>,
+    /// The 1-minute load average of rank 0's host at the launch's start and, once it ended, at
+    /// its end (a `-json` file's provenance): a launch under load is slower at small sizes.
+    pub load: Option<(f64, Option<f64>)>,
 }
