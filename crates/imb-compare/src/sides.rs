@@ -132,8 +132,9 @@ pub fn from_texts(label: String, texts: Vec<(String, String)>) -> Result<Side, E
         let mut run = parse_launch(&f, &text)?;
         run.identity.content = Some(crate::store::add::sha256_hex(&text));
         match runs.iter().position(|r| same_launch(r, &run)) {
-            // Keep the -json reading of the launch: full precision and provenance.
-            Some(k) if run.identity.json && !runs[k].identity.json => {
+            // Keep the better reading of the launch: a whole one over one cut short, then the
+            // -json (full precision and provenance).
+            Some(k) if better(&run, &runs[k]) => {
                 repeats.push((std::mem::replace(&mut kept[k], f.clone()), f.clone()));
                 runs[k] = run;
             }
@@ -150,6 +151,17 @@ pub fn from_texts(label: String, texts: Vec<(String, String)>) -> Result<Side, E
         files: kept,
         repeats,
     })
+}
+
+/// Whether `a` is a better reading of one launch than `b`: whole where `b` was cut short (a
+/// text cut off while its `-json` went on, or the other way round), else from `-json`.
+fn better(a: &Run, b: &Run) -> bool {
+    let whole = |r: &Run| r.status.cut_short().is_none();
+    match (whole(a), whole(b)) {
+        (true, false) => true,
+        (false, true) => false,
+        _ => a.identity.json && !b.identity.json,
+    }
 }
 
 /// The launches of `a` that are also launches of `b`, as (file of `a`, file of `b`).
@@ -253,6 +265,37 @@ mod tests {
         assert!(same_launch(&a, &b));
         let other = parse_launch("c.txt", &cut.replace("0.33", "0.93")).unwrap();
         assert!(!same_launch(&a, &other));
+    }
+
+    /// Two records of one launch, one cut short: the whole one is kept, whichever came first.
+    #[test]
+    fn the_whole_record_of_a_launch_is_kept() {
+        let text = "# Date                  : Wed Nov 25 05:21:10 2026\n\
+                    # Benchmarking PingPong \n# #processes = 2 \n       \
+                    #bytes #repetitions      t[usec]   Mbytes/sec\n            \
+                    0         1000         0.27         0.00\n            \
+                    1         1000         0.31         3.08\n";
+        let text = format!("#    imb-rs 0.1.0, MPI-1 part\n{text}");
+        let whole = format!("{text}\n# All processes entering MPI_Finalize\n");
+        assert!(parse_launch("t", &text)
+            .unwrap()
+            .status
+            .cut_short()
+            .is_some());
+        for order in [[&text[..], &whole[..]], [&whole[..], &text[..]]] {
+            let files = order
+                .iter()
+                .enumerate()
+                .map(|(k, t)| (format!("{k}.txt"), t.to_string()))
+                .collect();
+            let s = from_texts("s".into(), files).unwrap();
+            assert_eq!(s.runs.len(), 1);
+            assert!(
+                s.runs[0].status.cut_short().is_none(),
+                "{:?}",
+                s.runs[0].status
+            );
+        }
     }
 
     #[test]
