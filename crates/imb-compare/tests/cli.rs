@@ -2,9 +2,26 @@
 //! out, with the exit status a script can test.
 
 use std::path::Path;
+use std::process::{Command, Stdio};
 
 mod common;
 use common::{run, scratch};
+
+/// imb-compare with `args` and no store or system from the environment.
+fn run_clean(args: &[&str]) -> (Option<i32>, String, String) {
+    let o = Command::new(env!("CARGO_BIN_EXE_imb-compare"))
+        .args(args)
+        .env_remove("IMB_RS_DB")
+        .env_remove("IMB_RS_SYSTEM")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    (
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
 
 /// An IMB-format launch: PingPong at 0 and 8 bytes with the given times.
 fn launch(title: &str, level: &str, t0: f64, t8: f64) -> String {
@@ -225,5 +242,69 @@ fn osu_tables_say_their_process_count_is_not_printed() {
         index.contains("<h2>PingPong, processes not printed</h2>"),
         "{index}"
     );
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn the_store_and_system_may_come_before_the_subcommand() {
+    let d = scratch("global");
+    let db = d.join("results.sqlite").to_string_lossy().into_owned();
+    let db = db.as_str();
+    let times: Vec<(f64, f64)> = (0..5).map(|k| (0.12 + 0.01 * k as f64, 0.15)).collect();
+    let r = side(
+        &d,
+        "r",
+        "imb-rs 0.1.0, MPI-1 part",
+        "MPI_THREAD_SINGLE",
+        &times,
+    );
+    let (code, out, err) = run_clean(&["--db", db, "--system", "vm", "store", "add", &r]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.ends_with(": run 1 added, 5 launch(es) from 5 file(s)\n"),
+        "{out}"
+    );
+    // Before the subcommand or after it: the same command.
+    let after = run_clean(&["store", "list", "--db", db]);
+    assert_eq!(after.0, Some(0), "{}", after.2);
+    assert_eq!(run_clean(&["--db", db, "store", "list"]), after);
+    assert_eq!(run_clean(&["store", "--db", db, "list"]), after);
+    let (code, out, _) = run_clean(&["--db", db, "--system", "other", "store", "list"]);
+    assert_eq!(code, Some(0));
+    assert!(out.contains(": 0 run(s) of 0 system(s)"), "{out}");
+    for args in [
+        &["--system", "vm", "--db", db, "store", "show", "@latest"][..],
+        &["--db", db, "--system", "vm", "store", "accept", "@latest"],
+        &["--db", db, "--system", "vm", "agreement", "@accepted", &r],
+        &["--db", db, "trend", "PingPong", "--bytes", "8"],
+        &["--db", db, "--system", "vm", "@accepted", &r],
+    ] {
+        let (code, out, err) = run_clean(args);
+        assert_eq!(code, Some(0), "{args:?}: {out}{err}");
+    }
+    // What cannot be meant: a comparison's option before a subcommand, a store named twice,
+    // a system for store rm (it removes by number).
+    for (args, says) in [
+        (
+            &["--metric", "mbytes", "store", "list", "--db", db][..],
+            "--metric before store: only --db and --system go before a subcommand",
+        ),
+        (
+            &["--db", db, "store", "list", "--db", db],
+            "--db given 2 times (before and after a subcommand): give it once",
+        ),
+        (
+            &["--system", "vm", "store", "rm", "--db", db, "1"],
+            "--system: store rm removes runs by number, of any system",
+        ),
+    ] {
+        let (code, out, err) = run_clean(args);
+        assert_eq!((code, out.as_str()), (Some(2), ""), "{args:?}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.starts_with(&format!("imb-compare: {says}")),
+            "{args:?}: {err}"
+        );
+    }
     let _ = std::fs::remove_dir_all(&d);
 }
