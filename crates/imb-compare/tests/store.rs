@@ -445,14 +445,15 @@ fn a_file_that_is_not_our_store_is_refused_and_left_alone() {
     }
     assert_eq!(std::fs::read(db).unwrap(), before);
 
-    // A store damaged on disk: its first table pages overwritten.
+    // A store damaged on disk: every page after the first (the header and the schema)
+    // overwritten.
     std::fs::remove_file(db).unwrap();
     let (code, _, err) = run(&["store", "add", "--db", db, "--system", "vm", &run1]);
     assert_eq!(code, Some(0), "{err}");
     let mut bytes = std::fs::read(db).unwrap();
     let page = 4096;
     assert!(bytes.len() >= 4 * page);
-    for b in &mut bytes[page..3 * page] {
+    for b in &mut bytes[page..] {
         *b = 0x5a;
     }
     std::fs::write(db, &bytes).unwrap();
@@ -571,4 +572,97 @@ fn a_trend_marks_the_step_and_nothing_else() {
         err.contains("no stored run has PingPong at 7 bytes"),
         "{err}"
     );
+}
+
+/// The numbers of `store list`'s runs, in its order.
+fn listed(db: &str) -> Vec<i64> {
+    let (code, out, err) = run(&["store", "list", "--db", db]);
+    assert_eq!(code, Some(0), "{err}");
+    out.lines()
+        .skip(2)
+        .map(|l| l.split_whitespace().next().unwrap().parse().unwrap())
+        .collect()
+}
+
+#[test]
+fn run_numbers_are_never_given_again() {
+    let d = scratch("numbers");
+    let db = d.join("results.sqlite");
+    let db = s(&db);
+    for day in 1..=3 {
+        let r = run_dir(&d, &format!("r{day}"), day, 1.0, 2, 3);
+        let (code, _, err) = run(&["store", "add", "--db", db, "--system", "vm", &r]);
+        assert_eq!(code, Some(0), "{err}");
+    }
+    // The newest run removed: a report that named "run 3" must never name another run.
+    let (code, _, err) = run(&["store", "rm", "--db", db, "3"]);
+    assert_eq!(code, Some(0), "{err}");
+    let r4 = run_dir(&d, "r4", 4, 1.0, 2, 3);
+    let (code, out, err) = run(&["store", "add", "--db", db, "--system", "vm", &r4]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(
+        out,
+        format!("{r4}: run 4 added, 2 launch(es) from 2 file(s)\n")
+    );
+    // Every run removed: still no number again.
+    let (code, _, err) = run(&["store", "rm", "--db", db, "1", "2", "4"]);
+    assert_eq!(code, Some(0), "{err}");
+    let r5 = run_dir(&d, "r5", 5, 1.0, 2, 3);
+    let (code, out, _) = run(&["store", "add", "--db", db, "--system", "vm", &r5]);
+    assert_eq!(code, Some(0));
+    assert!(out.contains(": run 5 added"), "{out}");
+    assert_eq!(listed(db), [5]);
+    assert_eq!(integrity(db), "ok");
+}
+
+#[test]
+fn a_store_of_schema_1_is_migrated_and_keeps_its_numbers() {
+    use imb_compare::store::schema::{APPLICATION_ID, MIGRATIONS};
+    let d = scratch("schema1");
+    // Three runs added by this imb-compare, then copied row for row into a store made by
+    // schema 1's statements alone: what an older imb-compare left on disk.
+    let now = d.join("now.sqlite");
+    for day in 1..=3 {
+        let r = run_dir(&d, &format!("r{day}"), day, 1.0, 2, 3);
+        let (code, _, err) = run(&["store", "add", "--db", s(&now), "--system", "vm", &r]);
+        assert_eq!(code, Some(0), "{err}");
+    }
+    let (code, _, err) = run(&["store", "accept", "--db", s(&now), "2"]);
+    assert_eq!(code, Some(0), "{err}");
+    let old = d.join("old.sqlite");
+    let db = s(&old);
+    {
+        let c = Connection::open(db).unwrap();
+        c.pragma_update(None, "application_id", APPLICATION_ID)
+            .unwrap();
+        let _: String = c
+            .query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))
+            .unwrap();
+        c.execute_batch(MIGRATIONS[0]).unwrap();
+        c.pragma_update(None, "user_version", 1).unwrap();
+        c.execute("ATTACH DATABASE ?1 AS now", [s(&now)]).unwrap();
+        for t in ["runs", "tags", "launches", "files", "accepted"] {
+            c.execute_batch(&format!("INSERT INTO {t} SELECT * FROM now.{t}"))
+                .unwrap();
+        }
+    }
+    let version = |db: &str| count(db, "PRAGMA user_version");
+    assert_eq!(version(db), 1);
+    // Any command migrates it; the runs, their numbers, launches and baseline stay.
+    let (code, out, err) = run(&["store", "list", "--db", db]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(version(db), 2);
+    assert_eq!(listed(db), [1, 2, 3]);
+    assert!(out.lines().nth(3).unwrap().ends_with("[accepted]"), "{out}");
+    let (code, out, _) = run(&["store", "show", "--db", db, "3"]);
+    assert_eq!(code, Some(0));
+    assert_eq!(out.matches("\nlaunch ").count(), 2, "{out}");
+    // Schema 1 gave the newest run's number again after store rm; schema 2 does not.
+    let (code, _, err) = run(&["store", "rm", "--db", db, "3"]);
+    assert_eq!(code, Some(0), "{err}");
+    let r4 = run_dir(&d, "r4", 4, 1.0, 2, 3);
+    let (code, out, err) = run(&["store", "add", "--db", db, "--system", "vm", &r4]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains(": run 4 added"), "{out}");
+    assert_eq!(integrity(db), "ok");
 }
