@@ -262,7 +262,7 @@ pub fn command() -> Command {
              imb-compare --references FILE.toml [OPTIONS] [BASE] NEW [NEW ...]\n       \
              imb-compare agreement [OPTIONS] A B [C ...]\n       \
              imb-compare store add|list|show|rm|accept [OPTIONS] ...\n       \
-             imb-compare trend [OPTIONS] BENCHMARK --bytes N",
+             imb-compare trend [OPTIONS] BENCHMARK [--bytes N]",
         )
         .subcommand_negates_reqs(true)
         .arg(metric_arg())
@@ -348,9 +348,11 @@ pub fn command() -> Command {
                     Arg::new("bytes")
                         .long("bytes")
                         .value_name("N")
-                        .required(true)
                         .value_parser(clap::value_parser!(u64))
-                        .help("the message size"),
+                        .help(
+                            "the message size, for a table with sizes (not Barrier's and other \
+                             tables whose rows have no #bytes)",
+                        ),
                 )
                 .arg(
                     Arg::new("processes")

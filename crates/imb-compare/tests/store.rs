@@ -666,3 +666,71 @@ fn a_store_of_schema_1_is_migrated_and_keeps_its_numbers() {
     assert!(out.contains(": run 4 added"), "{out}");
     assert_eq!(integrity(db), "ok");
 }
+
+/// [`launch`] with a Barrier table after PingPong: a table whose rows have no #bytes.
+fn launch_with_barrier(day: u32, second: u32, t: f64) -> String {
+    launch(day, second, t, 3).replace(
+        "\n\n# All processes entering MPI_Finalize\n",
+        &format!(
+            "\n#---------------------------------------------------\n\
+             # Benchmarking Barrier \n\
+             # #processes = 2 \n\
+             #---------------------------------------------------\n\
+             \x20#repetitions  t_min[usec]  t_max[usec]  t_avg[usec]\n\
+             \x20         1000 {:12.2} {:12.2} {:12.2}\n\
+             \n\n# All processes entering MPI_Finalize\n",
+            2.0 * t,
+            2.2 * t,
+            2.1 * t
+        ),
+    )
+}
+
+#[test]
+fn a_trend_of_a_sizeless_table_takes_no_bytes() {
+    let d = scratch("sizeless");
+    let db = d.join("results.sqlite");
+    let db = s(&db);
+    for day in 1..=3 {
+        let r = d.join(format!("r{day}"));
+        std::fs::create_dir_all(&r).unwrap();
+        for k in 0..5u32 {
+            let t = 1.0 + 0.01 * k as f64;
+            std::fs::write(
+                r.join(format!("{}.txt", k + 1)),
+                launch_with_barrier(day, k, t),
+            )
+            .unwrap();
+        }
+        let (code, _, err) = run(&["store", "add", "--db", db, "--system", "vm", s(&r)]);
+        assert_eq!(code, Some(0), "{err}");
+    }
+    let plots = d.join("plots");
+    let (code, out, err) = run(&["--db", db, "trend", "Barrier", "--plot", s(&plots)]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.starts_with("# trend of Barrier, 2 processes, t_avg[usec] on system vm: "),
+        "{out}"
+    );
+    let rows: Vec<&str> = out.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(rows.len(), 4, "{out}");
+    // The median of each run's five launches, 2.1 × 1.02.
+    assert!(rows[1].contains(" 2.14 "), "{out}");
+    let svg = std::fs::read_to_string(plots.join("trend-Barrier-np2.svg")).unwrap();
+    assert!(svg.contains("Barrier, 2 processes: trend over stored runs"));
+    // --bytes where the rows have no size, and none where they have: one line naming it.
+    for (args, says) in [
+        (
+            vec!["trend", "--db", db, "Barrier", "--bytes", "0"],
+            "--bytes: Barrier's rows have no message size (no #bytes): leave out --bytes",
+        ),
+        (
+            vec!["trend", "--db", db, "PingPong"],
+            "--bytes: PingPong's rows have message sizes: name one with --bytes N",
+        ),
+    ] {
+        let (code, out, err) = run(&args);
+        assert_eq!((code, out.as_str()), (Some(2), ""), "{args:?}");
+        assert_eq!(err, format!("imb-compare: {says}\n"), "{args:?}");
+    }
+}
