@@ -295,7 +295,9 @@ pub fn command() -> Command {
         ))
         .arg(flag(
             "accept-flagged",
-            "let UNSETTLED and UNRELIABLE rows decide criteria (they fail them otherwise)",
+            "let flagged figures (UNSETTLED, UNRELIABLE, DEFECT) decide criteria, and leave \
+             rows without a figure (TIME-OUT, OUT-OF-MEMORY, INT-OVERFLOW) out; without it, \
+             both make their size inconclusive",
         ))
         .arg(flag(
             "accept-oversubscribed",

@@ -23,6 +23,19 @@ fn run_clean(args: &[&str]) -> (Option<i32>, String, String) {
     )
 }
 
+/// The section of doc/ACCEPTANCE.md whose heading starts with `## {number}.`.
+fn acceptance_section(number: u32) -> String {
+    let doc = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../doc/ACCEPTANCE.md"
+    ))
+    .unwrap();
+    let start = doc.find(&format!("\n## {number}. ")).unwrap();
+    let rest = &doc[start + 1..];
+    let end = rest.find("\n## ").unwrap_or(rest.len());
+    rest[..end].to_string()
+}
+
 /// An IMB-format launch: PingPong at 0 and 8 bytes with the given times.
 fn launch(title: &str, level: &str, t0: f64, t8: f64) -> String {
     format!(
@@ -307,4 +320,31 @@ fn the_store_and_system_may_come_before_the_subcommand() {
         );
     }
     let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn accept_flagged_says_what_it_does() {
+    let (code, help, _) = run(&["--help"]);
+    assert_eq!(code, Some(0));
+    let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    // doc/ACCEPTANCE.md, "Runs and rows that cannot decide": flagged figures decide, rows
+    // without a figure are left out; without the option both are inconclusive.
+    assert!(
+        help.contains(
+            "--accept-flagged let flagged figures (UNSETTLED, UNRELIABLE, DEFECT) decide \
+             criteria, and leave rows without a figure (TIME-OUT, OUT-OF-MEMORY, INT-OVERFLOW) \
+             out; without it, both make their size inconclusive"
+        ),
+        "{help}"
+    );
+    let doc = acceptance_section(4)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        doc.contains(
+            "`--accept-flagged` lets flagged figures decide, and leaves rows without a figure out."
+        ),
+        "{doc}"
+    );
 }
