@@ -1,6 +1,7 @@
 //! imb-compare as a user runs it: directories of launch files in, a report or a one-line error
 //! out, with the exit status a script can test.
 
+use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
@@ -347,4 +348,85 @@ fn accept_flagged_says_what_it_does() {
         ),
         "{doc}"
     );
+}
+
+/// Every key of every object under `v`.
+fn keys(v: &serde_json::Value, out: &mut BTreeSet<String>) {
+    match v {
+        serde_json::Value::Object(m) => {
+            for (k, x) in m {
+                out.insert(k.clone());
+                keys(x, out);
+            }
+        }
+        serde_json::Value::Array(a) => a.iter().for_each(|x| keys(x, out)),
+        _ => {}
+    }
+}
+
+#[test]
+fn criteria_in_json_are_as_the_document_lists_them() {
+    // The keys the "criteria" item of section 5 names in backquotes, up to its reason codes.
+    let doc = acceptance_section(5);
+    let head = "- **`criteria`**";
+    let item = &doc[doc.find(head).expect("a criteria item") + head.len()..];
+    let item = &item[..item.find("Reason codes").expect("its reason codes")];
+    let listed: BTreeSet<String> = item
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|w| !w.is_empty() && w.chars().all(|c| c.is_ascii_lowercase() || c == '_'))
+        .map(String::from)
+        .collect();
+    // A run whose every object appears: a difference accepted, a criterion decided before any
+    // figure (its reason), sizes with reasons (one launch a side gives no interval).
+    let d = scratch("json-keys");
+    let base = side(
+        &d,
+        "base",
+        "imb-rs 0.1.0, MPI-1 part",
+        "MPI_THREAD_SINGLE",
+        &[(0.2, 0.3)],
+    );
+    let new = side(
+        &d,
+        "new",
+        "imb-rs 0.1.0, MPI-1 part",
+        "MPI_THREAD_MULTIPLE",
+        &[(0.2, 0.3)],
+    );
+    let refs = common::write(
+        &d,
+        "r.toml",
+        "[[criterion]]\nbenchmark = \"PingPong\"\nmetric = \"t\"\nreference = \"baseline\"\n\
+         upper = 0.1\n\n[[criterion]]\nbenchmark = \"Allreduce\"\nmetric = \"t\"\n\
+         reference = 1\nupper = 0.1\n",
+    );
+    let json = d.join("c.json").to_string_lossy().into_owned();
+    let (code, out, err) = run(&[
+        "--references",
+        &refs,
+        "--accept-difference",
+        "thread-level",
+        "--json",
+        &json,
+        &base,
+        &new,
+    ]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let mut found = BTreeSet::new();
+    keys(&v["criteria"], &mut found);
+    assert_eq!(
+        listed.difference(&found).collect::<Vec<_>>(),
+        Vec::<&String>::new(),
+        "listed in doc/ACCEPTANCE.md section 5, not in --json's criteria"
+    );
+    assert_eq!(
+        found.difference(&listed).collect::<Vec<_>>(),
+        Vec::<&String>::new(),
+        "in --json's criteria, not listed in doc/ACCEPTANCE.md section 5"
+    );
+    let _ = std::fs::remove_dir_all(&d);
 }
