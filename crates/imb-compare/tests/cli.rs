@@ -338,16 +338,6 @@ fn accept_flagged_says_what_it_does() {
         ),
         "{help}"
     );
-    let doc = acceptance_section(4)
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ");
-    assert!(
-        doc.contains(
-            "`--accept-flagged` lets flagged figures decide, and leaves rows without a figure out."
-        ),
-        "{doc}"
-    );
 }
 
 /// Every key of every object under `v`.
