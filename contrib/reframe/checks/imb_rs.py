@@ -11,8 +11,9 @@
 #   with unbounded references unless the `contract` variable gives a site's figures.
 # ImbCompareCheck: one test per benchmark too, after the run it depends on: imb-compare
 #   --references on that run's launches, against a baseline run when `baseline_dir` has one.
-#   It passes when imb-compare reached a verdict (exit 0, 1 or 4) and reports the verdict
-#   counts as performance variables; `require` makes a FAIL (or an INCONCLUSIVE) fail it.
+#   It passes when every criterion passed (imb-compare's exit 0) and reports the verdict
+#   counts as performance variables; a FAIL (exit 1) or an INCONCLUSIVE (exit 4) fails it
+#   unless `require` says otherwise ('no-fail': INCONCLUSIVE passes; 'verdict': any verdict).
 # ImbRsBinaries: a fixture that finds the executables and, when they are missing (or always,
 #   with build=always), builds them with `cargo build --release` in the repository.
 
@@ -391,9 +392,11 @@ class ImbCompareCheck(rfm.RunOnlyRegressionTest):
     accept_difference = variable(typ.List[str], value=[])
     #: Further options, e.g. ['--accept-oversubscribed'] for a laptop's smoke test.
     compare_options = variable(typ.List[str], value=[])
-    #: What passes: 'verdict' (exit 0, 1 or 4: a verdict was reached, whatever it is),
-    #: 'no-fail' (0 or 4: a FAIL fails the check), 'pass' (0 only).
-    require = variable(str, value='verdict')
+    #: What passes: 'pass' (exit 0 only: a FAIL or an INCONCLUSIVE fails the check),
+    #: 'no-fail' (0 or 4: only a FAIL fails it), 'verdict' (0, 1 or 4: a verdict was
+    #: reached, whatever it is). 'pass' by default: a check that passes on a failed
+    #: criterion would tell a site its acceptance held when it did not.
+    require = variable(str, value='pass')
 
     @property
     def case(self):
@@ -452,8 +455,9 @@ class ImbCompareCheck(rfm.RunOnlyRegressionTest):
         allowed = {'verdict': (0, 1, 4), 'no-fail': (0, 4), 'pass': (0,)}[self.require]
         return sn.all([
             sn.assert_in(status, allowed,
-                         msg=f'imb-compare exit status {{0}} (require={self.require}: '
-                             f'{allowed}; 2 is bad input, 3 an output not written)'),
+                         msg=f'imb-compare exit status {{0}} (require={self.require} passes '
+                             f'{allowed}; 1: a criterion failed, 4: one inconclusive, rerun '
+                             f'with more launches; 2: bad input, 3: an output not written)'),
             sn.assert_found(r'^(PASS|FAIL|INCONCLUSIVE) ', self.stdout,
                             msg='imb-compare printed no verdict'),
             sn.assert_eq(self.json_status(), status,

@@ -4,6 +4,7 @@
 
 use crate::agree::Metric;
 use crate::conditions::Kind;
+use clap::parser::ValueSource;
 use clap::{Arg, ArgAction, ArgGroup, Command};
 use std::ffi::OsString;
 
@@ -29,7 +30,7 @@ pub fn parse(args: Vec<OsString>) -> Result<clap::ArgMatches, Usage> {
             imb_core::safefile::shown(a)
         )));
     }
-    command().try_get_matches_from(args).map_err(|e| {
+    let m = command().try_get_matches_from(&args).map_err(|e| {
         if e.use_stderr() {
             // clap quotes an argument as given: an escape sequence in it would act on the
             // terminal and a CR break the line.
@@ -37,7 +38,58 @@ pub fn parse(args: Vec<OsString>) -> Result<clap::ArgMatches, Usage> {
         } else {
             Usage::Shown(e)
         }
-    })
+    })?;
+    before_subcommand(&args, &m).map_err(Usage::Error)?;
+    Ok(m)
+}
+
+/// The options that may come before a subcommand as well as after it (`imb-compare --db FILE
+/// store list`): where the store is and which system, the same for every command.
+const GLOBAL: [&str; 2] = ["--db", "--system"];
+
+/// What clap lets through once top-level options may precede a subcommand, and must not: a
+/// comparison's option before a subcommand (it would be ignored, not applied), a global option
+/// given both before and after it (clap keeps the later one without a word), and `--system`
+/// on `store rm`, which removes runs by number whatever their system.
+fn before_subcommand(args: &[OsString], m: &clap::ArgMatches) -> Result<(), String> {
+    let Some((sub, sm)) = m.subcommand() else {
+        return Ok(());
+    };
+    for a in command().get_arguments().filter(|a| !a.is_global_set()) {
+        if m.value_source(a.get_id().as_str()) == Some(ValueSource::CommandLine) {
+            let long = a.get_long().unwrap_or_else(|| a.get_id().as_str());
+            return Err(format!(
+                "--{long} before {sub}: only --db and --system go before a subcommand; give \
+                 {sub}'s own options after it"
+            ));
+        }
+    }
+    let given: Vec<&str> = args
+        .iter()
+        .skip(1)
+        .filter_map(|a| a.to_str())
+        .take_while(|a| *a != "--")
+        .collect();
+    for g in GLOBAL {
+        let times = given
+            .iter()
+            .filter(|a| **a == g || a.strip_prefix(g).is_some_and(|r| r.starts_with('=')))
+            .count();
+        if times > 1 {
+            return Err(format!(
+                "{g} given {times} times (before and after a subcommand): give it once"
+            ));
+        }
+    }
+    if let Some(("rm", rm)) = sm.subcommand() {
+        if rm.value_source("system") == Some(ValueSource::CommandLine) {
+            return Err(
+                "--system: store rm removes runs by number, of any system; leave --system out"
+                    .to_string(),
+            );
+        }
+    }
+    Ok(())
 }
 
 fn metric_arg() -> Arg {
@@ -210,9 +262,8 @@ pub fn command() -> Command {
              imb-compare --references FILE.toml [OPTIONS] [BASE] NEW [NEW ...]\n       \
              imb-compare agreement [OPTIONS] A B [C ...]\n       \
              imb-compare store add|list|show|rm|accept [OPTIONS] ...\n       \
-             imb-compare trend [OPTIONS] BENCHMARK --bytes N",
+             imb-compare trend [OPTIONS] BENCHMARK [--bytes N]",
         )
-        .args_conflicts_with_subcommands(true)
         .subcommand_negates_reqs(true)
         .arg(metric_arg())
         .arg(
@@ -244,7 +295,9 @@ pub fn command() -> Command {
         ))
         .arg(flag(
             "accept-flagged",
-            "let UNSETTLED and UNRELIABLE rows decide criteria (they fail them otherwise)",
+            "let flagged figures (UNSETTLED, UNRELIABLE, DEFECT) decide criteria, and leave \
+             rows without a figure (TIME-OUT, OUT-OF-MEMORY, INT-OVERFLOW) out; without it, \
+             both make their size inconclusive",
         ))
         .arg(flag(
             "accept-oversubscribed",
@@ -288,8 +341,10 @@ pub fn command() -> Command {
                      stored runs (@accepted, @latest, @LABEL, @FROM..TO, ...)",
                 ),
         )
-        .arg(db_arg())
-        .arg(system_arg(SELECTS))
+        // Global: also before a subcommand (each subcommand's own, with its own help, takes
+        // the value); before_subcommand refuses the other options there.
+        .arg(db_arg().global(true))
+        .arg(system_arg(SELECTS).global(true))
         .subcommand(store_command())
         .subcommand(
             Command::new("trend")
@@ -307,9 +362,11 @@ pub fn command() -> Command {
                     Arg::new("bytes")
                         .long("bytes")
                         .value_name("N")
-                        .required(true)
                         .value_parser(clap::value_parser!(u64))
-                        .help("the message size"),
+                        .help(
+                            "the message size, for a table with sizes (not Barrier's and other \
+                             tables whose rows have no #bytes)",
+                        ),
                 )
                 .arg(
                     Arg::new("processes")
@@ -414,6 +471,9 @@ mod tests {
             &["imb-compare", "agreement", "a"],
             &["imb-compare", "store", "frobnicate"],
             &["imb-compare", "trend", "--bytes", "8"],
+            &["imb-compare", "--metric", "t", "store", "list"],
+            &["imb-compare", "--db", "a", "store", "list", "--db", "b"],
+            &["imb-compare", "--system", "s", "store", "rm", "1"],
             &["imb-compare", "--no-such-option\u{1b}[2J", "a", "b"],
         ] {
             let args = argv.iter().map(OsString::from).collect();

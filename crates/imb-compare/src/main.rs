@@ -386,7 +386,7 @@ fn store_cmd(m: &clap::ArgMatches) -> Result<u8, Stop> {
 fn trend_cmd(m: &clap::ArgMatches) -> Result<u8, Stop> {
     let q = store::trend::Query {
         benchmark: m.get_one::<String>("benchmark").expect("required").clone(),
-        bytes: *m.get_one::<u64>("bytes").expect("required"),
+        bytes: m.get_one::<u64>("bytes").copied(),
         processes: m.get_one::<usize>("processes").copied(),
         metric: *m.get_one::<Metric>("metric").expect("defaulted"),
         confidence: *m.get_one::<f64>("confidence").expect("defaulted"),

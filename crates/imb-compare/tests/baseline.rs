@@ -817,6 +817,6 @@ fn the_example_references_file() {
         ),
         "{out}"
     );
-    assert!(out.contains("# 2 of 5 criteria failed\n"), "{out}");
+    assert!(out.contains("# 1 of 4 criteria failed\n"), "{out}");
     let _ = std::fs::remove_dir_all(&d);
 }

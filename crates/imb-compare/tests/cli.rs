@@ -1,10 +1,41 @@
 //! imb-compare as a user runs it: directories of launch files in, a report or a one-line error
 //! out, with the exit status a script can test.
 
+use std::collections::BTreeSet;
 use std::path::Path;
+use std::process::{Command, Stdio};
 
 mod common;
-use common::{run, scratch};
+use common::{imb_mpi1, run, scratch};
+
+/// imb-compare with `args` and no store or system from the environment.
+fn run_clean(args: &[&str]) -> (Option<i32>, String, String) {
+    let o = Command::new(env!("CARGO_BIN_EXE_imb-compare"))
+        .args(args)
+        .env_remove("IMB_RS_DB")
+        .env_remove("IMB_RS_SYSTEM")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    (
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// The section of doc/ACCEPTANCE.md whose heading starts with `## {number}.`.
+fn acceptance_section(number: u32) -> String {
+    let doc = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../doc/ACCEPTANCE.md"
+    ))
+    .unwrap();
+    let start = doc.find(&format!("\n## {number}. ")).unwrap();
+    let rest = &doc[start + 1..];
+    let end = rest.find("\n## ").unwrap_or(rest.len());
+    rest[..end].to_string()
+}
 
 /// An IMB-format launch: PingPong at 0 and 8 bytes with the given times.
 fn launch(title: &str, level: &str, t0: f64, t8: f64) -> String {
@@ -234,5 +265,242 @@ fn osu_tables_say_their_process_count_is_not_printed() {
         index.contains("<h2>PingPong, processes not printed</h2>"),
         "{index}"
     );
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn the_store_and_system_may_come_before_the_subcommand() {
+    let d = scratch("global");
+    let db = d.join("results.sqlite").to_string_lossy().into_owned();
+    let db = db.as_str();
+    let times: Vec<(f64, f64)> = (0..5).map(|k| (0.12 + 0.01 * k as f64, 0.15)).collect();
+    let r = side(
+        &d,
+        "r",
+        "imb-rs 0.1.0, MPI-1 part",
+        "MPI_THREAD_SINGLE",
+        &times,
+    );
+    let (code, out, err) = run_clean(&["--db", db, "--system", "vm", "store", "add", &r]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.ends_with(": run 1 added, 5 launch(es) from 5 file(s)\n"),
+        "{out}"
+    );
+    // Before the subcommand or after it: the same command.
+    let after = run_clean(&["store", "list", "--db", db]);
+    assert_eq!(after.0, Some(0), "{}", after.2);
+    assert_eq!(run_clean(&["--db", db, "store", "list"]), after);
+    assert_eq!(run_clean(&["store", "--db", db, "list"]), after);
+    let (code, out, _) = run_clean(&["--db", db, "--system", "other", "store", "list"]);
+    assert_eq!(code, Some(0));
+    assert!(out.contains(": 0 run(s) of 0 system(s)"), "{out}");
+    for args in [
+        &["--system", "vm", "--db", db, "store", "show", "@latest"][..],
+        &["--db", db, "--system", "vm", "store", "accept", "@latest"],
+        &["--db", db, "--system", "vm", "agreement", "@accepted", &r],
+        &["--db", db, "trend", "PingPong", "--bytes", "8"],
+        &["--db", db, "--system", "vm", "@accepted", &r],
+    ] {
+        let (code, out, err) = run_clean(args);
+        assert_eq!(code, Some(0), "{args:?}: {out}{err}");
+    }
+    // What cannot be meant: a comparison's option before a subcommand, a store named twice,
+    // a system for store rm (it removes by number).
+    for (args, says) in [
+        (
+            &["--metric", "mbytes", "store", "list", "--db", db][..],
+            "--metric before store: only --db and --system go before a subcommand",
+        ),
+        (
+            &["--db", db, "store", "list", "--db", db],
+            "--db given 2 times (before and after a subcommand): give it once",
+        ),
+        (
+            &["--system", "vm", "store", "rm", "--db", db, "1"],
+            "--system: store rm removes runs by number, of any system",
+        ),
+    ] {
+        let (code, out, err) = run_clean(args);
+        assert_eq!((code, out.as_str()), (Some(2), ""), "{args:?}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.starts_with(&format!("imb-compare: {says}")),
+            "{args:?}: {err}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn accept_flagged_says_what_it_does() {
+    let (code, help, _) = run(&["--help"]);
+    assert_eq!(code, Some(0));
+    let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    // doc/ACCEPTANCE.md, "Runs and rows that cannot decide": flagged figures decide, rows
+    // without a figure are left out; without the option both are inconclusive.
+    assert!(
+        help.contains(
+            "--accept-flagged let flagged figures (UNSETTLED, UNRELIABLE, DEFECT) decide \
+             criteria, and leave rows without a figure (TIME-OUT, OUT-OF-MEMORY, INT-OVERFLOW) \
+             out; without it, both make their size inconclusive"
+        ),
+        "{help}"
+    );
+}
+
+/// Every key of every object under `v`.
+fn keys(v: &serde_json::Value, out: &mut BTreeSet<String>) {
+    match v {
+        serde_json::Value::Object(m) => {
+            for (k, x) in m {
+                out.insert(k.clone());
+                keys(x, out);
+            }
+        }
+        serde_json::Value::Array(a) => a.iter().for_each(|x| keys(x, out)),
+        _ => {}
+    }
+}
+
+#[test]
+fn criteria_in_json_are_as_the_document_lists_them() {
+    // The keys the "criteria" item of section 5 names in backquotes, up to its reason codes.
+    let doc = acceptance_section(5);
+    let head = "- **`criteria`**";
+    let item = &doc[doc.find(head).expect("a criteria item") + head.len()..];
+    let item = &item[..item.find("Reason codes").expect("its reason codes")];
+    let listed: BTreeSet<String> = item
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|w| !w.is_empty() && w.chars().all(|c| c.is_ascii_lowercase() || c == '_'))
+        .map(String::from)
+        .collect();
+    // A run whose every object appears: a difference accepted, a criterion decided before any
+    // figure (its reason), sizes with reasons (one launch a side gives no interval).
+    let d = scratch("json-keys");
+    let base = side(
+        &d,
+        "base",
+        "imb-rs 0.1.0, MPI-1 part",
+        "MPI_THREAD_SINGLE",
+        &[(0.2, 0.3)],
+    );
+    let new = side(
+        &d,
+        "new",
+        "imb-rs 0.1.0, MPI-1 part",
+        "MPI_THREAD_MULTIPLE",
+        &[(0.2, 0.3)],
+    );
+    let refs = common::write(
+        &d,
+        "r.toml",
+        "[[criterion]]\nbenchmark = \"PingPong\"\nmetric = \"t\"\nreference = \"baseline\"\n\
+         upper = 0.1\n\n[[criterion]]\nbenchmark = \"Allreduce\"\nmetric = \"t\"\n\
+         reference = 1\nupper = 0.1\n",
+    );
+    let json = d.join("c.json").to_string_lossy().into_owned();
+    let (code, out, err) = run(&[
+        "--references",
+        &refs,
+        "--accept-difference",
+        "thread-level",
+        "--json",
+        &json,
+        &base,
+        &new,
+    ]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let mut found = BTreeSet::new();
+    keys(&v["criteria"], &mut found);
+    assert_eq!(
+        listed.difference(&found).collect::<Vec<_>>(),
+        Vec::<&String>::new(),
+        "listed in doc/ACCEPTANCE.md section 5, not in --json's criteria"
+    );
+    assert_eq!(
+        found.difference(&listed).collect::<Vec<_>>(),
+        Vec::<&String>::new(),
+        "in --json's criteria, not listed in doc/ACCEPTANCE.md section 5"
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// settings/acceptance.toml's criteria judge against the baseline only, so that the example
+/// passes wherever it is run; its absolute figure is a commented-out example a site fills in.
+/// Real launches of this build's imb-mpi1 compared with themselves never fail it (no timing is
+/// judged: both sides are the same launches).
+#[test]
+fn the_example_criteria_never_fail_a_run_against_itself() {
+    let example = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../settings/acceptance.toml"
+    );
+    let text = std::fs::read_to_string(example).unwrap();
+    let doc: toml::Table = toml::from_str(&text).unwrap();
+    let active = doc["criterion"].as_array().unwrap();
+    assert!(!active.is_empty());
+    for c in active {
+        assert_eq!(c["reference"].as_str(), Some("baseline"), "{c}");
+    }
+    // The commented-out site criteria, uncommented, are a valid references file.
+    let mut site = String::new();
+    let mut inside = false;
+    for l in text.lines() {
+        inside |= l == "# [[criterion]]";
+        match l.strip_prefix("# ") {
+            Some(x) if inside => site.push_str(&format!("{x}\n")),
+            _ => inside = false,
+        }
+    }
+    let parsed: toml::Table = toml::from_str(&site).unwrap();
+    let commented = parsed["criterion"].as_array().unwrap();
+    assert!(
+        commented
+            .iter()
+            .all(|c| c["reference"].is_float() || c["reference"].is_integer()),
+        "{site}"
+    );
+
+    let d = scratch("example-self");
+    let r = d.join("run");
+    std::fs::create_dir_all(&r).unwrap();
+    for k in 1..=5 {
+        let json = format!("{k}.json");
+        let out = imb_testkit::mpirun_in(
+            &imb_mpi1(),
+            &r,
+            2,
+            &[
+                "PingPong",
+                "Allreduce",
+                "Barrier",
+                "-msglog",
+                "0:22",
+                "-iter",
+                "10",
+                "-json",
+                &json,
+            ],
+            120,
+        );
+        assert_eq!(out.code, Some(0), "{}{}", out.stdout, out.stderr);
+        std::fs::write(r.join(format!("{k}.txt")), &out.stdout).unwrap();
+    }
+    let r = r.to_string_lossy().into_owned();
+    let (code, out, err) = run(&["--references", example, "--accept-oversubscribed", &r, &r]);
+    assert!(matches!(code, Some(0 | 4)), "{out}{err}");
+    assert!(!out.lines().any(|l| l.starts_with("FAIL ")), "{out}");
+    let site_file = common::write(&d, "site.toml", &site);
+    let (code, out, err) = run(&["--references", &site_file, "--accept-oversubscribed", &r]);
+    assert!(matches!(code, Some(0 | 1 | 4)), "{out}{err}");
+    for c in commented {
+        let name = c["name"].as_str().unwrap();
+        assert!(out.contains(&format!(" {name} [")), "{name}: {out}");
+    }
     let _ = std::fs::remove_dir_all(&d);
 }

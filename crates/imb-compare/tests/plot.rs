@@ -145,14 +145,16 @@ fn several_launches_make_a_band() {
     let (code, _, err) = run(&["--plot", s(&dir), &base, &fixture("imb-rs-mpi1.json")]);
     assert_eq!(code, Some(0), "{err}");
     let svg = read(dir.join("PingPong-np2.svg"));
-    // The first run's colour, light: one band in each panel; the single launch has none.
+    // The first run's colour, light: one band in each panel, and in the time panel one of
+    // its own at 0 bytes (left of the axis break; its bandwidth, 0, has no place on a log
+    // axis); the single launch has none.
     let doc = roxmltree::Document::parse(&svg).unwrap();
     let bands: Vec<(&str, &str)> = doc
         .descendants()
         .filter(|n| n.has_tag_name("polygon"))
         .filter_map(|n| Some((n.attribute("fill")?, n.attribute("opacity")?)))
         .collect();
-    assert_eq!(bands, [("#1F77B4", "0.2"); 2], "{svg}");
+    assert_eq!(bands, [("#1F77B4", "0.2"); 3], "{svg}");
     let t = texts(&svg);
     assert!(
         t.contains(&"base — 2026-11-25, 3 launches".to_string()),
@@ -211,10 +213,10 @@ fn criteria_draw_bounds_and_marks_and_index_has_verdicts() {
         t.iter().any(|x| x.starts_with("FAIL at this size")),
         "{t:?}"
     );
-    // Dashed bounds (many short strokes), and red crosses: two strokes a failed size (0
-    // bytes has no place on the axis), two in the legend.
+    // Dashed bounds (many short strokes), and red crosses: two strokes a failed size (0 bytes
+    // included, left of the axis break), two in the legend.
     assert!(count(&svg, "polyline", "stroke", "#404040") > 4);
-    let failed_sizes = 5;
+    let failed_sizes = 6;
     assert_eq!(
         count(&svg, "line", "stroke", "#D60000"),
         2 * failed_sizes + 2
@@ -228,7 +230,12 @@ fn criteria_draw_bounds_and_marks_and_index_has_verdicts() {
         t.iter().any(|x| x.starts_with("INCONCLUSIVE at this size")),
         "{t:?}"
     );
-    assert_eq!(count(&svg, "circle", "stroke", "#FF8C00"), failed_sizes + 1);
+    // (0 bytes is left out of the bandwidth criterion: a bandwidth of 0 gives no ratio.)
+    let inconclusive_sizes = 5;
+    assert_eq!(
+        count(&svg, "circle", "stroke", "#FF8C00"),
+        inconclusive_sizes + 1
+    );
     // Allreduce is judged by neither: no bounds, no marks.
     let a = texts(&read(dir.join("Allreduce-np2.svg")));
     assert!(!a.iter().any(|x| x.starts_with("bounds:")), "{a:?}");
@@ -282,5 +289,178 @@ fn which_tables_get_plots_and_which_directories_are_ours() {
         "{err}"
     );
     assert_eq!(read(theirs.join("notes.txt")), "mine");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// The y pixel of a figure in the panel left of `right`: from its labelled ticks (the figure
+/// axis is logarithmic), fitted through the two farthest apart.
+fn figure_pixel(svg: &str, right: f64) -> impl Fn(f64) -> f64 {
+    let doc = roxmltree::Document::parse(svg).unwrap();
+    let mut ticks: Vec<(f64, f64)> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("text") && n.attribute("text-anchor") == Some("end"))
+        .filter(|n| n.attribute("x").unwrap().parse::<f64>().unwrap() < right)
+        .filter_map(|n| {
+            let v: f64 = n.text()?.trim().parse().ok()?;
+            Some((v.ln(), n.attribute("y")?.parse().ok()?))
+        })
+        .collect();
+    ticks.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let ((l0, p0), (l1, p1)) = (ticks[0], *ticks.last().unwrap());
+    assert!(l1 > l0, "{ticks:?}");
+    move |v: f64| p0 + (v.ln() - l0) * (p1 - p0) / (l1 - l0)
+}
+
+/// The x pixel of each size label ("0", "1", "2", "4", ...) of the panel left of `right`.
+fn size_pixels(svg: &str, right: f64) -> std::collections::BTreeMap<String, f64> {
+    let doc = roxmltree::Document::parse(svg).unwrap();
+    doc.descendants()
+        .filter(|n| n.has_tag_name("text") && n.attribute("text-anchor") == Some("middle"))
+        .filter(|n| n.attribute("dy") == Some("0.76em"))
+        .filter_map(|n| {
+            let x: f64 = n.attribute("x")?.parse().ok()?;
+            let t = n.text()?.trim();
+            (x < right && t.chars().all(|c| c.is_ascii_alphanumeric())).then(|| (t.to_string(), x))
+        })
+        .collect()
+}
+
+/// A polyline's or a line's points.
+fn points_of(n: &roxmltree::Node) -> Vec<(f64, f64)> {
+    if let Some(p) = n.attribute("points") {
+        return p
+            .split_whitespace()
+            .map(|xy| {
+                let (x, y) = xy.split_once(',').unwrap();
+                (x.parse().unwrap(), y.parse().unwrap())
+            })
+            .collect();
+    }
+    let a = |k: &str| n.attribute(k).unwrap().parse::<f64>().unwrap();
+    vec![(a("x1"), a("y1")), (a("x2"), a("y2"))]
+}
+
+const VERDICT_REFS: &str = r#"
+[[criterion]]
+name = "PingPong latency"
+benchmark = "PingPong"
+metric = "t"
+reference = "baseline"
+upper = 0.25
+
+[[criterion]]
+name = "PingPong best launch"
+benchmark = "PingPong"
+metric = "t"
+reference = "baseline"
+statistic = "min"
+upper = 0.2
+"#;
+
+/// The new run's band is its launches' spread, its error bars the interval each verdict used
+/// (the interval of the ratio times the reference, as --json gives them), 0 bytes is drawn left
+/// of a break in the size axis, and a `min` criterion's FAIL sits on the best launch.
+#[test]
+fn verdict_intervals_zero_bytes_and_the_deciding_launch() {
+    let d = scratch("verdict");
+    let base = launches(&d.join("base"), &[1.0, 1.05, 1.1, 1.2, 0.97]);
+    let new = launches(&d.join("new"), &[1.3, 1.5, 1.4, 1.8, 1.45]);
+    let refs = d.join("refs.toml");
+    std::fs::write(&refs, VERDICT_REFS).unwrap();
+    let (dir, json) = (d.join("plots"), d.join("c.json"));
+    let (code, out, err) = run(&[
+        "--plot",
+        s(&dir),
+        "--json",
+        s(&json),
+        "--references",
+        s(&refs),
+        &base,
+        &new,
+    ]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&read(json)).unwrap();
+    let outcome = |name: &str| {
+        v["criteria"]["outcomes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|o| o["name"] == name)
+            .unwrap()
+            .clone()
+    };
+    let svg = read(dir.join("PingPong-np2.svg"));
+    let t = texts(&svg);
+    for want in [
+        "bar: the 95 % interval a verdict used (of the ratio, times the reference)",
+        "0 bytes: left of the break in the size axis (a log axis has no 0)",
+        "FAIL at this size, on the figure judged (min, max: that launch)",
+    ] {
+        assert!(t.contains(&want.to_string()), "{want}: {t:?}");
+    }
+    // The time panel is the left one, 550 pixels wide.
+    let (y, xs) = (figure_pixel(&svg, 550.0), size_pixels(&svg, 550.0));
+    assert!(xs["0"] < xs["1"] - 60.0, "{xs:?}");
+    let x = |b: u64| xs[&b.to_string()];
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let near = |a: f64, b: f64| (a - b).abs() <= 2.0;
+    // 0 bytes has a point of each run at its tick.
+    for colour in ["#1F77B4", "#2CA02C"] {
+        assert!(
+            doc.descendants().any(|n| n.has_tag_name("circle")
+                && n.attribute("fill") == Some(colour)
+                && near(n.attribute("cx").unwrap().parse().unwrap(), x(0))),
+            "{colour}"
+        );
+    }
+    // An error bar of the new run's colour from interval × reference at every size judged
+    // (the band under it is the launches' spread, another thing).
+    let bars: Vec<Vec<(f64, f64)>> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("polyline") && n.attribute("stroke") == Some("#2CA02C"))
+        .map(|n| points_of(&n))
+        .filter(|p| p.len() == 2 && p[0].0 == p[1].0)
+        .collect();
+    let latency = outcome("PingPong latency");
+    let sizes = latency["sizes"].as_array().unwrap();
+    assert_eq!(sizes.len(), 6);
+    for z in sizes {
+        let (b, r) = (
+            z["bytes"].as_u64().unwrap(),
+            z["reference"].as_f64().unwrap(),
+        );
+        let iv = z["interval"].as_array().unwrap();
+        let (lo, hi) = (iv[0].as_f64().unwrap() * r, iv[1].as_f64().unwrap() * r);
+        assert!(
+            bars.iter().any(|p| near(p[0].0, x(b))
+                && near(p[0].1.max(p[1].1), y(lo))
+                && near(p[0].1.min(p[1].1), y(hi))),
+            "{b} bytes: no bar {lo}..{hi} ({}..{}) among {bars:?}",
+            y(lo),
+            y(hi)
+        );
+    }
+    // The best-launch criterion failed at every size: a red cross on the new run's best
+    // launch (its value in --json), not on its median.
+    let crosses: Vec<(f64, f64)> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("line") && n.attribute("stroke") == Some("#D60000"))
+        .map(|n| {
+            let p = points_of(&n);
+            ((p[0].0 + p[1].0) / 2.0, (p[0].1 + p[1].1) / 2.0)
+        })
+        .collect();
+    let best = outcome("PingPong best launch");
+    assert_eq!(best["verdict"], "fail");
+    for z in best["sizes"].as_array().unwrap() {
+        let (b, value) = (z["bytes"].as_u64().unwrap(), z["value"].as_f64().unwrap());
+        assert!(
+            crosses
+                .iter()
+                .any(|c| near(c.0, x(b)) && near(c.1, y(value))),
+            "{b} bytes: no cross at {value} ({}) among {crosses:?}",
+            y(value)
+        );
+    }
     let _ = std::fs::remove_dir_all(&d);
 }

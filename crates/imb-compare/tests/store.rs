@@ -459,14 +459,15 @@ fn a_file_that_is_not_our_store_is_refused_and_left_alone() {
     }
     assert_eq!(std::fs::read(db).unwrap(), before);
 
-    // A store damaged on disk: its first table pages overwritten.
+    // A store damaged on disk: every page after the first (the header and the schema)
+    // overwritten.
     std::fs::remove_file(db).unwrap();
     let (code, _, err) = run(&["store", "add", "--db", db, "--system", "vm", &run1]);
     assert_eq!(code, Some(0), "{err}");
     let mut bytes = std::fs::read(db).unwrap();
     let page = 4096;
     assert!(bytes.len() >= 4 * page);
-    for b in &mut bytes[page..3 * page] {
+    for b in &mut bytes[page..] {
         *b = 0x5a;
     }
     std::fs::write(db, &bytes).unwrap();
@@ -585,4 +586,165 @@ fn a_trend_marks_the_step_and_nothing_else() {
         err.contains("no stored run has PingPong at 7 bytes"),
         "{err}"
     );
+}
+
+/// The numbers of `store list`'s runs, in its order.
+fn listed(db: &str) -> Vec<i64> {
+    let (code, out, err) = run(&["store", "list", "--db", db]);
+    assert_eq!(code, Some(0), "{err}");
+    out.lines()
+        .skip(2)
+        .map(|l| l.split_whitespace().next().unwrap().parse().unwrap())
+        .collect()
+}
+
+#[test]
+fn run_numbers_are_never_given_again() {
+    let d = scratch("numbers");
+    let db = d.join("results.sqlite");
+    let db = s(&db);
+    for day in 1..=3 {
+        let r = run_dir(&d, &format!("r{day}"), day, 1.0, 2, 3);
+        let (code, _, err) = run(&["store", "add", "--db", db, "--system", "vm", &r]);
+        assert_eq!(code, Some(0), "{err}");
+    }
+    // The newest run removed: a report that named "run 3" must never name another run.
+    let (code, _, err) = run(&["store", "rm", "--db", db, "3"]);
+    assert_eq!(code, Some(0), "{err}");
+    let r4 = run_dir(&d, "r4", 4, 1.0, 2, 3);
+    let (code, out, err) = run(&["store", "add", "--db", db, "--system", "vm", &r4]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(
+        out,
+        format!("{r4}: run 4 added, 2 launch(es) from 2 file(s)\n")
+    );
+    // Every run removed: still no number again.
+    let (code, _, err) = run(&["store", "rm", "--db", db, "1", "2", "4"]);
+    assert_eq!(code, Some(0), "{err}");
+    let r5 = run_dir(&d, "r5", 5, 1.0, 2, 3);
+    let (code, out, _) = run(&["store", "add", "--db", db, "--system", "vm", &r5]);
+    assert_eq!(code, Some(0));
+    assert!(out.contains(": run 5 added"), "{out}");
+    assert_eq!(listed(db), [5]);
+    assert_eq!(integrity(db), "ok");
+}
+
+#[test]
+fn a_store_of_schema_1_is_migrated_and_keeps_its_numbers() {
+    use imb_compare::store::schema::{APPLICATION_ID, MIGRATIONS};
+    let d = scratch("schema1");
+    // Three runs added by this imb-compare, then copied row for row into a store made by
+    // schema 1's statements alone: what an older imb-compare left on disk.
+    let now = d.join("now.sqlite");
+    for day in 1..=3 {
+        let r = run_dir(&d, &format!("r{day}"), day, 1.0, 2, 3);
+        let (code, _, err) = run(&["store", "add", "--db", s(&now), "--system", "vm", &r]);
+        assert_eq!(code, Some(0), "{err}");
+    }
+    let (code, _, err) = run(&["store", "accept", "--db", s(&now), "2"]);
+    assert_eq!(code, Some(0), "{err}");
+    let old = d.join("old.sqlite");
+    let db = s(&old);
+    {
+        let c = Connection::open(db).unwrap();
+        c.pragma_update(None, "application_id", APPLICATION_ID)
+            .unwrap();
+        let _: String = c
+            .query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))
+            .unwrap();
+        c.execute_batch(MIGRATIONS[0]).unwrap();
+        c.pragma_update(None, "user_version", 1).unwrap();
+        c.execute("ATTACH DATABASE ?1 AS now", [s(&now)]).unwrap();
+        for t in ["runs", "tags", "launches", "files", "accepted"] {
+            c.execute_batch(&format!("INSERT INTO {t} SELECT * FROM now.{t}"))
+                .unwrap();
+        }
+    }
+    let version = |db: &str| count(db, "PRAGMA user_version");
+    assert_eq!(version(db), 1);
+    // Any command migrates it; the runs, their numbers, launches and baseline stay.
+    let (code, out, err) = run(&["store", "list", "--db", db]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(version(db), 2);
+    assert_eq!(listed(db), [1, 2, 3]);
+    assert!(out.lines().nth(3).unwrap().ends_with("[accepted]"), "{out}");
+    let (code, out, _) = run(&["store", "show", "--db", db, "3"]);
+    assert_eq!(code, Some(0));
+    assert_eq!(out.matches("\nlaunch ").count(), 2, "{out}");
+    // Schema 1 gave the newest run's number again after store rm; schema 2 does not.
+    let (code, _, err) = run(&["store", "rm", "--db", db, "3"]);
+    assert_eq!(code, Some(0), "{err}");
+    let r4 = run_dir(&d, "r4", 4, 1.0, 2, 3);
+    let (code, out, err) = run(&["store", "add", "--db", db, "--system", "vm", &r4]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains(": run 4 added"), "{out}");
+    assert_eq!(integrity(db), "ok");
+}
+
+/// [`launch`] with a Barrier table after PingPong: a table whose rows have no #bytes.
+fn launch_with_barrier(day: u32, second: u32, t: f64) -> String {
+    launch(day, second, t, 3).replace(
+        "\n\n# All processes entering MPI_Finalize\n",
+        &format!(
+            "\n#---------------------------------------------------\n\
+             # Benchmarking Barrier \n\
+             # #processes = 2 \n\
+             #---------------------------------------------------\n\
+             \x20#repetitions  t_min[usec]  t_max[usec]  t_avg[usec]\n\
+             \x20         1000 {:12.2} {:12.2} {:12.2}\n\
+             \n\n# All processes entering MPI_Finalize\n",
+            2.0 * t,
+            2.2 * t,
+            2.1 * t
+        ),
+    )
+}
+
+#[test]
+fn a_trend_of_a_sizeless_table_takes_no_bytes() {
+    let d = scratch("sizeless");
+    let db = d.join("results.sqlite");
+    let db = s(&db);
+    for day in 1..=3 {
+        let r = d.join(format!("r{day}"));
+        std::fs::create_dir_all(&r).unwrap();
+        for k in 0..5u32 {
+            let t = 1.0 + 0.01 * k as f64;
+            std::fs::write(
+                r.join(format!("{}.txt", k + 1)),
+                launch_with_barrier(day, k, t),
+            )
+            .unwrap();
+        }
+        let (code, _, err) = run(&["store", "add", "--db", db, "--system", "vm", s(&r)]);
+        assert_eq!(code, Some(0), "{err}");
+    }
+    let plots = d.join("plots");
+    let (code, out, err) = run(&["--db", db, "trend", "Barrier", "--plot", s(&plots)]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.starts_with("# trend of Barrier, 2 processes, t_avg[usec] on system vm: "),
+        "{out}"
+    );
+    let rows: Vec<&str> = out.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(rows.len(), 4, "{out}");
+    // The median of each run's five launches, 2.1 × 1.02.
+    assert!(rows[1].contains(" 2.14 "), "{out}");
+    let svg = std::fs::read_to_string(plots.join("trend-Barrier-np2.svg")).unwrap();
+    assert!(svg.contains("Barrier, 2 processes: trend over stored runs"));
+    // --bytes where the rows have no size, and none where they have: one line naming it.
+    for (args, says) in [
+        (
+            vec!["trend", "--db", db, "Barrier", "--bytes", "0"],
+            "--bytes: Barrier's rows have no message size (no #bytes): leave out --bytes",
+        ),
+        (
+            vec!["trend", "--db", db, "PingPong"],
+            "--bytes: PingPong's rows have message sizes: name one with --bytes N",
+        ),
+    ] {
+        let (code, out, err) = run(&args);
+        assert_eq!((code, out.as_str()), (Some(2), ""), "{args:?}");
+        assert_eq!(err, format!("imb-compare: {says}\n"), "{args:?}");
+    }
 }

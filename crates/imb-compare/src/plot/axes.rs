@@ -2,6 +2,9 @@
 //! range, and the SVG file's name.
 
 use crate::agree::TableKey;
+use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
+use plotters::coord::types::RangedCoordf64;
+use std::ops::Range;
 
 /// The SVG file's name for a table.
 pub fn file_name(k: &TableKey) -> String {
@@ -39,6 +42,135 @@ pub(super) fn size_label(x: f64) -> String {
         b if b >= 1 << 20 && b % (1 << 20) == 0 => format!("{}M", b >> 20),
         b if b >= 1 << 10 && b % (1 << 10) == 0 => format!("{}K", b >> 10),
         b => b.to_string(),
+    }
+}
+
+/// The size axis of a panel: log2 of the size, so that its ticks fall on IMB's powers of two.
+/// A logarithmic axis has no place for 0 bytes, which IMB measures first (the latency of an
+/// empty message); when a panel has it, it is drawn at `zero`, two steps left of the smallest
+/// other size, and the axis is broken between them (a mark at [`SizeAxis::gap`]): the distance
+/// across the break means nothing.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct SizeAxis {
+    /// log2 of the smallest and the largest size above 0; `None` when 0 bytes is all there is.
+    sizes: Option<(f64, f64)>,
+    /// Where 0 bytes is drawn, when the panel has it.
+    pub(super) zero: Option<f64>,
+}
+
+impl SizeAxis {
+    /// The axis for `sizes`; `None` when there are none.
+    pub(super) fn new(sizes: impl Iterator<Item = u64>) -> Option<SizeAxis> {
+        let (mut lo, mut hi, mut zero, mut any) = (f64::MAX, f64::MIN, false, false);
+        for b in sizes {
+            any = true;
+            if b == 0 {
+                zero = true;
+            } else {
+                let x = (b as f64).log2();
+                (lo, hi) = (lo.min(x), hi.max(x));
+            }
+        }
+        if !any {
+            return None;
+        }
+        let sizes = (lo <= hi).then_some((lo, hi));
+        let zero = zero.then(|| sizes.map_or(0.0, |(lo, _)| lo.floor() - 2.0));
+        Some(SizeAxis { sizes, zero })
+    }
+
+    /// Where size `b` is drawn.
+    pub(super) fn x(&self, b: u64) -> f64 {
+        match (b, self.zero) {
+            (0, Some(z)) => z,
+            _ => (b as f64).log2(),
+        }
+    }
+
+    /// The axis's range, half a step beyond the outermost sizes.
+    pub(super) fn range(&self) -> (f64, f64) {
+        match (self.sizes, self.zero) {
+            (Some((lo, hi)), z) => (z.unwrap_or(lo.floor()) - 0.5, hi.ceil() + 0.5),
+            (None, z) => {
+                let z = z.unwrap_or(0.0);
+                (z - 0.5, z + 0.5)
+            }
+        }
+    }
+
+    /// Where the axis is broken: between 0 bytes and the smallest other size.
+    pub(super) fn gap(&self) -> Option<f64> {
+        self.zero.zip(self.sizes).map(|(z, _)| z + 1.0)
+    }
+
+    /// The labelled ticks and the grid-only ones: 0 bytes, and the powers of two from the
+    /// smallest size to the largest, every one up to 12 of them, else every k-th.
+    pub(super) fn ticks(&self) -> (Vec<f64>, Vec<f64>) {
+        let (mut bold, mut light) = (Vec::new(), Vec::new());
+        bold.extend(self.zero);
+        if let Some((lo, hi)) = self.sizes {
+            let (first, last) = (lo.floor() as i64, hi.ceil() as i64);
+            let step = ((last - first + 1) as f64 / 12.0).ceil().max(1.0) as i64;
+            for k in first..=last {
+                if (k - first) % step == 0 {
+                    bold.push(k as f64);
+                } else {
+                    light.push(k as f64);
+                }
+            }
+        }
+        (bold, light)
+    }
+
+    /// A tick's label: "0" at 0 bytes, else [`size_label`].
+    pub(super) fn label(&self, x: f64) -> String {
+        match self.zero {
+            Some(z) if (x - z).abs() < 1e-6 => "0".to_string(),
+            _ if self.zero.is_some_and(|z| x < z + 1.5) => String::new(),
+            _ => size_label(x),
+        }
+    }
+}
+
+/// A [`SizeAxis`] as plotters draws it: its ticks where [`SizeAxis::ticks`] puts them.
+/// plotters' own f64 axis picks round numbers of its choosing, which need not fall on 0 bytes'
+/// place; its `with_key_points` would, but then takes no label formatter.
+pub(super) struct SizeCoord {
+    linear: RangedCoordf64,
+    bold: Vec<f64>,
+    light: Vec<f64>,
+}
+
+impl SizeCoord {
+    pub(super) fn of(axis: &SizeAxis) -> SizeCoord {
+        let (x0, x1) = axis.range();
+        let (bold, light) = axis.ticks();
+        SizeCoord {
+            linear: (x0..x1).into(),
+            bold,
+            light,
+        }
+    }
+}
+
+impl Ranged for SizeCoord {
+    type FormatOption = DefaultFormatting;
+    type ValueType = f64;
+
+    fn map(&self, value: &f64, limit: (i32, i32)) -> i32 {
+        self.linear.map(value, limit)
+    }
+
+    fn key_points<Hint: KeyPointHint>(&self, hint: Hint) -> Vec<f64> {
+        if hint.weight().allow_light_points() {
+            self.light.clone()
+        } else {
+            self.bold.clone()
+        }
+    }
+
+    fn range(&self) -> Range<f64> {
+        self.linear.range()
     }
 }
 
@@ -160,6 +292,27 @@ mod tests {
         assert!(light.is_empty());
         // Too narrow for two labels: every digit is one.
         assert_eq!(figure_ticks(2.1, 4.7).0, [3.0, 4.0]);
+        // 0 bytes two steps left of the smallest size, past a break; ticks at both.
+        let a = SizeAxis::new([0, 4, 8, 1 << 20].into_iter()).unwrap();
+        assert_eq!((a.x(0), a.x(4), a.x(8)), (0.0, 2.0, 3.0));
+        assert_eq!((a.gap(), a.range()), (Some(1.0), (-0.5, 20.5)));
+        assert_eq!(
+            a.ticks().0,
+            [0.0, 2.0, 4.0, 6.0, 8.0, 10.0, 12.0, 14.0, 16.0, 18.0, 20.0]
+        );
+        assert_eq!([0.0, 2.0, 20.0].map(|x| a.label(x)), ["0", "4", "1M"]);
+        let a = SizeAxis::new([0, 1, 2].into_iter()).unwrap();
+        assert_eq!(
+            (a.x(0), a.gap(), a.range()),
+            (-2.0, Some(-1.0), (-2.5, 1.5))
+        );
+        assert_eq!(a.ticks().0, [-2.0, 0.0, 1.0]);
+        // Without 0 bytes the axis is as before; with 0 bytes alone, one tick.
+        let a = SizeAxis::new([4, 8].into_iter()).unwrap();
+        assert_eq!((a.zero, a.gap(), a.range()), (None, None, (1.5, 3.5)));
+        let a = SizeAxis::new([0].into_iter()).unwrap();
+        assert_eq!((a.x(0), a.gap(), a.ticks().0), (0.0, None, vec![0.0]));
+        assert_eq!(SizeAxis::new(std::iter::empty()), None);
         let mut k = key("Multi-PingPong");
         (k.groups, k.mode) = (2, "AGGREGATE".into());
         assert_eq!(file_name(&k), "Multi-PingPong-np2-g2-aggregate.svg");

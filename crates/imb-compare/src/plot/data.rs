@@ -82,8 +82,9 @@ pub(super) fn collect(sides: &[&Side], metric: Metric) -> BTreeMap<TableKey, Fig
                     let sizes = launch.entry((key.clone(), k)).or_default();
                     for row in &t.rows {
                         let (b, v) = (row[bc], row[col]);
-                        // A logarithmic axis has no place for 0 bytes or a 0 figure.
-                        if b >= 1.0 && b.is_finite() && v > 0.0 && v.is_finite() {
+                        // A logarithmic figure axis has no place for a 0 figure; 0 bytes has
+                        // its own place on the size axis (axes::SizeAxis).
+                        if b >= 0.0 && b.is_finite() && v > 0.0 && v.is_finite() {
                             sizes.entry(b as u64).or_default().push(v);
                         }
                     }
@@ -124,8 +125,7 @@ pub(super) fn axis_label(columns: &BTreeSet<String>) -> String {
 /// One size of a run's line.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(super) struct Point {
-    /// log2 of the size.
-    pub(super) x: f64,
+    pub(super) bytes: u64,
     pub(super) median: f64,
     /// The lowest and the highest launch.
     pub(super) lo: f64,
@@ -136,7 +136,7 @@ pub(super) fn points(l: &Launches) -> Vec<Point> {
     l.iter()
         .filter(|(_, v)| !v.is_empty())
         .map(|(b, v)| Point {
-            x: (*b as f64).log2(),
+            bytes: *b,
             median: median(v),
             lo: v.iter().copied().fold(f64::INFINITY, f64::min),
             hi: v.iter().copied().fold(f64::NEG_INFINITY, f64::max),
@@ -161,12 +161,29 @@ pub(super) struct Bound {
     pub(super) upper: Vec<(u64, f64)>,
 }
 
+/// The interval a verdict used at one size of a new run, in the metric's unit: the interval of
+/// the ratio figure/reference times the reference (refs::SizeCheck). It is not the launches'
+/// spread: against the baseline it is the Hodges–Lehmann interval of the launch pairs' ratios,
+/// against a number the order statistics of the launches.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Interval {
+    pub(super) side: String,
+    pub(super) bytes: u64,
+    pub(super) lo: f64,
+    pub(super) hi: f64,
+}
+
 /// What the criteria draw on one panel.
 #[derive(Debug, Default, PartialEq)]
 pub(super) struct Overlay {
     pub(super) bounds: Vec<Bound>,
-    /// Per (new run, size), the worst verdict other than a pass.
-    pub(super) marks: BTreeMap<(String, u64), Verdict>,
+    /// Per (new run, size), the worst verdict other than a pass, and the figures the sizes of
+    /// that verdict judged (a `min` or `max` criterion's: its best or worst launch), where the
+    /// mark goes; none known: on the run's median.
+    pub(super) marks: BTreeMap<(String, u64), (Verdict, Vec<f64>)>,
+    /// The verdicts' intervals, one a criterion, new run and size (a point for `min` and
+    /// `max`, which are exact, is none).
+    pub(super) intervals: Vec<Interval>,
 }
 
 /// The criteria's bounds and failed or inconclusive sizes on the panel of `metric` in table
@@ -189,15 +206,37 @@ pub(super) fn overlay(
         // A Multi- table judges each group: one bound a size, from their median reference.
         let mut refs: BTreeMap<u64, Vec<f64>> = BTreeMap::new();
         for s in out.sizes.iter().filter(|s| &s.table == key) {
-            let Some(b) = s.bytes.filter(|&b| b > 0) else {
+            let Some(b) = s.bytes else {
                 continue;
             };
-            if let Some(r) = s.reference.filter(|r| r.is_finite() && *r > 0.0) {
+            let drawable = |v: &f64| v.is_finite() && *v > 0.0;
+            if let Some(r) = s.reference.filter(drawable) {
                 refs.entry(b).or_default().push(r);
+                if let Some((lo, hi)) = s.interval.filter(|(lo, hi)| lo < hi) {
+                    let iv = Interval {
+                        side: out.side.clone(),
+                        bytes: b,
+                        lo: lo * r,
+                        hi: hi * r,
+                    };
+                    if drawable(&iv.lo) && drawable(&iv.hi) && !o.intervals.contains(&iv) {
+                        o.intervals.push(iv);
+                    }
+                }
             }
             if let Some(v @ (Verdict::Fail | Verdict::Inconclusive)) = s.verdict {
-                let e = o.marks.entry((out.side.clone(), b)).or_insert(v);
-                *e = (*e).max(v);
+                let e = o
+                    .marks
+                    .entry((out.side.clone(), b))
+                    .or_insert((v, Vec::new()));
+                if v > e.0 {
+                    *e = (v, Vec::new());
+                }
+                if let Some(x) = s.value.filter(drawable) {
+                    if v == e.0 && !e.1.contains(&x) {
+                        e.1.push(x);
+                    }
+                }
             }
         }
         // Each new run's outcome has the same bounds (the baseline's or the number): once.
@@ -242,18 +281,18 @@ mod tests {
             let v: Vec<f64> = p[0].runs["base"].values().map(|v| v[0]).collect();
             (axis_label(&p[0].columns), p.len(), v)
         };
-        // 0 bytes has no place on a log axis.
+        // 0 bytes included: the size axis has a place for it.
         assert_eq!(
             values(Metric::TMax, "Allreduce"),
-            ("t_max [usec]".into(), 1, vec![3.0, 6.0])
+            ("t_max [usec]".into(), 1, vec![0.3, 3.0, 6.0])
         );
         assert_eq!(
             values(Metric::TMin, "Allreduce"),
-            ("t_min [usec]".into(), 1, vec![1.0, 2.0])
+            ("t_min [usec]".into(), 1, vec![0.1, 1.0, 2.0])
         );
         assert_eq!(
             values(Metric::T, "Allreduce"),
-            ("t_avg [usec]".into(), 1, vec![2.0, 4.0])
+            ("t_avg [usec]".into(), 1, vec![0.2, 2.0, 4.0])
         );
         // PingPong has only t: t_max reads it, and the bandwidth stands beside it.
         assert_eq!(
@@ -288,7 +327,7 @@ mod tests {
         assert_eq!(
             pts[0],
             Point {
-                x: 2.0,
+                bytes: 4,
                 median: 1.2,
                 lo: 1.0,
                 hi: 1.5
@@ -342,20 +381,26 @@ mod tests {
         let f = collect(&[&base, &new], Metric::T);
         let fig = &f[&key("Allreduce")];
         let o = overlay(&outcomes, &key("Allreduce"), &fig.layouts, Metric::T);
-        // The baseline's t_avg × 1.25, over the sizes judged (not 0 bytes), and both failed.
+        // The baseline's t_avg × 1.25, over the sizes judged, 0 bytes included.
         assert_eq!(o.bounds.len(), 1);
         assert_eq!(o.bounds[0].criterion, "lat");
-        assert_eq!(o.bounds[0].upper, vec![(4, 2.5), (8, 5.0)]);
+        assert_eq!(o.bounds[0].upper, vec![(0, 0.25), (4, 2.5), (8, 5.0)]);
         assert!(o.bounds[0].lower.is_empty());
         let fails: Vec<_> = o
             .marks
             .iter()
-            .map(|((s, b), v)| (s.as_str(), *b, *v))
+            .map(|((s, b), (v, at))| (s.as_str(), *b, *v, at.clone()))
             .collect();
+        // Each at the figure judged: the best launch's t_avg (0 bytes is unchanged: passed).
         assert_eq!(
             fails,
-            [("new", 4, Verdict::Fail), ("new", 8, Verdict::Fail)]
+            [
+                ("new", 4, Verdict::Fail, vec![4.0]),
+                ("new", 8, Verdict::Fail, vec![8.0])
+            ]
         );
+        // min is exact: no interval to draw.
+        assert!(o.intervals.is_empty(), "{:?}", o.intervals);
         // t_max reads another column: the criterion on t_avg is not its panel's.
         assert_eq!(
             overlay(&outcomes, &key("Allreduce"), &fig.layouts, Metric::TMax),

@@ -1,7 +1,7 @@
 //! Drawing a figure with plotters: its panels' bands, bounds, lines and marks, and the whole
 //! SVG document.
 
-use super::axes::{figure_label, figure_ticks, size_label, y_range};
+use super::axes::{figure_label, figure_ticks, y_range, SizeAxis, SizeCoord};
 use super::data::{axis_label, has_band, overlay, points, Figure, Overlay, Panel, Point};
 use super::legend::{draw_legend, legend, LEGEND_ROW};
 use crate::agree::{Metric, TableKey};
@@ -25,6 +25,8 @@ const COLOURS: [RGBColor; 6] = [
 pub(super) const FAIL: RGBColor = RGBColor(214, 0, 0);
 pub(super) const UNDECIDED: RGBColor = RGBColor(255, 140, 0);
 pub(super) const BOUND: RGBColor = RGBColor(64, 64, 64);
+/// The line up the panel where the size axis is broken (0 bytes left of it).
+const GAP: RGBColor = RGBColor(190, 190, 190);
 /// Dash and gap in pixels, one pattern a criterion so that two on a panel are told apart.
 const DASHES: [(i32, i32); 4] = [(8, 4), (2, 3), (14, 4), (5, 8)];
 /// A band is light enough that every line shows through it.
@@ -44,7 +46,8 @@ pub(super) fn words<E: std::fmt::Display>(e: E) -> String {
 }
 
 /// One panel: bands under every line (no band hides another run's line), then the criteria's
-/// bounds, the medians, and the marks of failed and inconclusive sizes on top.
+/// bounds, the medians, the verdicts' intervals, and the marks of failed and inconclusive
+/// sizes on top.
 fn draw_panel<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     caption: &str,
@@ -73,20 +76,22 @@ fn draw_panel<DB: DrawingBackend>(
     let ys = lines
         .iter()
         .flat_map(|(_, p, _)| p.iter().flat_map(|q| [q.median, q.lo, q.hi]))
-        .chain(bound_points().map(|&(_, y)| y));
+        .chain(bound_points().map(|&(_, y)| y))
+        .chain(over.intervals.iter().flat_map(|i| [i.lo, i.hi]))
+        .chain(over.marks.values().flat_map(|(_, at)| at.iter().copied()));
     let Some((y0, y1)) = y_range(ys) else {
         return Ok(());
     };
     let y = |v: f64| v.clamp(y0, y1);
-    let xs = lines
+    let sizes = lines
         .iter()
-        .flat_map(|(_, p, _)| p.iter().map(|q| q.x))
-        .chain(bound_points().map(|&(b, _)| (b as f64).log2()));
-    let (x0, x1) = xs.fold((f64::MAX, f64::MIN), |(a, b), x| (a.min(x), b.max(x)));
-    // The x axis is log2 of the size, so that its ticks fall on IMB's powers of two; a single
-    // size or figure still gets an axis around it.
-    let (x0, x1) = (x0.floor() - 0.5, x1.ceil() + 0.5);
-    let ticks = ((x1 - x0) as usize).clamp(2, 12);
+        .flat_map(|(_, p, _)| p.iter().map(|q| q.bytes))
+        .chain(bound_points().map(|&(b, _)| b))
+        .chain(over.intervals.iter().map(|i| i.bytes));
+    let Some(axis) = SizeAxis::new(sizes) else {
+        return Ok(());
+    };
+    let x = |b: u64| axis.x(b);
     let (bold, light) = figure_ticks(y0, y1);
     let mut chart = ChartBuilder::on(area)
         .caption(caption, ("sans-serif", 16))
@@ -94,7 +99,7 @@ fn draw_panel<DB: DrawingBackend>(
         .x_label_area_size(40)
         .y_label_area_size(64)
         .build_cartesian_2d(
-            x0..x1,
+            SizeCoord::of(&axis),
             (y0..y1)
                 .log_scale()
                 .with_key_points(bold)
@@ -105,30 +110,63 @@ fn draw_panel<DB: DrawingBackend>(
         .configure_mesh()
         .x_desc("message size [bytes], log scale")
         .y_desc(axis_label(&panel.columns))
-        .x_labels(ticks)
-        .x_label_formatter(&|x| size_label(*x))
-        .y_label_formatter(&|y| figure_label(*y))
+        .x_label_formatter(&|v| axis.label(*v))
+        .y_label_formatter(&|v| figure_label(*v))
         .axis_desc_style(("sans-serif", 14))
         .label_style(("sans-serif", 12))
         .bold_line_style(RGBColor(210, 210, 210))
         .light_line_style(RGBColor(240, 240, 240))
         .draw()
         .map_err(words)?;
-    for (k, p, band) in &lines {
-        if !band || p.len() < 2 {
-            continue;
-        }
-        let outline: Vec<(f64, f64)> = p
-            .iter()
-            .map(|q| (q.x, y(q.hi)))
-            .chain(p.iter().rev().map(|q| (q.x, y(q.lo))))
-            .collect();
+    if let Some(g) = axis.gap() {
+        // The break between 0 bytes and the rest: a light line up the panel and a double
+        // slash on the size axis. (Solid: a dashed line is an SVG element a dash.)
         chart
-            .draw_series(std::iter::once(Polygon::new(
-                outline,
-                colour(*k).mix(BAND_OPACITY).filled(),
+            .draw_series(std::iter::once(PathElement::new(
+                vec![(g, y0), (g, y1)],
+                GAP.stroke_width(1),
             )))
             .map_err(words)?;
+        let slash =
+            |dx: i32| PathElement::new(vec![(dx - 4, 6), (dx + 4, -6)], BOUND.stroke_width(2));
+        chart
+            .draw_series(std::iter::once(
+                EmptyElement::at((g, y0)) + slash(-3) + slash(3),
+            ))
+            .map_err(words)?;
+    }
+    for (k, p, band) in &lines {
+        if !band {
+            continue;
+        }
+        // A band joins the sizes right of the break; 0 bytes' spread is a bar of its own.
+        let (zero, rest): (Vec<&Point>, Vec<&Point>) = p.iter().partition(|q| q.bytes == 0);
+        let fill = colour(*k).mix(BAND_OPACITY).filled();
+        if rest.len() >= 2 {
+            let outline: Vec<(f64, f64)> = rest
+                .iter()
+                .map(|q| (x(q.bytes), y(q.hi)))
+                .chain(rest.iter().rev().map(|q| (x(q.bytes), y(q.lo))))
+                .collect();
+            chart
+                .draw_series(std::iter::once(Polygon::new(outline, fill)))
+                .map_err(words)?;
+        }
+        for q in zero
+            .iter()
+            .chain(if rest.len() == 1 { &rest[..] } else { &[] })
+        {
+            let c = x(q.bytes);
+            let outline = vec![
+                (c - 0.2, y(q.hi)),
+                (c + 0.2, y(q.hi)),
+                (c + 0.2, y(q.lo)),
+                (c - 0.2, y(q.lo)),
+            ];
+            chart
+                .draw_series(std::iter::once(Polygon::new(outline, fill)))
+                .map_err(words)?;
+        }
     }
     for b in &over.bounds {
         let j = crits
@@ -137,45 +175,84 @@ fn draw_panel<DB: DrawingBackend>(
             .unwrap_or(0);
         let (d, gap) = dash(j);
         for side in [&b.lower, &b.upper] {
-            let mut pts: Vec<(f64, f64)> = side
-                .iter()
-                .map(|&(b, v)| ((b as f64).log2(), y(v)))
-                .collect();
-            // A bound on one size is a short level of its own, not an invisible point.
-            if let [(x, v)] = pts[..] {
-                pts = vec![(x - 0.35, v), (x + 0.35, v)];
+            // 0 bytes' level apart, left of the break.
+            for zero in [true, false] {
+                let mut pts: Vec<(f64, f64)> = side
+                    .iter()
+                    .filter(|p| (p.0 == 0) == zero)
+                    .map(|&(b, v)| (x(b), y(v)))
+                    .collect();
+                // A bound on one size is a short level of its own, not an invisible point.
+                if let [(c, v)] = pts[..] {
+                    pts = vec![(c - 0.35, v), (c + 0.35, v)];
+                }
+                if pts.len() < 2 {
+                    continue;
+                }
+                chart
+                    .draw_series(std::iter::once(DashedPathElement::new(
+                        pts,
+                        d,
+                        gap,
+                        BOUND.stroke_width(2),
+                    )))
+                    .map_err(words)?;
             }
-            if pts.len() < 2 {
-                continue;
-            }
-            chart
-                .draw_series(std::iter::once(DashedPathElement::new(
-                    pts,
-                    d,
-                    gap,
-                    BOUND.stroke_width(2),
-                )))
-                .map_err(words)?;
         }
     }
     for (k, p, _) in &lines {
-        let pts: Vec<(f64, f64)> = p.iter().map(|q| (q.x, y(q.median))).collect();
+        // No line across the break: the distance from 0 bytes to the next size is no size.
+        let pts: Vec<(f64, f64)> = p.iter().map(|q| (x(q.bytes), y(q.median))).collect();
+        let rest: Vec<(f64, f64)> = p
+            .iter()
+            .filter(|q| q.bytes > 0)
+            .map(|q| (x(q.bytes), y(q.median)))
+            .collect();
         chart
-            .draw_series(LineSeries::new(pts.clone(), colour(*k).stroke_width(2)))
+            .draw_series(LineSeries::new(rest, colour(*k).stroke_width(2)))
             .map_err(words)?;
         chart
             .draw_series(pts.iter().map(|&p| Circle::new(p, 3, colour(*k).filled())))
             .map_err(words)?;
     }
-    let at = |side: &str, b: u64| {
-        let v = panel.runs.get(side)?.get(&b).filter(|v| !v.is_empty())?;
-        Some(((b as f64).log2(), y(median(v))))
+    // Each verdict's interval as an error bar in its run's colour, over the light band.
+    for i in &over.intervals {
+        let Some(k) = order.iter().position(|l| *l == i.side) else {
+            continue;
+        };
+        let style = colour(k).stroke_width(2);
+        let c = x(i.bytes);
+        let cap = || PathElement::new(vec![(-5, 0), (5, 0)], style);
+        chart
+            .draw_series(std::iter::once(PathElement::new(
+                vec![(c, y(i.lo)), (c, y(i.hi))],
+                style,
+            )))
+            .map_err(words)?;
+        chart
+            .draw_series([
+                EmptyElement::at((c, y(i.lo))) + cap(),
+                EmptyElement::at((c, y(i.hi))) + cap(),
+            ])
+            .map_err(words)?;
+    }
+    let at = |side: &str, b: u64, values: &[f64]| -> Vec<(f64, f64)> {
+        if !values.is_empty() {
+            return values.iter().map(|v| (x(b), y(*v))).collect();
+        }
+        let median = panel
+            .runs
+            .get(side)
+            .and_then(|l| l.get(&b))
+            .filter(|v| !v.is_empty())
+            .map(|v| median(v));
+        median.map(|m| vec![(x(b), y(m))]).unwrap_or_default()
     };
     let marked = |want: Verdict| {
         over.marks
             .iter()
-            .filter(move |(_, v)| **v == want)
-            .filter_map(|((side, b), _)| at(side, *b))
+            .filter(move |(_, (v, _))| *v == want)
+            .flat_map(move |((side, b), (_, values))| at(side, *b, values))
     };
     chart
         .draw_series(
@@ -209,7 +286,8 @@ pub(super) fn svg(
             crits.push(id);
         }
     }
-    let columns = legend(fig, sides, &overlays, &crits);
+    let confidence = outcomes.first().map_or(0.95, |o| o.confidence);
+    let columns = legend(fig, sides, &overlays, &crits, confidence);
     let rows = columns.iter().map(Vec::len).max().unwrap_or(0) as u32;
     let (panel_w, panel_h) = (550u32, 440u32);
     let width = if fig.panels.len() > 1 {

@@ -85,6 +85,8 @@ pub(super) enum Sample {
         band: bool,
     },
     Bound(usize),
+    /// A verdict's interval: an error bar in a run's colour.
+    Interval(usize),
     Fail,
     Inconclusive,
     /// Words alone.
@@ -131,6 +133,16 @@ pub(super) fn draw_legend<DB: DrawingBackend>(
                     ))
                     .map_err(words)?;
                 }
+                Sample::Interval(k) => {
+                    let style = colour(k).stroke_width(2);
+                    for path in [
+                        vec![(x + 14, mid - 7), (x + 14, mid + 7)],
+                        vec![(x + 9, mid - 7), (x + 19, mid - 7)],
+                        vec![(x + 9, mid + 7), (x + 19, mid + 7)],
+                    ] {
+                        area.draw(&PathElement::new(path, style)).map_err(words)?;
+                    }
+                }
                 Sample::Fail => area
                     .draw(&Cross::new((x + 14, mid), 5, FAIL.stroke_width(3)))
                     .map_err(words)?,
@@ -160,6 +172,7 @@ pub(super) fn legend(
     sides: &[&Side],
     overlays: &[Overlay],
     crits: &[(String, usize)],
+    confidence: f64,
 ) -> Vec<Vec<(Sample, String)>> {
     let mut runs = Vec::new();
     for (k, s) in sides.iter().enumerate() {
@@ -183,16 +196,40 @@ pub(super) fn legend(
             "line: the median over launches; band: the lowest to the highest launch".into(),
         ));
     }
+    if fig
+        .panels
+        .iter()
+        .any(|p| p.runs.values().any(|l| l.contains_key(&0)))
+    {
+        runs.push((
+            Sample::Note,
+            "0 bytes: left of the break in the size axis (a log axis has no 0)".into(),
+        ));
+    }
     let mut checks: Vec<(Sample, String)> = crits
         .iter()
         .enumerate()
         .map(|(j, (name, _))| (Sample::Bound(j), format!("bounds: {name}")))
         .collect();
-    let shown = |v: Verdict| overlays.iter().any(|o| o.marks.values().any(|m| *m == v));
+    let barred = sides.iter().position(|s| {
+        overlays
+            .iter()
+            .any(|o| o.intervals.iter().any(|i| i.side == s.label))
+    });
+    if let Some(k) = barred {
+        checks.push((
+            Sample::Interval(k),
+            format!(
+                "bar: the {:.0} % interval a verdict used (of the ratio, times the reference)",
+                100.0 * confidence
+            ),
+        ));
+    }
+    let shown = |v: Verdict| overlays.iter().any(|o| o.marks.values().any(|m| m.0 == v));
     if shown(Verdict::Fail) {
         checks.push((
             Sample::Fail,
-            "FAIL at this size (on the new run's median)".into(),
+            "FAIL at this size, on the figure judged (min, max: that launch)".into(),
         ));
     }
     if shown(Verdict::Inconclusive) {

@@ -4,14 +4,17 @@
 //!
 //! An SVG's first panel plots the compared metric's column (`--metric`; its axis names the
 //! column read) against the message size; when that metric is a time and the table has
-//! Mbytes/sec, a second panel plots the bandwidth. Both axes are logarithmic. Each run is a
-//! line through its median over launches (a launch's figure at a size is the median over its
+//! Mbytes/sec, a second panel plots the bandwidth. Both axes are logarithmic; 0 bytes, which a
+//! logarithmic axis cannot hold, is drawn left of a break in the size axis. Each run is a line
+//! through its median over launches (a launch's figure at a size is the median over its
 //! groups) in a light band from its lowest to its highest launch. With `--references`, each
-//! criterion that reads a panel's column draws its bounds there as a dashed line and marks the
-//! sizes that failed (a red cross) or were inconclusive (an orange ring) on the new run's
-//! line. The legend, below the panels, names each run with the day of its first launch, its
-//! launches and its hosts. Pure Rust (plotters' SVG backend; text is SVG `<text>`, no font
-//! files).
+//! criterion that reads a panel's column draws its bounds there as a dashed line, the interval
+//! each verdict used as an error bar in the new run's colour (the interval of the ratio times
+//! the reference: not the launches' spread), and marks the sizes that failed (a red cross) or
+//! were inconclusive (an orange ring) at the figure judged: the new run's median, or for a
+//! `min` or `max` criterion its best or worst launch. The legend, below the panels, names each
+//! run with the day of its first launch, its launches and its hosts, and says what the bands,
+//! bars and marks are. Pure Rust (plotters' SVG backend; text is SVG `<text>`, no font files).
 
 mod axes;
 mod data;
@@ -195,13 +198,15 @@ pub fn write(out: &mut PlotDir, c: &Comparison) -> Result<Vec<String>, Error> {
     let mut how = format!(
         "{} against the message size, and Mbytes/sec beside a time where the table has it. \
          Each run: a line through its median over launches, in a band from its lowest to its \
-         highest launch.",
+         highest launch; 0 bytes left of a break in the size axis.",
         c.metric.name()
     );
     if c.criteria.is_some() {
         how.push_str(
-            " Dashed: a criterion's bounds; a red cross marks a size that failed, an orange \
-             ring one that was inconclusive.",
+            " Dashed: a criterion's bounds; an error bar: the interval a verdict used (the \
+             interval of the ratio, times the reference); a red cross marks a size that failed, \
+             an orange ring one that was inconclusive, at the figure judged (for min and max, \
+             that launch).",
         );
     }
     index.push_str(&format!("<p>{}</p>\n", html_escape(&how)));

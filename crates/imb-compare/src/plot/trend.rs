@@ -15,7 +15,7 @@ use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use std::path::Path;
 
-/// The SVG file's name: `trend-PingPong-np2-1024.svg`.
+/// The SVG file's name: `trend-PingPong-np2-1024.svg`, `trend-Barrier-np2.svg`.
 pub fn file_name(t: &Trend) -> String {
     let safe: String = t
         .query
@@ -35,7 +35,8 @@ pub fn file_name(t: &Trend) -> String {
         .find_map(|p| p.strip_suffix(" processes"))
         .map(|p| format!("-np{p}"))
         .unwrap_or_default();
-    format!("trend-{safe}{np}-{}.svg", t.query.bytes)
+    let bytes = t.query.bytes.map_or(String::new(), |b| format!("-{b}"));
+    format!("trend-{safe}{np}{bytes}.svg")
 }
 
 /// The trend's SVG document.
@@ -64,10 +65,7 @@ pub fn svg(t: &Trend) -> Result<String, String> {
         let y = |v: f64| v.clamp(y0, y1);
         let x1 = (pts.len().max(2) - 1) as f64 + 0.5;
         let (bold, light) = figure_ticks(y0, y1);
-        let caption = format!(
-            "{}, {} bytes: trend over stored runs",
-            t.table, t.query.bytes
-        );
+        let caption = format!("{}: trend over stored runs", t.title());
         let labels: Vec<String> = t
             .points
             .iter()
@@ -205,10 +203,7 @@ pub fn write(out: &mut PlotDir, t: &Trend) -> Result<Vec<String>, Error> {
     let d = Path::new(&dir);
     let svg_path = d.join(&name).to_string_lossy().into_owned();
     put(out, &svg_path, text.as_bytes())?;
-    let title = html_escape(&format!(
-        "imb-compare trend: {}, {} bytes",
-        t.table, t.query.bytes
-    ));
+    let title = html_escape(&format!("imb-compare trend: {}", t.title()));
     let index = format!(
         "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">{MARKER}\n<title>{title}</title>\n\
          <style>{STYLE}</style></head>\n<body>\n<h1>{title}</h1>\n<img src=\"{}\" alt=\"{title}\">\n\

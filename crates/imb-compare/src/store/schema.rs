@@ -22,7 +22,7 @@ use std::path::Path;
 pub const APPLICATION_ID: i32 = 0x494d_4273;
 
 /// The schema version this program writes.
-pub const VERSION: i32 = 1;
+pub const VERSION: i32 = 2;
 
 /// The statements that take a store from version `k` to `k + 1`, at index `k`.
 pub const MIGRATIONS: &[&str] = &[
@@ -75,6 +75,26 @@ pub const MIGRATIONS: &[&str] = &[
         at TEXT NOT NULL
     );
     CREATE INDEX accepted_system ON accepted(system, id);",
+    // 2: run numbers are never given again. A plain INTEGER PRIMARY KEY takes the largest id
+    // plus one, so after `store rm` of the newest run the next run got its number, and an old
+    // report's "run 12" named another run. AUTOINCREMENT keeps the largest number ever given
+    // (sqlite_sequence); SQLite cannot add it to a table, so the table is made again, its rows
+    // and numbers copied (which seeds the sequence with the largest kept), the old one dropped.
+    // A number removed before this step left no trace, and may be given once more.
+    "CREATE TABLE runs_numbered (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        added TEXT NOT NULL,
+        started TEXT,
+        system TEXT NOT NULL,
+        label TEXT,
+        source TEXT NOT NULL
+    );
+    INSERT INTO runs_numbered (id, added, started, system, label, source)
+        SELECT id, added, started, system, label, source FROM runs ORDER BY id;
+    DROP TABLE runs;
+    ALTER TABLE runs_numbered RENAME TO runs;
+    CREATE INDEX runs_system ON runs(system, id);
+    CREATE INDEX runs_label ON runs(label);",
 ];
 
 const SQLITE_MAGIC: &[u8; 16] = b"SQLite format 3\0";
@@ -140,6 +160,12 @@ pub fn upgrade(store: &Store) -> Result<(), Error> {
         return Err(newer(db, version));
     }
     if version < VERSION {
+        // A step that makes a table again drops it under its children's foreign keys, which
+        // SQLite checks even when the new table takes the old one's rows: foreign keys go off
+        // outside the transaction (the pragma does nothing inside one) and migrate checks them
+        // before the commit (SQLite's procedure, "Making Other Kinds Of Table Schema Changes").
+        conn.pragma_update(None, "foreign_keys", false)
+            .map_err(|e| sql_error(db, e))?;
         // Another process may be migrating too: the version is read again under the lock.
         let tx =
             rusqlite::Transaction::new_unchecked(conn, rusqlite::TransactionBehavior::Immediate)
@@ -148,8 +174,11 @@ pub fn upgrade(store: &Store) -> Result<(), Error> {
         if now > VERSION {
             return Err(newer(db, now));
         }
-        migrate(&tx, now).map_err(|e| sql_error(db, e))?;
-        tx.commit().map_err(|e| sql_error(db, e))?;
+        let done = migrate(&tx, now).and_then(|()| tx.commit());
+        // On again whatever happened: every later statement of this connection is checked.
+        conn.pragma_update(None, "foreign_keys", true)
+            .map_err(|e| sql_error(db, e))?;
+        done.map_err(|e| sql_error(db, e))?;
     }
     Ok(())
 }
@@ -168,11 +197,24 @@ fn user_version(conn: &Connection) -> rusqlite::Result<i32> {
     conn.query_row("PRAGMA user_version", [], |r| r.get(0))
 }
 
-/// Runs the migrations from `from` to [`VERSION`] on `conn` (inside the caller's transaction).
+/// Runs the migrations from `from` to [`VERSION`] on `conn`, inside the caller's transaction
+/// and with foreign keys off (see [`upgrade`]), and checks every reference still holds.
 pub(crate) fn migrate(conn: &Connection, from: i32) -> rusqlite::Result<()> {
     for (k, step) in MIGRATIONS.iter().enumerate().skip(from.max(0) as usize) {
         conn.execute_batch(step)?;
         conn.pragma_update(None, "user_version", (k + 1) as i32)?;
+    }
+    let dangling: i64 =
+        conn.query_row("SELECT count(*) FROM pragma_foreign_key_check", [], |r| {
+            r.get(0)
+        })?;
+    if dangling > 0 {
+        return Err(rusqlite::Error::SqliteFailure(
+            rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CONSTRAINT),
+            Some(format!(
+                "{dangling} row(s) refer to rows that are not there: not migrated"
+            )),
+        ));
     }
     Ok(())
 }
@@ -216,6 +258,7 @@ pub fn create(db: &str) -> Result<(), Error> {
         conn.pragma_update(None, "application_id", APPLICATION_ID)?;
         // Persistent in the file: readers then never block the writer, nor it them.
         let _: String = conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))?;
+        conn.pragma_update(None, "foreign_keys", false)?;
         let tx =
             rusqlite::Transaction::new_unchecked(&conn, rusqlite::TransactionBehavior::Immediate)?;
         migrate(&tx, 0)?;

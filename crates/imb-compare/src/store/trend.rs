@@ -115,7 +115,8 @@ type TableAt = (Option<usize>, usize, Option<String>);
 #[derive(Debug, Clone)]
 pub struct Query {
     pub benchmark: String,
-    pub bytes: u64,
+    /// The message size; `None` for a sizeless table (Barrier), whose rows have no #bytes.
+    pub bytes: Option<u64>,
     pub processes: Option<usize>,
     pub metric: Metric,
     pub confidence: f64,
@@ -156,6 +157,9 @@ impl Store {
         let mut found: Vec<TableAt> = Vec::new();
         let mut per_run = Vec::new();
         let mut column = String::new();
+        // Tables of the benchmark passed over for having sizes when none was asked, or none
+        // when one was: what the error says when no table is left.
+        let (mut sized, mut sizeless) = (false, false);
         let listed = |name: &str| {
             name == q.benchmark
                 || name
@@ -177,16 +181,23 @@ impl Store {
                     {
                         continue;
                     }
-                    let (Some(col), Some(b)) = (q.metric.column(t), t.column("bytes")) else {
+                    let Some(col) = q.metric.column(t) else {
                         continue;
                     };
-                    if t.flags_at(Some(q.bytes)).next().is_some() {
+                    let b = t.column("bytes");
+                    match (b, q.bytes) {
+                        (Some(_), None) => sized = true,
+                        (None, Some(_)) => sizeless = true,
+                        _ => {}
+                    }
+                    if b.is_some() != q.bytes.is_some() || t.flags_at(q.bytes).next().is_some() {
                         continue;
                     }
+                    // A sizeless table's rows are its groups' (one row outside Multi- tables).
                     let xs: Vec<f64> = t
                         .rows
                         .iter()
-                        .filter(|row| row[b] as u64 == q.bytes)
+                        .filter(|row| b.is_none_or(|b| Some(row[b] as u64) == q.bytes))
                         .map(|row| row[col])
                         .collect();
                     if xs.is_empty() {
@@ -215,11 +226,29 @@ impl Store {
             })
         };
         let key = match found.as_slice() {
+            [] if sized => {
+                return Err(Error::Arg {
+                    arg: "--bytes".into(),
+                    msg: format!(
+                        "{}'s rows have message sizes: name one with --bytes N",
+                        q.benchmark
+                    ),
+                })
+            }
+            [] if sizeless => {
+                return Err(Error::Arg {
+                    arg: "--bytes".into(),
+                    msg: format!(
+                        "{}'s rows have no message size (no #bytes): leave out --bytes",
+                        q.benchmark
+                    ),
+                })
+            }
             [] => {
                 return Err(self.refuse(format!(
-                    "no stored run has {} at {} bytes{}",
+                    "no stored run has {}{}{}",
                     q.benchmark,
-                    q.bytes,
+                    at_bytes(q.bytes),
                     q.processes
                         .map(|p| format!(" on {p} processes"))
                         .unwrap_or_default()
@@ -228,9 +257,9 @@ impl Store {
             [one] => one.clone(),
             many => {
                 return Err(self.refuse(format!(
-                    "{} at {} bytes is in tables of {}: choose one with --processes",
+                    "{}{} is in tables of {}: choose one with --processes",
                     q.benchmark,
-                    q.bytes,
+                    at_bytes(q.bytes),
                     many.iter().map(name).collect::<Vec<_>>().join("; ")
                 )))
             }
@@ -267,7 +296,20 @@ impl Store {
     }
 }
 
+/// " at 1024 bytes", or nothing for a sizeless table.
+fn at_bytes(bytes: Option<u64>) -> String {
+    bytes.map_or(String::new(), |b| format!(" at {b} bytes"))
+}
+
 impl Trend {
+    /// "PingPong, 2 processes, 1024 bytes", or "Barrier, 2 processes" for a sizeless table.
+    pub fn title(&self) -> String {
+        match self.query.bytes {
+            Some(b) => format!("{}, {b} bytes", self.table),
+            None => self.table.clone(),
+        }
+    }
+
     /// Whether a higher figure is worse (a time) rather than better (a bandwidth).
     pub fn higher_is_worse(&self) -> bool {
         !self.query.metric.higher_is_better()
@@ -283,9 +325,10 @@ impl Trend {
             .map(|p| p.run.system.as_str())
             .unwrap_or("-");
         let mut out = format!(
-            "# trend of {}, {} bytes, {} on system {system}: the median over each run's \
-             launches, the lowest and highest launch, the CV between launches\n",
-            self.table, q.bytes, self.column
+            "# trend of {}, {} on system {system}: the median over each run's launches, the \
+             lowest and highest launch, the CV between launches\n",
+            self.title(),
+            self.column
         );
         out.push_str(&format!(
             "# change point: a run whose {pct:.0} % interval of the ratio to the runs since the \
