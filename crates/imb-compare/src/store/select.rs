@@ -50,7 +50,9 @@ fn day(s: &str) -> Result<String, String> {
 }
 
 fn looks_like_date(s: &str) -> bool {
-    s.len() >= 4 && s[..4].bytes().all(|b| b.is_ascii_digit()) && s[4..].starts_with(['-', '.'])
+    // Bytes, not a string slice: a selector may have a letter of several bytes anywhere.
+    let b = s.as_bytes();
+    b.len() >= 4 && b[..4].iter().all(u8::is_ascii_digit) && matches!(b.get(4), Some(b'-' | b'.'))
         || s.starts_with("..")
 }
 
@@ -247,6 +249,11 @@ mod tests {
         assert_eq!((s.from, s.tags.len()), (None, 2));
         let s = Selector::parse("@2026-05-01").unwrap();
         assert_eq!(s.from, s.to);
+        // A letter of several bytes at any place near the start is a label, never a panic.
+        for odd in ["@abcé", "@é", "@12é4", "@202é-01", "@2026é"] {
+            let s = Selector::parse(odd).unwrap();
+            assert_eq!(s.label.as_deref(), Some(&odd[1..]), "{odd}");
+        }
         for (bad, says) in [
             ("@", "an empty selector"),
             ("@latest,accepted", "given twice"),
