@@ -6,14 +6,18 @@
 //!
 //! The rule, for every launch count (doc/ACCEPTANCE.md, "The rule"): per size, the interval of
 //! the ratio figure/reference at the chosen confidence ([`crate::stats`]). A size passes when
-//! its interval lies inside the bounds; it fails when the criterion's sizes taken together
-//! show it beyond a bound: against a baseline by permuting whole launches ([`crate::family`]),
-//! against a number by Bonferroni over the sizes, and exactly for `min` and `max`; anything
-//! else is inconclusive (an interval across a bound, too few launches for one). So a criterion
-//! over 20 sizes fails by chance no more often than one over a single size. A criterion fails
-//! when a size fails, is inconclusive when none fails and one is, and passes when every size
-//! it covers passes. Before any figure, the runs must be comparable ([`crate::conditions`]),
-//! complete and not oversubscribed, unless the user accepts each of those by name.
+//! its interval lies inside the bounds; it fails only when it is shown beyond a bound: its own
+//! interval wholly beyond, and a test whose null hypothesis is the bound itself rejecting it
+//! with the criterion's sizes and the file's other bounds taken together (against a baseline by
+//! permuting whole launches, [`crate::family`]; against a number by Bonferroni over the sizes;
+//! exactly for `min` and `max` against a number). The file's chance of any false FAIL is one
+//! tail of the intervals, split evenly among its bound tests ([`tests_in`]). Anything else is
+//! inconclusive (an interval across a bound, too few launches for one, a zero where a figure
+//! belongs). A criterion fails when a size fails, is inconclusive when none fails and one is,
+//! and passes when every size it covers passes. Before any figure, the runs must be comparable
+//! ([`crate::conditions`]: a difference fails, a condition a run does not record is
+//! inconclusive), complete and not oversubscribed, unless the user accepts each of those by
+//! name.
 
 use crate::agree::{world_counts, Metric, TableKey};
 use crate::conditions::{self, Difference, Kind};
