@@ -155,7 +155,7 @@ pub fn from_texts(label: String, texts: Vec<(String, String)>) -> Result<Side, E
 
 /// Whether `a` is a better reading of one launch than `b`: whole where `b` was cut short (a
 /// text cut off while its `-json` went on, or the other way round), else from `-json`.
-fn better(a: &Run, b: &Run) -> bool {
+pub(crate) fn better(a: &Run, b: &Run) -> bool {
     let whole = |r: &Run| r.status.cut_short().is_none();
     match (whole(a), whole(b)) {
         (true, false) => true,

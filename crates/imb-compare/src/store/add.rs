@@ -37,7 +37,7 @@ struct Launch {
 }
 
 impl Launch {
-    /// The reading the metadata comes from: the `-json` file's when there is one.
+    /// The reading the metadata comes from: the whole one, the `-json` file's when there is one.
     fn best(&self) -> &Run {
         &self.files[0].run
     }
@@ -136,7 +136,8 @@ pub fn prepare(source: &str) -> Result<Prepared, Error> {
             .iter_mut()
             .find(|l| sides::same_launch(l.best(), &file.run))
         {
-            Some(l) if file.run.identity.json && !l.best().identity.json => l.files.insert(0, file),
+            // The better reading first (whole over cut short, then -json), as the readers keep.
+            Some(l) if sides::better(&file.run, l.best()) => l.files.insert(0, file),
             Some(l) => l.files.push(file),
             None => launches.push(Launch { files: vec![file] }),
         }
@@ -372,6 +373,28 @@ mod tests {
     use super::*;
 
     const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fuzz/corpus");
+
+    /// Two records of one launch, the first cut short: the whole one is the launch's reading.
+    #[test]
+    fn the_whole_record_of_a_launch_comes_first() {
+        let d = Scratch::new("whole-first");
+        let text = "#    imb-rs 0.1.0, MPI-1 part\n\
+                    # Date                  : Wed Nov 25 05:21:10 2026\n\
+                    # Benchmarking PingPong \n# #processes = 2 \n       \
+                    #bytes #repetitions      t[usec]   Mbytes/sec\n            \
+                    0         1000         0.27         0.00\n";
+        std::fs::create_dir_all(d.path("run")).unwrap();
+        std::fs::write(d.path("run/1.txt"), text).unwrap();
+        std::fs::write(
+            d.path("run/2.txt"),
+            format!("{text}\n# All processes entering MPI_Finalize\n"),
+        )
+        .unwrap();
+        let p = prepare(&d.path("run")).unwrap();
+        assert_eq!(p.launches.len(), 1);
+        assert!(p.launches[0].best().status.cut_short().is_none());
+        assert_eq!(p.launches[0].files[0].name, "2.txt");
+    }
 
     fn filing() -> Filing {
         Filing {
