@@ -339,8 +339,8 @@ fn store_cmd(m: &clap::ArgMatches) -> Result<u8, Stop> {
             }
             let st = stored.create()?;
             let mut out = String::new();
-            for p in &prepared {
-                out.push_str(&imb_core::error::plain(&st.add(p, &filing)?.line()));
+            for a in st.add_all(&prepared, &filing)? {
+                out.push_str(&imb_core::error::plain(&a.line()));
                 out.push('\n');
             }
             print(&out)?;

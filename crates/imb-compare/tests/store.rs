@@ -401,9 +401,11 @@ fn a_full_disk_keeps_what_was_stored() {
     let small = run_dir(&d, "small", 1, 1.0, 3, 10);
     let (code, _, err) = run(&["store", "add", "--db", db, "--system", "vm", &small]);
     assert_eq!(code, Some(0), "{err}");
-    // 30 launches of about 50 KB: more than the disk holds.
+    // 30 launches of about 50 KB: more than the disk holds. A small run named before it in
+    // the same command is not kept either: the command's error says nothing of it was.
     let big = run_dir(&d, "big", 2, 1.0, 30, 1000);
-    let (code, out, err) = run(&["store", "add", "--db", db, "--system", "vm", &big]);
+    let before = run_dir(&d, "before", 3, 1.0, 2, 10);
+    let (code, out, err) = run(&["store", "add", "--db", db, "--system", "vm", &before, &big]);
     assert_eq!((code, out.as_str()), (Some(3), ""), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(

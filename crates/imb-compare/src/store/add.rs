@@ -204,114 +204,136 @@ pub(crate) fn status_text(s: &Status) -> String {
 impl Store {
     /// Writes `p` as a new run filed under `filing`, in one transaction.
     pub fn add(&mut self, p: &Prepared, filing: &Filing) -> Result<Added, Error> {
+        let mut all = self.add_all(std::slice::from_ref(p), filing)?;
+        Ok(all.remove(0))
+    }
+
+    /// Writes each of `ps` as a run of its own, all in one transaction: one `store add` of
+    /// several runs keeps all of them or, when any write fails, none (as its error says).
+    pub fn add_all(&mut self, ps: &[Prepared], filing: &Filing) -> Result<Vec<Added>, Error> {
         let db = self.db.clone();
         let e = |e: rusqlite::Error| super::sql_error(&db, e);
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(e)?;
-        let mut out = Added {
-            source: p.source.clone(),
-            run: None,
-            stored: Vec::new(),
-            joined: Vec::new(),
-            files: p.launches.iter().map(|l| l.files.len()).sum::<usize>() + p.duplicates,
-        };
-        let mut run_id: Option<i64> = None;
-        let mut count = 0;
-        for l in &p.launches {
-            let mut known: Option<(i64, i64)> = None; // (launch, run)
-            let mut fresh = Vec::new();
-            for f in &l.files {
-                let hit: Option<(i64, i64)> = tx
-                    .query_row(
-                        "SELECT f.launch, l.run FROM files f JOIN launches l ON l.id = f.launch \
-                         WHERE f.sha256 = ?1",
-                        [&f.sha256],
-                        |r| Ok((r.get(0)?, r.get(1)?)),
-                    )
-                    .optional()
-                    .map_err(e)?;
-                match hit {
-                    Some(h) => {
-                        out.stored.push((f.name.clone(), h.1));
-                        known.get_or_insert(h);
-                    }
-                    None => fresh.push(f),
-                }
-            }
-            if fresh.is_empty() {
-                continue;
-            }
-            let ident = l.best().identity.date.clone();
-            if known.is_none() {
-                known = same_stored_launch(&tx, l.best(), ident.as_deref()).map_err(e)?;
-            }
-            let launch_id = match known {
-                Some((lid, rid)) => {
-                    out.joined
-                        .extend(fresh.iter().map(|f| (f.name.clone(), rid)));
-                    // A -json record joining stored text: its metadata is the fuller one.
-                    if fresh.iter().any(|f| f.run.identity.json) {
-                        write_meta(&tx, lid, l.best()).map_err(e)?;
-                    }
-                    lid
-                }
-                None => {
-                    let rid = match run_id {
-                        Some(r) => r,
-                        None => {
-                            tx.execute(
-                                "INSERT INTO runs (added, system, label, source) \
-                                 VALUES (?1, ?2, ?3, ?4)",
-                                params![super::now(), filing.system, filing.label, p.source],
-                            )
-                            .map_err(e)?;
-                            let r = tx.last_insert_rowid();
-                            run_id = Some(r);
-                            r
-                        }
-                    };
-                    tx.execute(
-                        "INSERT INTO launches (run, ident, title, status, tables) \
-                         VALUES (?1, ?2, '', '', '')",
-                        params![rid, ident],
-                    )
-                    .map_err(e)?;
-                    let lid = tx.last_insert_rowid();
-                    write_meta(&tx, lid, l.best()).map_err(e)?;
-                    count += 1;
-                    lid
-                }
-            };
-            for f in fresh {
-                tx.execute(
-                    "INSERT INTO files (launch, sha256, name, json, text) \
-                     VALUES (?1, ?2, ?3, ?4, ?5)",
-                    params![launch_id, f.sha256, f.name, f.run.identity.json, f.text],
-                )
-                .map_err(e)?;
-            }
-        }
-        if let Some(rid) = run_id {
-            for t in &filing.tags {
-                tx.execute(
-                    "INSERT OR IGNORE INTO tags (run, tag) VALUES (?1, ?2)",
-                    params![rid, t],
-                )
-                .map_err(e)?;
-            }
-            tx.execute(
-                "UPDATE runs SET started = \
-                 (SELECT min(started) FROM launches WHERE run = ?1) WHERE id = ?1",
-                [rid],
-            )
-            .map_err(e)?;
-            out.run = Some((rid, count));
-        }
+        let out = ps
+            .iter()
+            .map(|p| add_run(&tx, &db, p, filing))
+            .collect::<Result<Vec<Added>, Error>>()?;
         tx.commit().map_err(e)?;
         Ok(out)
     }
+}
+
+/// One run of [`Store::add_all`], inside its transaction.
+fn add_run(
+    tx: &rusqlite::Transaction,
+    db: &str,
+    p: &Prepared,
+    filing: &Filing,
+) -> Result<Added, Error> {
+    let e = |e: rusqlite::Error| super::sql_error(db, e);
+    let mut out = Added {
+        source: p.source.clone(),
+        run: None,
+        stored: Vec::new(),
+        joined: Vec::new(),
+        files: p.launches.iter().map(|l| l.files.len()).sum::<usize>() + p.duplicates,
+    };
+    let mut run_id: Option<i64> = None;
+    let mut count = 0;
+    for l in &p.launches {
+        let mut known: Option<(i64, i64)> = None; // (launch, run)
+        let mut fresh = Vec::new();
+        for f in &l.files {
+            let hit: Option<(i64, i64)> = tx
+                .query_row(
+                    "SELECT f.launch, l.run FROM files f JOIN launches l ON l.id = f.launch \
+                         WHERE f.sha256 = ?1",
+                    [&f.sha256],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )
+                .optional()
+                .map_err(e)?;
+            match hit {
+                Some(h) => {
+                    out.stored.push((f.name.clone(), h.1));
+                    known.get_or_insert(h);
+                }
+                None => fresh.push(f),
+            }
+        }
+        if fresh.is_empty() {
+            continue;
+        }
+        let ident = l.best().identity.date.clone();
+        if known.is_none() {
+            known = same_stored_launch(tx, l.best(), ident.as_deref()).map_err(e)?;
+        }
+        let launch_id = match known {
+            Some((lid, rid)) => {
+                out.joined
+                    .extend(fresh.iter().map(|f| (f.name.clone(), rid)));
+                // A -json record joining stored text: its metadata is the fuller one.
+                if fresh.iter().any(|f| f.run.identity.json) {
+                    write_meta(tx, lid, l.best()).map_err(e)?;
+                }
+                lid
+            }
+            None => {
+                let rid = match run_id {
+                    Some(r) => r,
+                    None => {
+                        tx.execute(
+                            "INSERT INTO runs (added, system, label, source) \
+                                 VALUES (?1, ?2, ?3, ?4)",
+                            params![super::now(), filing.system, filing.label, p.source],
+                        )
+                        .map_err(e)?;
+                        let r = tx.last_insert_rowid();
+                        run_id = Some(r);
+                        r
+                    }
+                };
+                tx.execute(
+                    "INSERT INTO launches (run, ident, title, status, tables) \
+                         VALUES (?1, ?2, '', '', '')",
+                    params![rid, ident],
+                )
+                .map_err(e)?;
+                let lid = tx.last_insert_rowid();
+                write_meta(tx, lid, l.best()).map_err(e)?;
+                count += 1;
+                lid
+            }
+        };
+        for f in fresh {
+            tx.execute(
+                "INSERT INTO files (launch, sha256, name, json, text) \
+                     VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![launch_id, f.sha256, f.name, f.run.identity.json, f.text],
+            )
+            .map_err(e)?;
+        }
+    }
+    if let Some(rid) = run_id {
+        for t in &filing.tags {
+            tx.execute(
+                "INSERT OR IGNORE INTO tags (run, tag) VALUES (?1, ?2)",
+                params![rid, t],
+            )
+            .map_err(e)?;
+        }
+        tx.execute(
+            "UPDATE runs SET started = \
+                 (SELECT min(started) FROM launches WHERE run = ?1) WHERE id = ?1",
+            [rid],
+        )
+        .map_err(e)?;
+        out.run = Some((rid, count));
+    }
+    Ok(out)
 }
 
 fn write_meta(tx: &rusqlite::Connection, launch: i64, run: &Run) -> rusqlite::Result<()> {
