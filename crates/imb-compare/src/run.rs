@@ -18,7 +18,9 @@ pub struct Run {
     pub core_to_core: Option<(f64, f64)>,
     /// The launch's wall time in seconds (`# launch wall time: 1.29 s`, also from the script).
     pub wall_secs: Option<f64>,
-    /// The header's oversubscription line (doc/OUTPUT.md, "Oversubscription"), without `# !! `.
+    /// The header's oversubscription line (doc/OUTPUT.md, "Oversubscription"), without `# !! `;
+    /// for a `-json` file whose header has none, the reader's own when the ranks on one machine
+    /// outnumber its CPUs (the header counts per host name).
     pub oversubscribed: Option<String>,
     /// Where the run ran, when a `-json` file's provenance says: MPI library, hosts.
     pub provenance: Option<String>,
