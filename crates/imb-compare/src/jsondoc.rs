@@ -407,10 +407,112 @@ fn logical_cpus(host: &Value) -> Option<u64> {
         .filter(|n| *n > 0)
 }
 
+/// How the ranks were bound to CPUs, as a policy: by how many CPUs each rank's set holds
+/// against its machine's online CPUs (schema 4), never by which CPUs, since one `--bind-to
+/// core` puts rank 0 on CPU 0 in one launch and on CPU 1 in the next. A rank free to run on
+/// every CPU of its machine is unbound; without the machine's count (schema 3) a set of more
+/// than one CPU is told by its size alone, which a difference then shows rather than hides.
+/// `None` unless every rank has a set.
+fn binding(p: &Value, hosts: &[Value]) -> Option<String> {
+    /// What one rank holds: some CPUs, or all of its machine's.
+    #[derive(PartialEq, Eq, PartialOrd, Ord)]
+    enum Held {
+        Cpus(usize),
+        All,
+    }
+    let logical: BTreeMap<&str, u64> = hosts
+        .iter()
+        .filter_map(|h| Some((h.get("host")?.as_str()?, logical_cpus(h)?)))
+        .collect();
+    let ranks = p.get("ranks")?.as_array()?;
+    let mut count: BTreeMap<Held, usize> = BTreeMap::new();
+    for r in ranks {
+        let set = cpu_set(r)?;
+        let all = r
+            .get("host")
+            .and_then(Value::as_str)
+            .and_then(|h| logical.get(h))
+            .is_some_and(|n| set.len() as u64 >= *n);
+        let held = if all {
+            Held::All
+        } else {
+            Held::Cpus(set.len())
+        };
+        *count.entry(held).or_default() += 1;
+    }
+    let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+    let kinds: Vec<&Held> = count.keys().collect();
+    Some(match kinds[..] {
+        [] => return None,
+        [Held::All] => "unbound".to_string(),
+        [Held::Cpus(k)] => format!("each rank on {}", plural(*k, "CPU")),
+        _ => {
+            let parts: Vec<String> = count
+                .iter()
+                .map(|(held, n)| match held {
+                    Held::All => format!("{} unbound", plural(*n, "rank")),
+                    Held::Cpus(k) => format!("{} on {}", plural(*n, "rank"), plural(*k, "CPU")),
+                })
+                .collect();
+            format!("mixed: {}", parts.join(", "))
+        }
+    })
+}
+
+/// The binding policy the launcher was given, where the file records it: Open MPI's
+/// `hwloc_base_binding_policy` (`--bind-to`, in rank 0's environment or the control
+/// variables) and, when srun started the ranks, Slurm's `SLURM_CPU_BIND` without its CPU
+/// masks. Under mpirun, Slurm's variable is the step of mpirun's daemons (doc/OUTPUT.md), not
+/// the ranks', so it is left out then.
+fn binding_policy(p: &Value) -> Option<String> {
+    let mut out = Vec::new();
+    let cvar = p
+        .get("mpi")
+        .and_then(|m| known(m.get("control_variables")))
+        .and_then(|cv| cv.get("set"))
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .find(|c| c.get("name").and_then(Value::as_str) == Some("hwloc_base_binding_policy"))
+        .and_then(|c| known(c.get("value")))
+        .map(words);
+    let env = p
+        .get("environment")
+        .and_then(|e| e.get("OMPI_MCA_hwloc_base_binding_policy"))
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    if let Some(v) = cvar.or(env) {
+        out.push(format!("Open MPI {v}"));
+    }
+    let launcher = p.get("launcher");
+    let by_srun = launcher
+        .and_then(|l| l.get("parent"))
+        .and_then(|pa| pa.get("cmdline"))
+        .and_then(|c| c.get(0))
+        .and_then(Value::as_str)
+        .is_some_and(|c| c.rsplit('/').next() == Some("srun"));
+    let slurm = launcher
+        .and_then(|l| l.get("variables"))
+        .and_then(|v| v.get("SLURM_CPU_BIND"))
+        .and_then(Value::as_str);
+    if let Some(bind) = slurm.filter(|_| by_srun) {
+        // "quiet,mask_cpu:0x1,0x2": the policy is the word before each list of masks.
+        let policy: Vec<&str> = bind
+            .split(',')
+            .filter(|w| !matches!(*w, "quiet" | "verbose"))
+            .filter(|w| !w.starts_with(|c: char| c.is_ascii_digit()))
+            .map(|w| w.split(':').next().unwrap_or(w))
+            .collect();
+        out.push(format!("Slurm {}", policy.join(",")));
+    }
+    (!out.is_empty()).then(|| out.join(", "))
+}
+
 /// The reader's own oversubscription line, for the machine whose ranks most outnumber the
 /// CPUs they may run on: the union of their CPU sets, as the header counts them, else the
-/// machine's online CPUs. The header counts per host name (per MPI node), so the ranks of two
-/// names on one machine (the test cluster's namespaces) escape it, though they share its CPUs.
+/// machine's online CPUs. The header counts per MPI node, and the two host names of one
+/// machine may be two MPI nodes (the test cluster's namespaces, over TCP): their ranks escape
+/// it, though they share the machine's CPUs.
 /// `machine_of` maps a host name to its machine, as placement counts them.
 fn machine_oversubscription(p: &Value, machine_of: &BTreeMap<String, String>) -> Option<String> {
     #[derive(Default)]
@@ -568,6 +670,10 @@ fn provenance_conditions(p: &Value, c: &mut Conditions) -> (BTreeMap<u64, Seat>,
         c.hosts = Some(hosts.into_iter().map(|h| h.0).collect());
     }
     c.facts = host_facts(&host_list, p);
+    if let Some(policy) = binding_policy(p) {
+        c.facts.insert("binding policy".to_string(), policy);
+    }
+    c.binding = binding(p, &host_list);
     c.control_variables = control_variables(p);
     (seat_of, machine_oversubscription(p, &machine_of))
 }
@@ -1125,6 +1231,78 @@ mod tests {
             parse("o.json", &doc).unwrap().oversubscribed.as_deref(),
             Some("4 processes share 2 CPUs on one host (oversubscribed): x")
         );
+    }
+
+    /// Binding is read as a policy from the ranks' CPU sets against their machine's CPUs: the
+    /// CPU numbers never count, so one policy in two launches reads the same.
+    #[test]
+    fn binding_as_a_policy() {
+        let read = |ids: [&str; 2], cpus: [&str; 4], logical: usize| {
+            parse("b.json", &four_ranks(ids, cpus, logical))
+                .unwrap()
+                .conditions
+                .binding
+        };
+        let one = |s: &str| Some(s.to_string());
+        let core = ["[0]", "[1]", "[0]", "[1]"];
+        assert_eq!(read(["aa", "bb"], core, 2), one("each rank on 1 CPU"));
+        // The same policy that put rank 0 on CPU 1 this time.
+        assert_eq!(
+            read(["aa", "bb"], ["[1]", "[0]", "[1]", "[0]"], 2),
+            read(["aa", "bb"], core, 2)
+        );
+        assert_eq!(read(["aa", "bb"], ["[0, 1]"; 4], 2), one("unbound"));
+        // Two CPUs of four (a socket of two): bound, though to more than one CPU.
+        assert_eq!(
+            read(["aa", "bb"], ["[0, 1]", "[2, 3]", "[0, 1]", "[2, 3]"], 4),
+            one("each rank on 2 CPUs")
+        );
+        assert_eq!(
+            read(["aa", "bb"], ["[0]", "[0, 1]", "[1]", "[1]"], 2),
+            one("mixed: 3 ranks on 1 CPU, 1 rank unbound")
+        );
+        // Without the machine's CPU count (before schema 4) a set is told by its size.
+        assert_eq!(
+            read(["aa", "bb"], ["[0, 1]"; 4], 0),
+            one("each rank on 2 CPUs")
+        );
+        // A rank without its set: not recorded, as in text and before schema 3.
+        assert_eq!(read(["aa", "bb"], ["[0]", "[1]", "[]", "[1]"], 2), None);
+        assert_eq!(parse("d.json", DOC).unwrap().conditions.binding, None);
+        // The launcher's policy is a note: explicit `--bind-to core` and Open MPI's default
+        // give the same sets.
+        let doc = four_ranks(["aa", "bb"], core, 2).replace(
+            r#""status": {"state": "complete"}"#,
+            r#""environment": {"OMPI_MCA_hwloc_base_binding_policy": "core"},
+               "status": {"state": "complete"}"#,
+        );
+        let c = parse("p.json", &doc).unwrap().conditions;
+        assert_eq!(c.binding, one("each rank on 1 CPU"));
+        assert_eq!(
+            c.facts.get("binding policy").map(String::as_str),
+            Some("Open MPI core")
+        );
+        // Slurm's binding when srun started the ranks, without its masks; under mpirun it is
+        // the daemons' step, not the ranks'.
+        let slurm = |parent: &str| {
+            let doc = four_ranks(["aa", "bb"], core, 2).replace(
+                r#""status": {"state": "complete"}"#,
+                &format!(
+                    r#""launcher": {{"kinds": ["slurm"],
+                        "variables": {{"SLURM_CPU_BIND": "quiet,mask_cpu:0x1,0x2"}},
+                        "parent": {{"pid": 1, "cmdline": ["{parent}", "-n", "4"], "cut": false}}}},
+                       "status": {{"state": "complete"}}"#
+                ),
+            );
+            parse("s.json", &doc)
+                .unwrap()
+                .conditions
+                .facts
+                .get("binding policy")
+                .cloned()
+        };
+        assert_eq!(slurm("/usr/bin/srun"), one("Slurm mask_cpu"));
+        assert_eq!(slurm("mpirun"), None);
     }
 
     /// What the text reader refuses, this one refuses too: two tables under one key (their

@@ -1,11 +1,15 @@
-//! A host is a machine, for oversubscription too: real launches of imb-mpi1 read back by
-//! imb-compare (doc/ACCEPTANCE.md, "Comparable runs" and "Runs and rows that cannot decide").
+//! A host is a machine, for oversubscription too, and binding is a condition: real launches of
+//! imb-mpi1 read back by imb-compare (doc/ACCEPTANCE.md, "Comparable runs" and "Runs and rows
+//! that cannot decide").
 //!
 //! Four ranks on the test cluster's two nodes, which are network namespaces of this one
 //! machine (`mini-cluster`, doc/ACCEPTANCE.md section 8): imb-mpi1's header counts ranks per
-//! host name and says nothing, but the four share this machine's CPUs, and imb-compare's reading
-//! says so from the provenance's machine identity. Where the cluster cannot come up (not root,
-//! no `ip netns`, the tool missing) the test says why and passes. No timing is judged.
+//! MPI node, two here, and says nothing, but the four share this machine's CPUs, and
+//! imb-compare's reading says so from the provenance's machine identity. Where the cluster
+//! cannot come up (not root, no `ip netns`, the tool missing) the test says why and passes.
+//!
+//! Binding: `--bind-to core` against `--bind-to none` on this machine, a binding condition that
+//! differs, and the same policy on other CPU numbers that does not. No timing is judged.
 
 use std::path::Path;
 use std::process::Command;
@@ -153,5 +157,113 @@ fn four_ranks_on_two_names_of_one_machine_are_oversubscribed() {
         "{out}{err}"
     );
     assert!(!out.contains("ran oversubscribed"), "{out}{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+const AGAINST_THE_BASELINE: &str = r#"
+[[criterion]]
+name = "PingPong latency"
+benchmark = "PingPong"
+metric = "t"
+reference = "baseline"
+upper = 1.0
+"#;
+
+/// Each rank's CPU set in a launch's provenance.
+fn cpu_sets(v: &serde_json::Value) -> Vec<Vec<u64>> {
+    v["provenance"]["ranks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            r["cpus"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c.as_u64().unwrap())
+                .collect()
+        })
+        .collect()
+}
+
+/// `--bind-to core` against `--bind-to none`, two real launches of 2 ranks on this machine: the
+/// binding differs, is printed as a condition and fails a baseline criterion unless accepted by
+/// name. The same policy with other CPU numbers is no difference. Only the binding read back
+/// is checked, never a time.
+#[test]
+fn bound_against_unbound() {
+    let dir = imb_testkit::scratch("compare-binding");
+    let refs = imb_testkit::write(&dir, "acc.toml", AGAINST_THE_BASELINE);
+    let np2 = |bind: &str| ["--bind-to", bind, "-np", "2"].map(String::from);
+    let core = launch(&dir, "core", &np2("core")).unwrap();
+    let none = launch(&dir, "none", &np2("none")).unwrap();
+    let (vc, vn) = (
+        imb_testkit::json::read_json(&core),
+        imb_testkit::json::read_json(&none),
+    );
+    let logical = vn["provenance"]["hosts"][0]["cpu"]["logical"].as_u64();
+    let (sc, sn) = (cpu_sets(&vc), cpu_sets(&vn));
+    // A core of two hardware threads, or a cpuset narrower than the machine, reads otherwise.
+    if sc.iter().any(|s| s.len() != 1) || sn.iter().any(|s| Some(s.len() as u64) != logical) {
+        eprintln!(
+            "this machine bound the ranks to {sc:?} and left them on {sn:?} of {logical:?} \
+             CPUs: not one CPU against all of them; skipped"
+        );
+        return;
+    }
+
+    let (code, out, err) = compare(&["--references", &refs, &core, &none]);
+    assert!(
+        out.contains(
+            "# !! conditions differ (none.json): binding: each rank on 1 CPU (base) vs unbound (new)"
+        ),
+        "{out}{err}"
+    );
+    assert!(
+        out.contains("# !! conditions differ: binding: each rank on 1 CPU (base) vs unbound (new)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("# note: binding policy: Open MPI core (base) vs Open MPI none (new)"),
+        "{out}"
+    );
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(
+        out.contains(
+            "FAIL PingPong latency [none.json]: conditions differ: binding: each rank on 1 CPU \
+             (base) vs unbound (new) (not comparable; --accept-difference binding judges them \
+             anyway)"
+        ),
+        "{out}"
+    );
+    // Accepted by name, the criterion is judged on its figures (one launch a side: no
+    // interval, inconclusive); the difference is still printed.
+    let (code, out, err) = compare(&[
+        "--references",
+        &refs,
+        "--accept-difference",
+        "binding",
+        &core,
+        &none,
+    ]);
+    assert_eq!(code, Some(4), "{out}{err}");
+    assert!(out.contains("conditions differ: binding"), "{out}");
+    assert!(
+        out.contains("INCONCLUSIVE PingPong latency [none.json]: "),
+        "{out}"
+    );
+
+    // The same policy another time: rank 0 on the other CPU. Another launch by its start.
+    let mut moved = vc.clone();
+    let ranks = moved["provenance"]["ranks"].as_array_mut().unwrap();
+    let first = ranks[0]["cpus"].clone();
+    ranks[0]["cpus"] = ranks[1]["cpus"].clone();
+    ranks[1]["cpus"] = first;
+    moved["header"]["date"] = serde_json::json!("Thu Jan  1 00:00:00 2099");
+    moved["provenance"]["start"] = serde_json::json!("2099-01-01T00:00:00.000Z");
+    let moved = imb_testkit::write(&dir, "moved.json", &moved.to_string());
+    let (code, out, err) = compare(&["--references", &refs, &core, &moved]);
+    assert!(!out.contains("binding:"), "{out}{err}");
+    assert_eq!(code, Some(4), "{out}{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
