@@ -1,11 +1,11 @@
 //! What defines a result, and whether two runs share it (doc/ACCEPTANCE.md, "Comparable
 //! runs"). Two figures of one benchmark and size compare only when the program, the MPI
 //! library, the thread level, the parameters that set the repetitions and the timing method,
-//! where the table's ranks ran and how the job's ranks sat on its hosts are the same; each is a
-//! [`Kind`]. A comparison prints every difference above the tables it affects, and a criterion
-//! judged across one fails unless the user accepts that kind by name (`--accept-difference`).
-//! What a file does not record (text has no hosts) is said once, never taken as equal or as
-//! different.
+//! where the table's ranks ran, how the job's ranks sat on its hosts and how they were bound to
+//! CPUs are the same; each is a [`Kind`]. A comparison prints every difference above the
+//! tables it affects, and a criterion judged across one fails unless the user accepts that
+//! kind by name (`--accept-difference`). What a file does not record (text has no hosts) is
+//! said once, never taken as equal or as different.
 
 use crate::agree::TableKey;
 use crate::run::Run;
@@ -21,6 +21,9 @@ pub enum Kind {
     ThreadLevel,
     /// The threads each process ran the benchmark on (IMB-MT's `(threads: T)`).
     Threads,
+    /// How the ranks were bound to CPUs: a rank on one CPU and a rank free to move differ by
+    /// orders of magnitude where the kernel's network work waits for a busy CPU.
+    Binding,
     /// Where a table's ranks ran: one host or several, per group.
     Placement,
     /// How the job's ranks sat on its hosts.
@@ -34,13 +37,14 @@ pub enum Kind {
 }
 
 impl Kind {
-    pub const ALL: [Kind; 7] = [
+    pub const ALL: [Kind; 8] = [
         Kind::Program,
         Kind::Mpi,
         Kind::ThreadLevel,
         Kind::Parameters,
         Kind::Placement,
         Kind::Layout,
+        Kind::Binding,
         Kind::Threads,
     ];
 
@@ -54,6 +58,7 @@ impl Kind {
             Kind::Parameters => "parameters",
             Kind::Placement => "placement",
             Kind::Layout => "layout",
+            Kind::Binding => "binding",
         }
     }
 
@@ -67,6 +72,7 @@ impl Kind {
             Kind::Parameters => "parameters",
             Kind::Placement => "placement",
             Kind::Layout => "ranks per host",
+            Kind::Binding => "binding",
         }
     }
 
@@ -478,7 +484,7 @@ fn differ(
 
 /// The conditions that hold for a whole run, but the parameters, with their words.
 type RunCondition = (Kind, &'static str, fn(&Run) -> Option<String>);
-const RUN_CONDITIONS: [RunCondition; 7] = [
+const RUN_CONDITIONS: [RunCondition; 8] = [
     (Kind::Program, "program", |r| r.conditions.program.clone()),
     // IMB-MPI1's PingPong and IMB-P2P's are other methods under one name.
     (Kind::Program, "suite", |r| suite(&r.title)),
@@ -494,6 +500,7 @@ const RUN_CONDITIONS: [RunCondition; 7] = [
     (Kind::Layout, "ranks per host", |r| {
         r.conditions.layout.clone()
     }),
+    (Kind::Binding, "binding", |r| r.conditions.binding.clone()),
     (Kind::Threads, "threads per process", |r| {
         r.conditions.threads.clone()
     }),
@@ -634,7 +641,7 @@ pub fn table_differences(
 /// Whether a launch records each condition, with its words and kind (placement stands for
 /// ranks per host too: both come from `-json` provenance).
 type Recorded = (Kind, &'static str, fn(&Run) -> bool);
-const RECORDED: [Recorded; 6] = [
+const RECORDED: [Recorded; 7] = [
     (Kind::ThreadLevel, "thread level", |r| {
         r.conditions.thread_level.is_some()
     }),
@@ -647,6 +654,7 @@ const RECORDED: [Recorded; 6] = [
     (Kind::Placement, "placement and ranks per host", |r| {
         r.conditions.layout.is_some()
     }),
+    (Kind::Binding, "binding", |r| r.conditions.binding.is_some()),
     (Kind::Program, "program", |r| r.conditions.program.is_some()),
     // Only the MT suite runs a benchmark on several threads of a process.
     (Kind::Threads, "threads per process", |r| {
@@ -992,6 +1000,7 @@ mod tests {
         assert_eq!(spread(vec![1, 1]), "1+1 ranks on 2 hosts");
         assert_eq!(spread(vec![1, 3]), "3+1 ranks on 2 hosts");
         assert_eq!(Kind::parse("thread-level"), Ok(Kind::ThreadLevel));
+        assert_eq!(Kind::parse("binding"), Ok(Kind::Binding));
         assert!(Kind::parse("hosts")
             .unwrap_err()
             .contains("program, mpi, thread-level"));

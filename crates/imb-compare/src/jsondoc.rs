@@ -5,8 +5,8 @@
 //! (`tables[0].rows[3].t_us`), and the figures pass [`crate::check`]. Schema 3's provenance
 //! gives the launch's status, its conditions ([`crate::conditions`]) and where each table's
 //! ranks ran; schema 4's adds each host's machine (two host names on one machine count as one
-//! host) and the facts that describe the run without defining it (kernel, CPU, governor, MPI
-//! control variables, build).
+//! host, for oversubscription too) and the facts that describe the run without defining it
+//! (kernel, CPU, governor, MPI control variables, build).
 
 use crate::check::{self, At};
 use crate::conditions;
@@ -387,11 +387,218 @@ fn control_variables(p: &Value) -> Option<BTreeMap<String, String>> {
     )
 }
 
+/// A rank's CPU set (`ranks[].cpus`); `None` when the file has none or an empty one (the
+/// program could not read it).
+fn cpu_set(rank: &Value) -> Option<Vec<u64>> {
+    let v: Vec<u64> = rank
+        .get("cpus")?
+        .as_array()?
+        .iter()
+        .map(Value::as_u64)
+        .collect::<Option<_>>()?;
+    (!v.is_empty()).then_some(v)
+}
+
+/// A host's online CPUs (schema 4's `cpu.logical`).
+fn logical_cpus(host: &Value) -> Option<u64> {
+    known(host.get("cpu"))?
+        .get("logical")?
+        .as_u64()
+        .filter(|n| *n > 0)
+}
+
+/// How the ranks were bound to CPUs, as a policy: by how many CPUs each rank's set holds
+/// against its machine's online CPUs (schema 4), never by which CPUs, since one `--bind-to
+/// core` puts rank 0 on CPU 0 in one launch and on CPU 1 in the next. A rank free to run on
+/// every CPU of its machine is unbound; without the machine's count (schema 3) a set of more
+/// than one CPU is told by its size alone, which a difference then shows rather than hides.
+/// `None` unless every rank has a set.
+fn binding(p: &Value, hosts: &[Value]) -> Option<String> {
+    /// What one rank holds: some CPUs, or all of its machine's.
+    #[derive(PartialEq, Eq, PartialOrd, Ord)]
+    enum Held {
+        Cpus(usize),
+        All,
+    }
+    let logical: BTreeMap<&str, u64> = hosts
+        .iter()
+        .filter_map(|h| Some((h.get("host")?.as_str()?, logical_cpus(h)?)))
+        .collect();
+    let ranks = p.get("ranks")?.as_array()?;
+    let mut count: BTreeMap<Held, usize> = BTreeMap::new();
+    for r in ranks {
+        let set = cpu_set(r)?;
+        let all = r
+            .get("host")
+            .and_then(Value::as_str)
+            .and_then(|h| logical.get(h))
+            .is_some_and(|n| set.len() as u64 >= *n);
+        let held = if all {
+            Held::All
+        } else {
+            Held::Cpus(set.len())
+        };
+        *count.entry(held).or_default() += 1;
+    }
+    let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+    let kinds: Vec<&Held> = count.keys().collect();
+    Some(match kinds[..] {
+        [] => return None,
+        [Held::All] => "unbound".to_string(),
+        [Held::Cpus(k)] => format!("each rank on {}", plural(*k, "CPU")),
+        _ => {
+            let parts: Vec<String> = count
+                .iter()
+                .map(|(held, n)| match held {
+                    Held::All => format!("{} unbound", plural(*n, "rank")),
+                    Held::Cpus(k) => format!("{} on {}", plural(*n, "rank"), plural(*k, "CPU")),
+                })
+                .collect();
+            format!("mixed: {}", parts.join(", "))
+        }
+    })
+}
+
+/// The binding policy the launcher was given, where the file records it: Open MPI's
+/// `hwloc_base_binding_policy` (`--bind-to`, in rank 0's environment or the control
+/// variables) and, when srun started the ranks, Slurm's `SLURM_CPU_BIND` without its CPU
+/// masks. Under mpirun, Slurm's variable is the step of mpirun's daemons (doc/OUTPUT.md), not
+/// the ranks', so it is left out then.
+fn binding_policy(p: &Value) -> Option<String> {
+    let mut out = Vec::new();
+    let cvar = p
+        .get("mpi")
+        .and_then(|m| known(m.get("control_variables")))
+        .and_then(|cv| cv.get("set"))
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .find(|c| c.get("name").and_then(Value::as_str) == Some("hwloc_base_binding_policy"))
+        .and_then(|c| known(c.get("value")))
+        .map(words);
+    let env = p
+        .get("environment")
+        .and_then(|e| e.get("OMPI_MCA_hwloc_base_binding_policy"))
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    if let Some(v) = cvar.or(env) {
+        out.push(format!("Open MPI {v}"));
+    }
+    let launcher = p.get("launcher");
+    let by_srun = launcher
+        .and_then(|l| l.get("parent"))
+        .and_then(|pa| pa.get("cmdline"))
+        .and_then(|c| c.get(0))
+        .and_then(Value::as_str)
+        .is_some_and(|c| c.rsplit('/').next() == Some("srun"));
+    let slurm = launcher
+        .and_then(|l| l.get("variables"))
+        .and_then(|v| v.get("SLURM_CPU_BIND"))
+        .and_then(Value::as_str);
+    if let Some(bind) = slurm.filter(|_| by_srun) {
+        // "quiet,mask_cpu:0x1,0x2": the policy is the word before each list of masks.
+        let policy: Vec<&str> = bind
+            .split(',')
+            .filter(|w| !matches!(*w, "quiet" | "verbose"))
+            .filter(|w| !w.starts_with(|c: char| c.is_ascii_digit()))
+            .map(|w| w.split(':').next().unwrap_or(w))
+            .collect();
+        out.push(format!("Slurm {}", policy.join(",")));
+    }
+    (!out.is_empty()).then(|| out.join(", "))
+}
+
+/// The reader's own oversubscription line, for the machine whose ranks most outnumber the
+/// CPUs they may run on: the union of their CPU sets, as the header counts them, else the
+/// machine's online CPUs. The header counts per MPI node, and the two host names of one
+/// machine may be two MPI nodes (the test cluster's namespaces, over TCP): their ranks escape
+/// it, though they share the machine's CPUs.
+/// `machine_of` maps a host name to its machine, as placement counts them.
+fn machine_oversubscription(p: &Value, machine_of: &BTreeMap<String, String>) -> Option<String> {
+    #[derive(Default)]
+    struct Load {
+        hosts: Vec<String>,
+        ranks: u64,
+        cpus: std::collections::BTreeSet<u64>,
+        every_set: bool,
+        logical: Option<u64>,
+    }
+    let machine = |host: &str| {
+        machine_of
+            .get(host)
+            .cloned()
+            .unwrap_or(format!("host {host}"))
+    };
+    let mut per: BTreeMap<String, Load> = BTreeMap::new();
+    fn load<'a>(per: &'a mut BTreeMap<String, Load>, machine: String, host: &str) -> &'a mut Load {
+        let e = per.entry(machine).or_insert_with(|| Load {
+            every_set: true,
+            ..Load::default()
+        });
+        if !e.hosts.iter().any(|h| h == host) {
+            e.hosts.push(host.to_string());
+        }
+        e
+    }
+    for h in p
+        .get("hosts")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        if let Some(name) = h.get("host").and_then(Value::as_str) {
+            let e = load(&mut per, machine(name), name);
+            e.logical = e.logical.max(logical_cpus(h));
+        }
+    }
+    for r in p
+        .get("ranks")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let Some(host) = r.get("host").and_then(Value::as_str) else {
+            continue;
+        };
+        let e = load(&mut per, machine(host), host);
+        e.ranks += 1;
+        match cpu_set(r) {
+            Some(set) => e.cpus.extend(set),
+            None => e.every_set = false,
+        }
+    }
+    let (key, l, cpus) = per
+        .iter()
+        .filter_map(|(k, l)| {
+            let cpus = if l.every_set && !l.cpus.is_empty() {
+                l.cpus.len() as u64
+            } else {
+                l.logical?
+            };
+            (l.ranks > cpus).then_some((k, l, cpus))
+        })
+        .max_by_key(|(_, l, cpus)| l.ranks * 1000 / cpus.max(&1))?;
+    let names = |l: &Load| {
+        let s = if l.hosts.len() == 1 { "" } else { "s" };
+        format!("host{s} {}", l.hosts.join(", "))
+    };
+    let on = match key.strip_prefix("machine ") {
+        Some(id) => format!("one machine ({id}: {})", names(l)),
+        None => format!("one host ({})", l.hosts.join(", ")),
+    };
+    Some(format!(
+        "{} processes share {cpus} CPU{} on {on} (oversubscribed): times measure the scheduler, \
+         they are not results",
+        l.ranks,
+        if cpus == 1 { "" } else { "s" }
+    ))
+}
+
 /// What the provenance says of the MPI library, the thread level, the hosts and the machines
-/// behind them, and the facts that describe the run. Returns each rank's seat: schema 4's
+/// behind them, and the facts that describe the run. Returns each rank's seat (schema 4's
 /// identity of its host, else (schema 3, an identity not read) its host's name, and its MPI
-/// node where the file says.
-fn provenance_conditions(p: &Value, c: &mut Conditions) -> BTreeMap<u64, Seat> {
+/// node where the file says) and the reader's oversubscription line, if any.
+fn provenance_conditions(p: &Value, c: &mut Conditions) -> (BTreeMap<u64, Seat>, Option<String>) {
     let mpi = p.get("mpi");
     let s = |v: Option<&Value>| v.and_then(Value::as_str).map(str::to_string);
     if let Some(lib) = s(mpi.and_then(|m| m.get("library_version"))) {
@@ -463,8 +670,12 @@ fn provenance_conditions(p: &Value, c: &mut Conditions) -> BTreeMap<u64, Seat> {
         c.hosts = Some(hosts.into_iter().map(|h| h.0).collect());
     }
     c.facts = host_facts(&host_list, p);
+    if let Some(policy) = binding_policy(p) {
+        c.facts.insert("binding policy".to_string(), policy);
+    }
+    c.binding = binding(p, &host_list);
     c.control_variables = control_variables(p);
-    seat_of
+    (seat_of, machine_oversubscription(p, &machine_of))
 }
 
 /// Parse one `-json` document. `name` is the file's name, for messages.
@@ -486,7 +697,7 @@ pub fn parse(name: &str, text: &str) -> Result<Run, Error> {
     }
     let status = status(name, &doc)?;
     let mut conditions = Conditions::default();
-    let seat_of = doc
+    let (seat_of, machine_over) = doc
         .provenance
         .as_ref()
         .map(|p| provenance_conditions(p, &mut conditions))
@@ -631,7 +842,8 @@ pub fn parse(name: &str, text: &str) -> Result<Run, Error> {
         status,
         core_to_core: None,
         wall_secs: None,
-        oversubscribed,
+        // The header's own note, else the machines' count: either makes the times no result.
+        oversubscribed: oversubscribed.or(machine_over),
         provenance: doc.provenance.as_ref().and_then(provenance_line),
         conditions,
         identity,
@@ -935,6 +1147,165 @@ mod tests {
         .unwrap_err()
         .to_string();
         assert!(e.contains("reads schemas 1 to 4"), "{e}");
+    }
+
+    /// A schema 4 document of 4 ranks, 2 on each of two host names, as the test cluster's
+    /// namespaces give them: `ids` are the hosts' machine identities, `cpus` each rank's CPU
+    /// set and `logical` each host's online CPUs.
+    pub(crate) fn four_ranks(ids: [&str; 2], cpus: [&str; 4], logical: usize) -> String {
+        let host = |name: &str, id: &str, ranks: &str| {
+            format!(
+                r#"{{"host": "{name}", "cpu_model": "AMD EPYC", "ranks": {ranks},
+                    "machine": {{"id": "{id}", "from": "boot_id"}},
+                    "cpu": {{"model": "AMD EPYC", "logical": {logical}, "sockets": 1,
+                             "cores": {logical}, "threads_per_core": 1}}}}"#
+            )
+        };
+        DOC.replace(
+            "\"suite\": \"imb-mpi1\",",
+            &format!(
+                r#""schema_version": 4, "suite": "imb-mpi1",
+  "provenance": {{"mpi": {{"library_version": "Open MPI v4.1.4", "thread_level": "MPI_THREAD_SINGLE"}},
+    "ranks": [{{"rank": 0, "host": "node1", "cpus": {}, "mpi_node": 0}},
+              {{"rank": 1, "host": "node1", "cpus": {}, "mpi_node": 0}},
+              {{"rank": 2, "host": "node2", "cpus": {}, "mpi_node": 2}},
+              {{"rank": 3, "host": "node2", "cpus": {}, "mpi_node": 2}}],
+    "hosts": [{}, {}],
+    "status": {{"state": "complete"}}}},"#,
+                cpus[0],
+                cpus[1],
+                cpus[2],
+                cpus[3],
+                host("node1", ids[0], "[0, 1]"),
+                host("node2", ids[1], "[2, 3]")
+            ),
+        )
+    }
+
+    /// Four ranks on one 2-CPU machine under two host names: the header (which counts per
+    /// host name) has no note, but the ranks on the machine outnumber its CPUs. On two
+    /// machines, or with a CPU per rank, nothing is oversubscribed.
+    #[test]
+    fn oversubscribed_per_machine_not_per_host_name() {
+        let unbound = ["[0, 1]"; 4];
+        let r = parse("m.json", &four_ranks(["aa", "aa"], unbound, 2)).unwrap();
+        assert_eq!(
+            r.oversubscribed.as_deref(),
+            Some(
+                "4 processes share 2 CPUs on one machine (aa: hosts node1, node2) \
+                 (oversubscribed): times measure the scheduler, they are not results"
+            )
+        );
+        // Bound to a core each by each host's launcher, the ranks of both names share the
+        // same two cores.
+        let bound = ["[0]", "[1]", "[0]", "[1]"];
+        let r = parse("b.json", &four_ranks(["aa", "aa"], bound, 2)).unwrap();
+        assert!(r.oversubscribed.is_some());
+        // Two machines: 2 ranks on 2 CPUs each.
+        let r = parse("t.json", &four_ranks(["aa", "bb"], unbound, 2)).unwrap();
+        assert_eq!(r.oversubscribed, None);
+        // One machine of 4 CPUs.
+        let four = ["[0, 1, 2, 3]"; 4];
+        let r = parse("f.json", &four_ranks(["aa", "aa"], four, 4)).unwrap();
+        assert_eq!(r.oversubscribed, None);
+        // The ranks' CPU sets decide, as in the header: 4 ranks held to 2 of 4 CPUs.
+        let r = parse("h.json", &four_ranks(["aa", "aa"], unbound, 4)).unwrap();
+        assert!(r
+            .oversubscribed
+            .unwrap()
+            .starts_with("4 processes share 2 CPUs on one machine"));
+        // Without the ranks' CPU sets, the machine's online CPUs.
+        let r = parse("n.json", &four_ranks(["aa", "aa"], ["[]"; 4], 2)).unwrap();
+        assert!(r.oversubscribed.is_some());
+        // Without a machine identity each name is a host, as the header counts.
+        let doc = four_ranks(["aa", "aa"], unbound, 2).replace(
+            r#""machine": {"id": "aa", "from": "boot_id"}"#,
+            r#""machine": {"absent": "no boot_id"}"#,
+        );
+        assert_eq!(parse("a.json", &doc).unwrap().oversubscribed, None);
+        // The header's own note stays when it has one.
+        let doc = four_ranks(["aa", "aa"], unbound, 2).replace(
+            r#""thread_env": "MPI_THREAD_SINGLE"}"#,
+            r#""thread_env": "MPI_THREAD_SINGLE", "notes": [{"kind": "oversubscribed",
+                "what": "processes", "count": 4, "cpus": 2,
+                "text": "4 processes share 2 CPUs on one host (oversubscribed): x"}]}"#,
+        );
+        assert_eq!(
+            parse("o.json", &doc).unwrap().oversubscribed.as_deref(),
+            Some("4 processes share 2 CPUs on one host (oversubscribed): x")
+        );
+    }
+
+    /// Binding is read as a policy from the ranks' CPU sets against their machine's CPUs: the
+    /// CPU numbers never count, so one policy in two launches reads the same.
+    #[test]
+    fn binding_as_a_policy() {
+        let read = |ids: [&str; 2], cpus: [&str; 4], logical: usize| {
+            parse("b.json", &four_ranks(ids, cpus, logical))
+                .unwrap()
+                .conditions
+                .binding
+        };
+        let one = |s: &str| Some(s.to_string());
+        let core = ["[0]", "[1]", "[0]", "[1]"];
+        assert_eq!(read(["aa", "bb"], core, 2), one("each rank on 1 CPU"));
+        // The same policy that put rank 0 on CPU 1 this time.
+        assert_eq!(
+            read(["aa", "bb"], ["[1]", "[0]", "[1]", "[0]"], 2),
+            read(["aa", "bb"], core, 2)
+        );
+        assert_eq!(read(["aa", "bb"], ["[0, 1]"; 4], 2), one("unbound"));
+        // Two CPUs of four (a socket of two): bound, though to more than one CPU.
+        assert_eq!(
+            read(["aa", "bb"], ["[0, 1]", "[2, 3]", "[0, 1]", "[2, 3]"], 4),
+            one("each rank on 2 CPUs")
+        );
+        assert_eq!(
+            read(["aa", "bb"], ["[0]", "[0, 1]", "[1]", "[1]"], 2),
+            one("mixed: 3 ranks on 1 CPU, 1 rank unbound")
+        );
+        // Without the machine's CPU count (before schema 4) a set is told by its size.
+        assert_eq!(
+            read(["aa", "bb"], ["[0, 1]"; 4], 0),
+            one("each rank on 2 CPUs")
+        );
+        // A rank without its set: not recorded, as in text and before schema 3.
+        assert_eq!(read(["aa", "bb"], ["[0]", "[1]", "[]", "[1]"], 2), None);
+        assert_eq!(parse("d.json", DOC).unwrap().conditions.binding, None);
+        // The launcher's policy is a note: explicit `--bind-to core` and Open MPI's default
+        // give the same sets.
+        let doc = four_ranks(["aa", "bb"], core, 2).replace(
+            r#""status": {"state": "complete"}"#,
+            r#""environment": {"OMPI_MCA_hwloc_base_binding_policy": "core"},
+               "status": {"state": "complete"}"#,
+        );
+        let c = parse("p.json", &doc).unwrap().conditions;
+        assert_eq!(c.binding, one("each rank on 1 CPU"));
+        assert_eq!(
+            c.facts.get("binding policy").map(String::as_str),
+            Some("Open MPI core")
+        );
+        // Slurm's binding when srun started the ranks, without its masks; under mpirun it is
+        // the daemons' step, not the ranks'.
+        let slurm = |parent: &str| {
+            let doc = four_ranks(["aa", "bb"], core, 2).replace(
+                r#""status": {"state": "complete"}"#,
+                &format!(
+                    r#""launcher": {{"kinds": ["slurm"],
+                        "variables": {{"SLURM_CPU_BIND": "quiet,mask_cpu:0x1,0x2"}},
+                        "parent": {{"pid": 1, "cmdline": ["{parent}", "-n", "4"], "cut": false}}}},
+                       "status": {{"state": "complete"}}"#
+                ),
+            );
+            parse("s.json", &doc)
+                .unwrap()
+                .conditions
+                .facts
+                .get("binding policy")
+                .cloned()
+        };
+        assert_eq!(slurm("/usr/bin/srun"), one("Slurm mask_cpu"));
+        assert_eq!(slurm("mpirun"), None);
     }
 
     /// What the text reader refuses, this one refuses too: two tables under one key (their

@@ -306,10 +306,10 @@ pub struct Acceptance {
 #[cfg(test)]
 impl Acceptance {
     /// What runs built from IMB 3.0 text (the unit tests' launches) need to be judged against
-    /// each other: they record no MPI library and no placement.
+    /// each other: they record no MPI library, no placement and no binding.
     pub(crate) fn text_runs() -> Acceptance {
         Acceptance {
-            unrecorded: [Kind::Mpi, Kind::Placement].into(),
+            unrecorded: [Kind::Mpi, Kind::Placement, Kind::Binding].into(),
             ..Acceptance::default()
         }
     }

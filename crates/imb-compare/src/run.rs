@@ -18,7 +18,9 @@ pub struct Run {
     pub core_to_core: Option<(f64, f64)>,
     /// The launch's wall time in seconds (`# launch wall time: 1.29 s`, also from the script).
     pub wall_secs: Option<f64>,
-    /// The header's oversubscription line (doc/OUTPUT.md, "Oversubscription"), without `# !! `.
+    /// The header's oversubscription line (doc/OUTPUT.md, "Oversubscription"), without `# !! `;
+    /// for a `-json` file whose header has none, the reader's own when the ranks on one machine
+    /// outnumber its CPUs (the header counts per MPI node).
     pub oversubscribed: Option<String>,
     /// Where the run ran, when a `-json` file's provenance says: MPI library, hosts.
     pub provenance: Option<String>,
@@ -167,6 +169,10 @@ pub struct Conditions {
     /// How the job's ranks sat on its hosts: "2 ranks on 1 host", "1+1 ranks on 2 hosts". A
     /// host is a machine: host names that a schema 4 file gives one identity count once.
     pub layout: Option<String>,
+    /// How the ranks were bound to CPUs, as a policy and never as CPU numbers: "each rank on 1
+    /// CPU", "unbound", "mixed: …" (doc/ACCEPTANCE.md, "Comparable runs"). `None` where the
+    /// file has no rank's CPU set (text, `-json` before schema 3).
+    pub binding: Option<String>,
     /// The hosts' names, in order of their lowest rank.
     pub hosts: Option<Vec<String>>,
     /// What describes where the run ran without defining its figures (doc/ACCEPTANCE.md,

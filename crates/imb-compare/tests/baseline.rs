@@ -12,7 +12,7 @@ use common::{fixture, run, scratch, write};
 /// The fixtures are text and schema 2 `-json` files: they record no MPI library and no
 /// placement, so criteria judge them only when that is accepted by name (unknown is not
 /// equal; `tests/conditions.rs` judges launches that record both).
-const UNRECORDED: &str = "--accept-unrecorded=mpi,placement";
+const UNRECORDED: &str = "--accept-unrecorded=mpi,placement,binding";
 
 /// A directory `name` of launches made from our `-json` fixture: launch k has every time
 /// multiplied by `factors[k]` (and every bandwidth divided), so the launches are known. Each

@@ -207,7 +207,7 @@ fn osu_tables_say_their_process_count_is_not_printed() {
         "--json",
         json.to_str().unwrap(),
         // OSU's output records no condition but its program.
-        "--accept-unrecorded=mpi,thread-level,parameters,placement",
+        "--accept-unrecorded=mpi,thread-level,parameters,placement,binding",
         "--references",
         r,
         a,
@@ -247,7 +247,7 @@ fn osu_tables_say_their_process_count_is_not_printed() {
     );
     let (_, csv, _) = run(&[
         "--csv",
-        "--accept-unrecorded=mpi,thread-level,parameters,placement",
+        "--accept-unrecorded=mpi,thread-level,parameters,placement,binding",
         "--references",
         r,
         a,

@@ -196,7 +196,7 @@ fn criteria_draw_bounds_and_marks_and_index_has_verdicts() {
     let (code, out, err) = run(&[
         "--plot",
         s(&dir),
-        "--accept-unrecorded=mpi,placement",
+        "--accept-unrecorded=mpi,placement,binding",
         "--references",
         s(&refs),
         &base,

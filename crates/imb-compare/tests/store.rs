@@ -188,7 +188,7 @@ fn add_list_show_accept_select_and_remove() {
     let (code, out, err) = run(&[
         "--db",
         db,
-        "--accept-unrecorded=mpi,placement",
+        "--accept-unrecorded=mpi,placement,binding",
         "--references",
         s(&refs),
         "@accepted",

@@ -662,14 +662,14 @@ fn an_unrecorded_condition_is_inconclusive_unless_accepted() {
     assert!(
         o.detail().starts_with(
             "MPI library not recorded by slow, base; placement and ranks per host not recorded \
-             by slow, base: unknown is not equal"
+             by slow, base; binding not recorded by slow, base: unknown is not equal"
         ),
         "{}",
         o.detail()
     );
     assert!(o
         .detail()
-        .ends_with("--accept-unrecorded mpi,placement judges them anyway)"));
+        .ends_with("--accept-unrecorded mpi,placement,binding judges them anyway)"));
     let o = evaluate(
         &c,
         Some(&base),
