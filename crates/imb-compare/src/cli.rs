@@ -312,7 +312,7 @@ pub fn command() -> Command {
                 "accept-difference",
                 "KIND,...",
                 "judge criteria across these differences of conditions (they fail otherwise): \
-                 program, mpi, thread-level, parameters, placement, layout",
+                 program, mpi, thread-level, parameters, placement, layout, binding, threads",
             )
             .value_delimiter(',')
             .action(ArgAction::Append)
@@ -323,8 +323,8 @@ pub fn command() -> Command {
                 "accept-unrecorded",
                 "KIND,...",
                 "judge criteria although a run does not record these conditions (inconclusive \
-                 otherwise; IMB 3.0 text records no MPI library and no placement): program, \
-                 mpi, thread-level, parameters, placement, threads",
+                 otherwise; IMB 3.0 text records no MPI library, no placement and no binding): \
+                 program, mpi, thread-level, parameters, placement, binding, threads",
             )
             .value_delimiter(',')
             .action(ArgAction::Append)

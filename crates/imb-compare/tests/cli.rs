@@ -408,7 +408,7 @@ fn criteria_in_json_are_as_the_document_lists_them() {
         "--accept-difference",
         "thread-level",
         // Text records no MPI library and no placement.
-        "--accept-unrecorded=mpi,placement",
+        "--accept-unrecorded=mpi,placement,binding",
         "--json",
         &json,
         &base,

@@ -374,7 +374,7 @@ fn verdict_intervals_zero_bytes_and_the_deciding_launch() {
         "--json",
         s(&json),
         // The schema 2 fixture records no MPI library and no placement: accepted by name.
-        "--accept-unrecorded=mpi,placement",
+        "--accept-unrecorded=mpi,placement,binding",
         "--references",
         s(&refs),
         &base,
