@@ -461,6 +461,7 @@ pub(crate) fn fixture_side(label: &str, launches: &[(&str, &[f64])]) -> Side {
         runs,
         files: Vec::new(),
         repeats: Vec::new(),
+        empty: Vec::new(),
     }
 }
 

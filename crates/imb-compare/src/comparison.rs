@@ -198,6 +198,15 @@ pub fn build<'a>(
             }
         }
     }
+    for s in all.iter().filter(|s| !s.empty.is_empty()) {
+        let names: Vec<String> = s.empty.iter().map(|f| short(f)).collect();
+        notes.push(format!(
+            "{}: {} empty file(s) passed over ({})",
+            s.label,
+            names.len(),
+            names.join(", ")
+        ));
+    }
     for s in &all {
         notes.extend(load_note(s));
     }
@@ -279,6 +288,7 @@ mod tests {
             files: (1..=runs.len()).map(|k| format!("{k}.json")).collect(),
             runs,
             repeats: Vec::new(),
+            empty: Vec::new(),
         }
     }
 

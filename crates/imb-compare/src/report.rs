@@ -239,6 +239,7 @@ fn placement(sides: &[Side], s: &mut String) -> Option<(f64, Vec<Side>)> {
                 .collect();
             Side {
                 repeats: Vec::new(),
+                empty: Vec::new(),
                 label: side.label.clone(),
                 runs: keep.iter().map(|&k| side.runs[k].clone()).collect(),
                 files: keep

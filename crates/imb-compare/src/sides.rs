@@ -28,6 +28,9 @@ pub struct Side {
     pub files: Vec<String>,
     /// Files that repeated a launch already read: (the file left out, the one kept).
     pub repeats: Vec<(String, String)>,
+    /// Files of the directory with nothing in them (a stray empty stderr capture, `1.err`):
+    /// passed over, and named.
+    pub empty: Vec<String>,
 }
 
 /// The file's error in our terms: the engine's reader names an option we do not have.
@@ -56,12 +59,47 @@ pub fn load(path: &str) -> Result<Side, Error> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| path.to_string());
-    let mut texts = Vec::new();
+    let (texts, empty) = read_launches(path)?;
+    let mut side = from_texts(label, texts)?;
+    side.empty = empty;
+    Ok(side)
+}
+
+/// A file's path and its text.
+pub type Named = (String, String);
+
+/// The launch files of `path` with their texts, and the files of a directory that are empty
+/// (or white space only), passed over: an empty `.err` beside the launches is no launch, and
+/// no reason to refuse the run. A directory of empty files only has no launch.
+pub fn read_launches(path: &str) -> Result<(Vec<Named>, Vec<String>), Error> {
+    let dir = std::fs::metadata(path).is_ok_and(|m| m.is_dir());
+    let (mut texts, mut empty) = (Vec::new(), Vec::new());
     for f in launch_files(path)? {
         let text = read_file(&f)?;
-        texts.push((f, text));
+        if dir && text.trim().is_empty() {
+            empty.push(f);
+        } else {
+            texts.push((f, text));
+        }
     }
-    from_texts(label, texts)
+    if texts.is_empty() {
+        let names: Vec<String> = empty.iter().map(|f| file_name(f)).collect();
+        return Err(Error::File {
+            file: path.to_string(),
+            msg: format!(
+                "no launch files in this directory, only empty ones ({})",
+                names.join(", ")
+            ),
+        });
+    }
+    Ok((texts, empty))
+}
+
+/// The last part of a path, for messages.
+pub fn file_name(path: &str) -> String {
+    Path::new(path)
+        .file_name()
+        .map_or(path.to_string(), |n| n.to_string_lossy().into_owned())
 }
 
 /// The launch files `path` names: a directory's regular files in launch order, or the file.
@@ -150,6 +188,7 @@ pub fn from_texts(label: String, texts: Vec<(String, String)>) -> Result<Side, E
         runs,
         files: kept,
         repeats,
+        empty: Vec::new(),
     })
 }
 
@@ -327,6 +366,18 @@ mod tests {
             e.ends_with("empty: no launch files in this directory"),
             "{e}"
         );
+        // An empty stderr capture beside the launches is passed over and named; alone it is
+        // no launch.
+        std::fs::write(empty.join("1.err"), "\n").unwrap();
+        let e = load(empty.to_str().unwrap()).unwrap_err().to_string();
+        assert!(
+            e.ends_with("empty: no launch files in this directory, only empty ones (1.err)"),
+            "{e}"
+        );
+        std::fs::write(empty.join("1.txt"), table).unwrap();
+        let s = load(empty.to_str().unwrap()).unwrap();
+        assert_eq!(s.runs.len(), 1);
+        assert!(s.empty[0].ends_with("1.err"), "{:?}", s.empty);
         let e = load("/dev/zero").unwrap_err().to_string();
         assert!(e.starts_with("/dev/zero: "), "{e}");
 

@@ -266,6 +266,7 @@ fn side(label: &str, launches: &[Launch]) -> Side {
             .collect(),
         runs,
         repeats: Vec::new(),
+        empty: Vec::new(),
     }
 }
 

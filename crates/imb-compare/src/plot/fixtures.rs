@@ -33,6 +33,7 @@ pub(super) fn side_of(label: &str, launches: Vec<Vec<Table>>) -> Side {
             .collect(),
         files: Vec::new(),
         repeats: Vec::new(),
+        empty: Vec::new(),
     }
 }
 

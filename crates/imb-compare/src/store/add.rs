@@ -49,6 +49,8 @@ pub struct Prepared {
     launches: Vec<Launch>,
     /// Files identical to another file of the same argument.
     pub duplicates: usize,
+    /// Empty files of the directory, passed over (named in the report).
+    pub empty: Vec<String>,
 }
 
 /// What adding one argument did.
@@ -62,6 +64,8 @@ pub struct Added {
     /// Files that joined a launch stored before, with that launch's run.
     pub joined: Vec<(String, i64)>,
     pub files: usize,
+    /// Empty files passed over.
+    pub empty: Vec<String>,
 }
 
 impl Added {
@@ -90,6 +94,13 @@ impl Added {
                 runs(&self.stored)
             ));
         }
+        if !self.empty.is_empty() {
+            s.push_str(&format!(
+                "; {} empty file(s) passed over ({})",
+                self.empty.len(),
+                self.empty.join(", ")
+            ));
+        }
         if !self.joined.is_empty() {
             s.push_str(&format!(
                 "; {} file(s) joined a launch stored before (run {})",
@@ -110,8 +121,8 @@ pub(crate) fn sha256_hex(text: &str) -> String {
 pub fn prepare(source: &str) -> Result<Prepared, Error> {
     let mut launches: Vec<Launch> = Vec::new();
     let mut duplicates = 0;
-    for path in sides::launch_files(source)? {
-        let text = sides::read_file(&path)?;
+    let (texts, empty) = sides::read_launches(source)?;
+    for (path, text) in texts {
         let run = sides::parse_launch(&path, &text)?;
         let sha256 = sha256_hex(&text);
         if launches
@@ -146,6 +157,7 @@ pub fn prepare(source: &str) -> Result<Prepared, Error> {
         source: source.to_string(),
         launches,
         duplicates,
+        empty: empty.iter().map(|f| sides::file_name(f)).collect(),
     })
 }
 
@@ -240,6 +252,7 @@ fn add_run(
         stored: Vec::new(),
         joined: Vec::new(),
         files: p.launches.iter().map(|l| l.files.len()).sum::<usize>() + p.duplicates,
+        empty: p.empty.clone(),
     };
     let mut run_id: Option<i64> = None;
     let mut count = 0;
@@ -395,6 +408,30 @@ mod tests {
     use super::*;
 
     const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fuzz/corpus");
+
+    /// A stray empty stderr capture in a run directory is passed over, and said.
+    #[test]
+    fn an_empty_file_is_passed_over() {
+        let d = Scratch::new("empty-err");
+        std::fs::create_dir_all(d.path("run")).unwrap();
+        std::fs::copy(
+            format!("{CORPUS}/imbtext/imb-rs-mpi1.txt"),
+            d.path("run/1.txt"),
+        )
+        .unwrap();
+        std::fs::write(d.path("run/1.err"), "").unwrap();
+        let p = prepare(&d.path("run")).unwrap();
+        assert_eq!(
+            (p.launches.len(), &p.empty[..]),
+            (1, &["1.err".to_string()][..])
+        );
+        let mut st = Store::open_or_create(&d.db()).unwrap();
+        let line = st.add(&p, &filing()).unwrap().line();
+        assert!(
+            line.ends_with("; 1 empty file(s) passed over (1.err)"),
+            "{line}"
+        );
+    }
 
     /// Two records of one launch, the first cut short: the whole one is the launch's reading.
     #[test]
