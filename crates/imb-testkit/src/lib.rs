@@ -57,6 +57,28 @@ fn kill_session(sid: i32) {
     }
 }
 
+/// The signals a test sends to what it starts, at their default action in this process, so
+/// in every child too: a test run started as a background job of a script inherits SIGINT
+/// ignored, and a run the test stops with SIGINT then went on to its end (or hung a test that
+/// waits for it to end). Tests must not depend on what they inherit.
+pub fn default_signals() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP, libc::SIGQUIT] {
+            // SAFETY: sigaction(2) reads the current action into a zeroed struct of ours;
+            // signal(2) then sets an ignored signal to its default action, which runs no code.
+            unsafe {
+                let mut old: libc::sigaction = std::mem::zeroed();
+                if libc::sigaction(sig, std::ptr::null(), &mut old) == 0
+                    && old.sa_sigaction == libc::SIG_IGN
+                {
+                    libc::signal(sig, libc::SIG_DFL);
+                }
+            }
+        }
+    });
+}
+
 /// `mpirun -np NP BIN ARGS` in `dir`, killed (with every rank) after `limit` seconds.
 pub fn mpirun_in(bin: &str, dir: &std::path::Path, np: usize, args: &[&str], limit: u64) -> Out {
     mpirun_env(bin, dir, np, args, &[], limit)
@@ -105,6 +127,7 @@ pub fn mpirun_with(
     limit: u64,
     l: Launch,
 ) -> Out {
+    default_signals();
     let env = l.env;
     let _one = LAUNCH.lock().unwrap_or_else(|e| e.into_inner());
     let mut cmd = Command::new("setsid");
@@ -410,6 +433,7 @@ pub fn run_with_stdout(
     stdout: Stdio,
     limit: u64,
 ) -> (i32, String) {
+    default_signals();
     let child = Command::new(bin)
         .args(args)
         .current_dir(dir)
@@ -431,6 +455,7 @@ pub fn run_reader_leaves(
     args: &[&str],
     limit: u64,
 ) -> (String, i32, String) {
+    default_signals();
     let mut child = Command::new(bin)
         .args(args)
         .current_dir(dir)
