@@ -39,7 +39,7 @@ struct FileDoc {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct CritDoc {
-    name: Option<String>,
+    name: Option<Spanned<String>>,
     benchmark: String,
     processes: Option<usize>,
     mode: Option<String>,
@@ -167,6 +167,7 @@ pub fn parse(file: &str, text: &str) -> Result<Vec<Criterion>, Error> {
         });
     }
     let mut out = Vec::new();
+    let mut names: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for c in doc.criterion {
         let line = lines.line_of(c.span().start);
         let c = c.into_inner();
@@ -217,9 +218,16 @@ pub fn parse(file: &str, text: &str) -> Result<Vec<Criterion>, Error> {
                 }
             },
         };
+        // A ratio is never below 0, so a lower tolerance of -1 or less could never fail; an
+        // upper one beyond a million times the reference is no bound either.
         let tol = |t: &Option<Spanned<f64>>, name: &str, sign: f64| match t {
             None => Ok(None),
-            Some(v) if v.get_ref() * sign >= 0.0 && v.get_ref().is_finite() => {
+            Some(v)
+                if v.get_ref() * sign >= 0.0
+                    && v.get_ref().is_finite()
+                    && *v.get_ref() > -1.0
+                    && *v.get_ref() <= 1e6 =>
+            {
                 Ok(Some(*v.get_ref()))
             }
             Some(v) => Err(err(
@@ -227,9 +235,9 @@ pub fn parse(file: &str, text: &str) -> Result<Vec<Criterion>, Error> {
                 format!(
                     "{name}: a fraction of the reference, {} (e.g. {})",
                     if sign < 0.0 {
-                        "0 or below"
+                        "0 or below and above -1"
                     } else {
-                        "0 or above"
+                        "0 or above, at most 1000000"
                     },
                     if sign < 0.0 { "-0.1" } else { "0.1" }
                 ),
@@ -242,16 +250,34 @@ pub fn parse(file: &str, text: &str) -> Result<Vec<Criterion>, Error> {
                 "neither lower nor upper: the criterion could never fail".to_string(),
             ));
         }
-        let name = c.name.unwrap_or_else(|| {
-            let mut n = format!("{} {}", c.benchmark, c.metric.get_ref());
-            if let Some(p) = c.processes {
-                n.push_str(&format!(" np={p}"));
-            }
-            if let Some((lo, hi)) = bytes {
-                n.push_str(&format!(" {lo}..{hi} bytes"));
-            }
-            n
-        });
+        let name = c
+            .name
+            .as_ref()
+            .map(|n| n.get_ref().clone())
+            .unwrap_or_else(|| {
+                let mut n = format!("{} {}", c.benchmark, c.metric.get_ref());
+                if let Some(p) = c.processes {
+                    n.push_str(&format!(" np={p}"));
+                }
+                if let Some((lo, hi)) = bytes {
+                    n.push_str(&format!(" {lo}..{hi} bytes"));
+                }
+                n
+            });
+        // Two criteria of one name would be one test case in JUnit and one row in a report.
+        if let Some(first) = names.insert(name.clone(), line) {
+            let msg = format!(
+                "name {name:?} is the criterion's of line {first} too: give each its own name"
+            );
+            return Err(match &c.name {
+                Some(n) => err(n.span().start, msg),
+                None => Error::Line {
+                    file: file.to_string(),
+                    line,
+                    msg,
+                },
+            });
+        }
         out.push(Criterion {
             name,
             benchmark: c.benchmark,

@@ -71,6 +71,27 @@ fn bad_files_name_their_line() {
             7,
             "neither lower nor upper",
         ),
+        // A ratio is never below 0: a lower bound at -1 or below could never fail.
+        (
+            GOOD.replace("lower = -0.5", "lower = -2"),
+            15,
+            "lower: a fraction of the reference, 0 or below and above -1",
+        ),
+        (
+            GOOD.replace("upper = 0.10", "upper = 1e308"),
+            9,
+            "upper: a fraction of the reference, 0 or above, at most 1000000",
+        ),
+        (
+            GOOD.replace("benchmark = \"*\"", "name = \"small Allreduce\"\nbenchmark = \"*\""),
+            12,
+            "name \"small Allreduce\" is the criterion's of line 2 too",
+        ),
+        (
+            format!("{GOOD}\n[[criterion]]\nbenchmark = \"*\"\nmetric = \"t_avg\"\nreference = 1\nupper = 1\n"),
+            17,
+            "name \"* t_avg\" is the criterion's of line 11 too",
+        ),
     ];
     for (text, line, want) in cases {
         let e = parse("acc.toml", &text).unwrap_err().to_string();
@@ -400,10 +421,19 @@ fn noise_over_many_sizes_fails_nothing() {
 /// on such a file; the test judges only the result.)
 #[test]
 fn a_file_of_many_criteria_at_the_input_cap() {
-    let one = "[[criterion]]\nbenchmark = \"PingPong\"\nbytes = [0, 1024]\nmetric = \"t\"\n\
-               reference = \"baseline\"\nupper = 0.25\n\n";
-    let n = (imb_core::safefile::INPUT_CAP as usize - 200) / one.len();
-    let text = one.repeat(n);
+    // Each its own size range, so each its own name.
+    let one = |k: usize| {
+        format!(
+            "[[criterion]]\nbenchmark = \"PingPong\"\nbytes = [0, {k}]\nmetric = \"t\"\n\
+             reference = \"baseline\"\nupper = 0.25\n\n"
+        )
+    };
+    let mut text = String::new();
+    let mut n = 0;
+    while text.len() + one(n).len() <= imb_core::safefile::INPUT_CAP as usize - 200 {
+        text.push_str(&one(n));
+        n += 1;
+    }
     let c = parse("big.toml", &text).unwrap();
     assert_eq!(c.len(), n);
     assert_eq!(c[n - 1].line, 7 * (n - 1) + 1);
