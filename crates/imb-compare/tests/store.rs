@@ -750,3 +750,55 @@ fn a_trend_of_a_sizeless_table_takes_no_bytes() {
         assert_eq!(err, format!("imb-compare: {says}\n"), "{args:?}");
     }
 }
+
+/// A trend never calls a difference of conditions a change: a run at another thread level
+/// starts a new series (`conditions differ`), and a run cut short is left out, as a comparison
+/// of the two runs would say.
+#[test]
+fn a_trend_does_not_mix_incomparable_runs() {
+    let d = scratch("trend-conditions");
+    let db = d.join("results.sqlite");
+    let db = s(&db);
+    let mut args: Vec<String> = ["store", "add", "--db", db, "--system", "vm"]
+        .iter()
+        .map(|x| x.to_string())
+        .collect();
+    for day in 1..=3 {
+        args.push(run_dir(&d, &format!("r{day}"), day, 1.0, 5, 3));
+    }
+    // Day 4: the same program under MPI_THREAD_MULTIPLE, 1.5 times slower.
+    let multiple = d.join("r4");
+    std::fs::create_dir_all(&multiple).unwrap();
+    for k in 0..5u32 {
+        let text = launch(4, k, 1.5 + 0.01 * f64::from(k), 3)
+            .replace("MPI_THREAD_SINGLE", "MPI_THREAD_MULTIPLE");
+        std::fs::write(multiple.join(format!("{}.txt", k + 1)), text).unwrap();
+    }
+    args.push(s(&multiple).to_string());
+    // Day 5: cut short (no closing line), far off.
+    let cut = d.join("r5");
+    std::fs::create_dir_all(&cut).unwrap();
+    for k in 0..5u32 {
+        let text = launch(5, k, 9.0 + 0.01 * f64::from(k), 3)
+            .replace("# All processes entering MPI_Finalize", "");
+        std::fs::write(cut.join(format!("{}.txt", k + 1)), text).unwrap();
+    }
+    args.push(s(&cut).to_string());
+    let (code, _, err) = run(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(code, Some(0), "{err}");
+    let (code, out, err) = run(&["trend", "--db", db, "PingPong", "--bytes", "0"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(!out.contains("CHANGE"), "{out}");
+    let lines: Vec<&str> = out.lines().filter(|l| !l.starts_with('#')).collect();
+    assert!(
+        lines[4].contains(
+            "conditions differ, a new series: thread level: MPI_THREAD_SINGLE (before) vs \
+             MPI_THREAD_MULTIPLE (this run)"
+        ),
+        "{out}"
+    );
+    assert!(
+        lines[5].contains("left out: cut short (no closing line"),
+        "{out}"
+    );
+}

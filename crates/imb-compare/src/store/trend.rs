@@ -37,6 +37,11 @@ pub enum Mark {
     },
     /// Too few launches (in the run, or before it) for an interval: no decision.
     Undecided,
+    /// Its conditions differ from the run before it (thread level, program, parameters, …):
+    /// not comparable, so no change is judged; a new series starts here.
+    Conditions,
+    /// Oversubscribed or cut short: not a whole measurement, left out of the series.
+    Excluded,
 }
 
 /// The rule of the module over `runs`, each the figures of one run's launches, in date order.
@@ -129,6 +134,8 @@ pub struct Point {
     /// The figure of each launch that printed it unflagged (the median over groups).
     pub values: Vec<f64>,
     pub mark: Mark,
+    /// Why the mark is [`Mark::Conditions`] or [`Mark::Excluded`].
+    pub why: Option<String>,
 }
 
 /// A trend: the points, the table they come from, and the runs that had no figure.
@@ -169,7 +176,7 @@ impl Store {
         for r in runs {
             // The listed tables spare reading the launches of runs without the benchmark.
             if !r.tables.iter().any(|t| listed(t)) {
-                per_run.push((r, Vec::new()));
+                per_run.push((r, Vec::new(), None));
                 continue;
             }
             let side = self.side(format!("run {}", r.id), std::slice::from_ref(&r))?;
@@ -215,7 +222,7 @@ impl Store {
                     cells.push((key, median(&xs)));
                 }
             }
-            per_run.push((r, cells));
+            per_run.push((r, cells, Some(side)));
         }
         let name = |k: &TableAt| {
             crate::report::table_title(&crate::agree::TableKey {
@@ -265,27 +272,28 @@ impl Store {
             }
         };
         let mut points = Vec::new();
+        let mut sides = Vec::new();
         let mut without = Vec::new();
-        for (r, cells) in per_run {
+        for (r, cells, side) in per_run {
             let values: Vec<f64> = cells
                 .into_iter()
                 .filter(|(k, _)| *k == key)
                 .map(|(_, v)| v)
                 .collect();
-            if values.is_empty() {
-                without.push(r.id);
-            } else {
-                points.push(Point {
-                    run: r,
-                    values,
-                    mark: Mark::Undecided,
-                });
+            match side {
+                Some(side) if !values.is_empty() => {
+                    points.push(Point {
+                        run: r,
+                        values,
+                        mark: Mark::Undecided,
+                        why: None,
+                    });
+                    sides.push(side);
+                }
+                _ => without.push(r.id),
             }
         }
-        let series: Vec<Vec<f64>> = points.iter().map(|p| p.values.clone()).collect();
-        for (p, m) in points.iter_mut().zip(change_points(&series, q.confidence)) {
-            p.mark = m;
-        }
+        mark_series(&mut points, &sides, q.confidence);
         Ok(Trend {
             table: name(&key),
             column,
@@ -294,6 +302,63 @@ impl Store {
             without,
         })
     }
+}
+
+/// Why a run is no whole measurement: oversubscribed, or a launch cut short.
+fn not_whole(side: &crate::sides::Side) -> Option<String> {
+    side.runs.iter().find_map(|r| {
+        r.oversubscribed
+            .as_ref()
+            .map(|o| {
+                format!(
+                    "oversubscribed ({})",
+                    o.split(" (oversubscribed)").next().unwrap_or(o)
+                )
+            })
+            .or_else(|| r.status.cut_short().map(|w| format!("cut short ({w})")))
+    })
+}
+
+/// The change points of `points` (each with its run's launches in `sides`): runs that are no
+/// whole measurement are left out of the series, and a run whose conditions differ from the
+/// run before it starts a new series instead of being judged against it, as `@1 @2` would say
+/// `conditions differ` instead of comparing figures.
+fn mark_series(points: &mut [Point], sides: &[crate::sides::Side], confidence: f64) {
+    let mut series: Vec<usize> = Vec::new();
+    let mut before: Option<usize> = None;
+    let flush = |series: &mut Vec<usize>, points: &mut [Point]| {
+        let values: Vec<Vec<f64>> = series.iter().map(|&i| points[i].values.clone()).collect();
+        for (&i, m) in series.iter().zip(change_points(&values, confidence)) {
+            // The first of a series after a break keeps the break's mark.
+            if points[i].mark != Mark::Conditions {
+                points[i].mark = m;
+            }
+        }
+        series.clear();
+    };
+    for i in 0..points.len() {
+        if let Some(why) = not_whole(&sides[i]) {
+            points[i].mark = Mark::Excluded;
+            points[i].why = Some(why);
+            continue;
+        }
+        let mut diffs = crate::conditions::side_differences((&sides[i], "this run"));
+        if let Some(b) = before {
+            diffs.extend(crate::conditions::run_differences(
+                (&sides[b], "before"),
+                (&sides[i], "this run"),
+            ));
+        }
+        if !diffs.is_empty() {
+            flush(&mut series, points);
+            points[i].mark = Mark::Conditions;
+            let texts: Vec<&str> = diffs.iter().map(|d| d.text.as_str()).collect();
+            points[i].why = Some(texts.join("; "));
+        }
+        series.push(i);
+        before = Some(i);
+    }
+    flush(&mut series, points);
 }
 
 /// " at 1024 bytes", or nothing for a sizeless table.
@@ -349,6 +414,11 @@ impl Trend {
                 Mark::First => "first".to_string(),
                 Mark::Same => String::new(),
                 Mark::Undecided => "undecided (too few launches)".to_string(),
+                Mark::Conditions => format!(
+                    "conditions differ, a new series: {}",
+                    p.why.as_deref().unwrap_or("")
+                ),
+                Mark::Excluded => format!("left out: {}", p.why.as_deref().unwrap_or("")),
                 Mark::Change {
                     up,
                     ratio,
