@@ -18,9 +18,17 @@ fn launch(dir: &Path, name: &str, exe: &str, np: usize, args: &[&str]) {
     let json = format!("{name}.json");
     let mut all: Vec<&str> = args.to_vec();
     all.extend(["-json", &json]);
-    // A generous watchdog: a loaded 2-core machine running other suites' ranks beside these
-    // can take far longer than a tiny ladder needs.
-    let out = imb_testkit::mpirun_in(&mpi_exe(exe), dir, np, &all, 300);
+    // Two threads a rank for imb-mt (the others do not read it), whatever the machine's core
+    // count, as imb-mt's own tests run it. A generous watchdog: a loaded 2-core machine
+    // running other suites' ranks beside these can take far longer than a tiny ladder needs.
+    let out = imb_testkit::mpirun_env(
+        &mpi_exe(exe),
+        dir,
+        np,
+        &all,
+        &[("OMP_NUM_THREADS", "2")],
+        300,
+    );
     assert_eq!(
         out.code,
         Some(0),
@@ -244,7 +252,10 @@ fn every_executable_reads_back_as_its_json() {
         (
             "mt",
             "imb-mt",
-            4,
+            // Not 4: four ranks of two threads under MPI_THREAD_MULTIPLE on two cores hung
+            // once in PingPingMT (a defect of its own, being followed up), and this test is
+            // about the reader.
+            2,
             vec!["-count", "1,2", "-repeat", "10", "-warmup", "2"],
         ),
         (
