@@ -287,6 +287,13 @@ fn the_same_machine_passes_everything() {
         "{out}"
     );
     assert!(out.contains("# 0 of 2 criteria failed\n"), "{out}");
+    // One false-FAIL rate for the file, split among its bound tests.
+    assert!(
+        out.contains(
+            "chance of any false FAIL in the file 2.5 % a run, 3 bound test(s) at 0.83 % each"
+        ),
+        "{out}"
+    );
     let xml = std::fs::read_to_string(&junit).unwrap();
     let doc = roxmltree::Document::parse(&xml).unwrap();
     let root = doc.root_element();
@@ -397,6 +404,11 @@ fn a_slower_run_fails_and_every_export_says_so() {
     assert_eq!(code, Some(1));
     assert!(
         out.contains("| **FAIL** | PingPong latency | slow |"),
+        "{out}"
+    );
+    // The file's error rate above the verdicts, as in the text report.
+    assert!(
+        out.contains("intervals; chance of any false FAIL in the file 2.5 % a run, "),
         "{out}"
     );
     assert!(

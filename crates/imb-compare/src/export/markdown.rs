@@ -104,9 +104,10 @@ pub fn render(c: &Comparison) -> String {
     if let Some(cr) = &c.criteria {
         let _ = writeln!(
             s,
-            "\n## Acceptance criteria of {} ({:.0} % intervals)\n",
+            "\n## Acceptance criteria of {} ({:.0} % intervals; {})\n",
             cr.file,
-            100.0 * c.confidence
+            100.0 * c.confidence,
+            super::rate(cr)
         );
         s.push_str("| verdict | criterion | run | detail |\n|---|---|---|---|\n");
         for o in &cr.outcomes {

@@ -138,6 +138,16 @@ pub(crate) fn outcome_line(o: &Outcome) -> String {
     )
 }
 
+/// "chance of any false FAIL in the file 2.5 % a run, 5 bound test(s) at 0.50 % each".
+pub(crate) fn rate(c: &crate::comparison::Criteria) -> String {
+    format!(
+        "chance of any false FAIL in the file {:.1} % a run, {} bound test(s) at {:.2} % each",
+        100.0 * c.false_fail_rate,
+        c.tests,
+        100.0 * c.false_fail_rate / c.tests as f64
+    )
+}
+
 /// "1 of 5 criteria failed, 2 inconclusive".
 pub(crate) fn tally(c: &crate::comparison::Criteria) -> String {
     use crate::refs::Verdict;

@@ -110,13 +110,10 @@ pub fn render(c: &Comparison) -> String {
         let _ = writeln!(
             s,
             "\n# acceptance criteria of {} ({:.0} % intervals: PASS inside the bounds, FAIL \
-             shown beyond a bound, INCONCLUSIVE across a bound or too few launches; chance of \
-             any false FAIL in the file {:.1} % a run, {} bound test(s) at {:.2} % each)",
+             shown beyond a bound, INCONCLUSIVE across a bound or too few launches; {})",
             cr.file,
             100.0 * c.confidence,
-            100.0 * cr.false_fail_rate,
-            cr.tests,
-            100.0 * cr.false_fail_rate / cr.tests as f64
+            super::rate(cr)
         );
         for o in &cr.outcomes {
             let _ = writeln!(s, "{}", outcome_line(o));
