@@ -65,6 +65,14 @@ pub fn load(path: &str) -> Result<Side, Error> {
     Ok(side)
 }
 
+/// The SHA-256 of a launch file's text, in hex: what tells two copies of one file apart from
+/// two launches, here and in the results store, which keys its files by it.
+pub fn sha256_hex(text: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let d = Sha256::digest(text.as_bytes());
+    d.iter().map(|b| format!("{b:02x}")).collect()
+}
+
 /// A file's path and its text.
 pub type Named = (String, String);
 
@@ -168,7 +176,7 @@ pub fn from_texts(label: String, texts: Vec<(String, String)>) -> Result<Side, E
     let mut repeats = Vec::new();
     for (f, text) in texts {
         let mut run = parse_launch(&f, &text)?;
-        run.identity.content = Some(crate::store::add::sha256_hex(&text));
+        run.identity.content = Some(sha256_hex(&text));
         match runs.iter().position(|r| same_launch(r, &run)) {
             // Keep the better reading of the launch: a whole one over one cut short, then the
             // -json (full precision and provenance).

@@ -12,7 +12,6 @@ use crate::error::Error;
 use crate::run::{Run, Status};
 use crate::sides;
 use rusqlite::{params, OptionalExtension, TransactionBehavior};
-use sha2::{Digest, Sha256};
 
 /// What a new run is filed under.
 #[derive(Debug, Clone, Default)]
@@ -112,11 +111,6 @@ impl Added {
     }
 }
 
-pub(crate) fn sha256_hex(text: &str) -> String {
-    let d = Sha256::digest(text.as_bytes());
-    d.iter().map(|b| format!("{b:02x}")).collect()
-}
-
 /// Reads and checks the launch files of `source` (a directory or one file).
 pub fn prepare(source: &str) -> Result<Prepared, Error> {
     let mut launches: Vec<Launch> = Vec::new();
@@ -124,7 +118,7 @@ pub fn prepare(source: &str) -> Result<Prepared, Error> {
     let (texts, empty) = sides::read_launches(source)?;
     for (path, text) in texts {
         let run = sides::parse_launch(&path, &text)?;
-        let sha256 = sha256_hex(&text);
+        let sha256 = sides::sha256_hex(&text);
         if launches
             .iter()
             .flat_map(|l| &l.files)
