@@ -1011,6 +1011,94 @@ fn check_size(
     }
 }
 
+/// The sizes the baseline measured and the new run did not, among those `c` covers, each with
+/// the baseline's launches. Not a pass: named, and a FAIL (a shorter ladder is a narrower
+/// criterion, `bytes`), unless the new run was cut short and what it has is judged on purpose.
+fn not_in_new(
+    c: &Criterion,
+    fnew: &Figures,
+    fbase: &Figures,
+    new: &Side,
+    acc: &Acceptance,
+) -> Vec<(SizeCheck, LaunchValues)> {
+    let cut_short = new.runs.iter().any(|r| r.status.cut_short().is_some());
+    let mut out = Vec::new();
+    for ((key, group, bytes), (vals, _)) in fbase {
+        if vals.is_empty()
+            || !covers(c, key, *bytes)
+            || fnew.contains_key(&(key.clone(), *group, *bytes))
+        {
+            continue;
+        }
+        let (verdict, text) = if cut_short && acc.incomplete {
+            (
+                None,
+                format!("not measured by {} (cut short), left out", new.label),
+            )
+        } else {
+            (
+                Some(Verdict::Fail),
+                format!("in the baseline, not measured by {}", new.label),
+            )
+        };
+        let size = SizeCheck {
+            table: key.clone(),
+            group: *group,
+            bytes: *bytes,
+            value: None,
+            reference: None,
+            ratio: None,
+            interval: None,
+            margin: None,
+            verdict,
+            reason: reason("not-in-new", text),
+        };
+        out.push((size, vals.clone()));
+    }
+    out
+}
+
+/// Why the judged runs cannot be compared: the conditions some of them do not record and the
+/// user did not accept (`--accept-unrecorded`), one phrase a condition naming every run that
+/// lacks it, in the report's order.
+fn unrecorded(judged: &[(&Side, &str)], acc: &Acceptance) -> Option<Reason> {
+    let mut missing: Vec<(Kind, &'static str, &str)> = Vec::new();
+    for (s, _) in judged {
+        for (kind, what) in conditions::unrecorded_by(s) {
+            if !acc.unrecorded.contains(&kind) {
+                missing.push((kind, what, s.label.as_str()));
+            }
+        }
+    }
+    let mut kinds: Vec<Kind> = Vec::new();
+    let mut texts: Vec<String> = Vec::new();
+    for (kind, what, _) in &missing {
+        if kinds.contains(kind) {
+            continue;
+        }
+        kinds.push(*kind);
+        let who: Vec<&str> = missing
+            .iter()
+            .filter(|m| m.0 == *kind)
+            .map(|m| m.2)
+            .collect();
+        texts.push(format!("{what} not recorded by {}", who.join(", ")));
+    }
+    if kinds.is_empty() {
+        return None;
+    }
+    let kinds: Vec<&str> = kinds.iter().map(|k| k.key()).collect();
+    reason(
+        "unrecorded",
+        format!(
+            "{}: unknown is not equal (keep -json files with provenance, or --accept-unrecorded \
+             {} judges them anyway)",
+            texts.join("; "),
+            kinds.join(",")
+        ),
+    )
+}
+
 /// Hold `c` against `new` (and `base` where its reference is the baseline).
 ///
 /// `tests` is the number of tests of the whole references file ([`tests_in`]): the file's
@@ -1144,44 +1232,8 @@ pub fn evaluate(
     // Unknown is not equal: against a baseline, a condition that a run does not record could
     // differ unseen. Judged only when accepted by name.
     if base.is_some() {
-        let mut missing: Vec<(Kind, &'static str, &str)> = Vec::new();
-        for (s, _) in &judged {
-            for (kind, what) in conditions::unrecorded_by(s) {
-                if !acc.unrecorded.contains(&kind) {
-                    missing.push((kind, what, s.label.as_str()));
-                }
-            }
-        }
-        if !missing.is_empty() {
-            // One phrase a condition, naming every run that lacks it, in the report's order.
-            let mut kinds: Vec<Kind> = Vec::new();
-            let mut texts: Vec<String> = Vec::new();
-            for (kind, what, _) in &missing {
-                if kinds.contains(kind) {
-                    continue;
-                }
-                kinds.push(*kind);
-                let who: Vec<&str> = missing
-                    .iter()
-                    .filter(|m| m.0 == *kind)
-                    .map(|m| m.2)
-                    .collect();
-                texts.push(format!("{what} not recorded by {}", who.join(", ")));
-            }
-            let kinds: Vec<&str> = kinds.iter().map(|k| k.key()).collect();
-            return block(
-                out,
-                Verdict::Inconclusive,
-                reason(
-                    "unrecorded",
-                    format!(
-                        "{}: unknown is not equal (keep -json files with provenance, or \
-                         --accept-unrecorded {} judges them anyway)",
-                        texts.join("; "),
-                        kinds.join(",")
-                    ),
-                ),
-            );
+        if let Some(why) = unrecorded(&judged, acc) {
+            return block(out, Verdict::Inconclusive, Some(why));
         }
     }
     if !acc.incomplete {
@@ -1247,41 +1299,9 @@ pub fn evaluate(
         });
         values.push((vals.clone(), b.map(|b| b.0.clone()).unwrap_or_default()));
     }
-    // A size the baseline measured and the new run did not is not a pass: named, and a FAIL
-    // (a shorter ladder is a narrower criterion, `bytes`), unless the new run was cut short and
-    // what it has is judged on purpose.
-    let cut_short = new.runs.iter().any(|r| r.status.cut_short().is_some());
-    for ((key, group, bytes), (vals, _)) in &fbase {
-        if vals.is_empty()
-            || !covers(c, key, *bytes)
-            || fnew.contains_key(&(key.clone(), *group, *bytes))
-        {
-            continue;
-        }
-        let (verdict, text) = if cut_short && acc.incomplete {
-            (
-                None,
-                format!("not measured by {} (cut short), left out", new.label),
-            )
-        } else {
-            (
-                Some(Verdict::Fail),
-                format!("in the baseline, not measured by {}", new.label),
-            )
-        };
-        out.sizes.push(SizeCheck {
-            table: key.clone(),
-            group: *group,
-            bytes: *bytes,
-            value: None,
-            reference: None,
-            ratio: None,
-            interval: None,
-            margin: None,
-            verdict,
-            reason: reason("not-in-new", text),
-        });
-        values.push((Vec::new(), vals.clone()));
+    for (size, base_values) in not_in_new(c, &fnew, &fbase, new, acc) {
+        out.sizes.push(size);
+        values.push((Vec::new(), base_values));
     }
     let tail = false_fail_rate(confidence) / out.tests as f64;
     decide(c, &mut out.sizes, &values, out.launches, tail);

@@ -437,7 +437,7 @@ fn criteria_in_json_are_as_the_document_lists_them() {
 /// Real launches of this build's imb-mpi1 compared with themselves never fail it (no timing is
 /// judged: both sides are the same launches).
 #[test]
-fn the_example_criteria_never_fail_a_run_against_itself() {
+fn the_example_criteria_never_fail_two_runs_of_one_configuration() {
     let example = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../settings/acceptance.toml"

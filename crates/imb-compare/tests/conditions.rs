@@ -28,19 +28,10 @@ fn launch(dir: &Path, name: &str, extra: &[&str]) -> String {
     dir.join(json).to_string_lossy().into_owned()
 }
 
-const REFS: &str = r#"
-[[criterion]]
-name = "PingPong latency"
-benchmark = "PingPong"
-metric = "t"
-reference = "baseline"
-upper = 1.0
-"#;
-
 #[test]
 fn thread_level_difference() {
     let dir = imb_testkit::scratch("compare-thread-level");
-    let refs = imb_testkit::write(&dir, "acc.toml", REFS);
+    let refs = imb_testkit::write(&dir, "acc.toml", common::LATENCY_AGAINST_THE_BASELINE);
     let single = launch(&dir, "single", &[]);
     let multiple = launch(&dir, "multiple", &["-thread_level", "multiple"]);
     let level = |f: &str| -> String {
@@ -97,7 +88,7 @@ fn thread_level_difference() {
 #[test]
 fn placement_difference() {
     let dir = imb_testkit::scratch("compare-placement");
-    let refs = imb_testkit::write(&dir, "acc.toml", REFS);
+    let refs = imb_testkit::write(&dir, "acc.toml", common::LATENCY_AGAINST_THE_BASELINE);
     let one_host = launch(&dir, "onehost", &[]);
     let can = Command::new("unshare")
         .args(["--uts", "true"])
@@ -185,7 +176,7 @@ fn placement_difference() {
 #[test]
 fn described_not_defined() {
     let dir = imb_testkit::scratch("compare-described");
-    let refs = imb_testkit::write(&dir, "acc.toml", REFS);
+    let refs = imb_testkit::write(&dir, "acc.toml", common::LATENCY_AGAINST_THE_BASELINE);
     let base = launch(&dir, "base", &[]);
     let mut v = imb_testkit::json::read_json(&base);
     assert_eq!(v["schema_version"], 4);

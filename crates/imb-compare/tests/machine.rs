@@ -153,15 +153,6 @@ fn four_ranks_on_two_names_of_one_machine_are_oversubscribed() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-const AGAINST_THE_BASELINE: &str = r#"
-[[criterion]]
-name = "PingPong latency"
-benchmark = "PingPong"
-metric = "t"
-reference = "baseline"
-upper = 1.0
-"#;
-
 /// Each rank's CPU set in a launch's provenance.
 fn cpu_sets(v: &serde_json::Value) -> Vec<Vec<u64>> {
     v["provenance"]["ranks"]
@@ -186,7 +177,7 @@ fn cpu_sets(v: &serde_json::Value) -> Vec<Vec<u64>> {
 #[test]
 fn bound_against_unbound() {
     let dir = imb_testkit::scratch("compare-binding");
-    let refs = imb_testkit::write(&dir, "acc.toml", AGAINST_THE_BASELINE);
+    let refs = imb_testkit::write(&dir, "acc.toml", common::LATENCY_AGAINST_THE_BASELINE);
     let np2 = |bind: &str| ["--bind-to", bind, "-np", "2"].map(String::from);
     let core = launch(&dir, "core", &np2("core")).unwrap();
     let none = launch(&dir, "none", &np2("none")).unwrap();

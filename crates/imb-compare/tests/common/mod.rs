@@ -74,3 +74,14 @@ pub fn mpi_exe(name: &str) -> String {
     }
     bin.to_string_lossy().into_owned()
 }
+
+/// One criterion: PingPong's latency at most twice the baseline's, for the tests that judge
+/// conditions on real launches (a bound no timing of the same machine comes near).
+pub const LATENCY_AGAINST_THE_BASELINE: &str = r#"
+[[criterion]]
+name = "PingPong latency"
+benchmark = "PingPong"
+metric = "t"
+reference = "baseline"
+upper = 1.0
+"#;
