@@ -5,7 +5,6 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::Duration;
 
 mod common;
 use common::fixture;
@@ -37,28 +36,12 @@ fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
-/// imb-compare with `args` in `cwd`, killed after a minute: a hang fails the test instead
-/// of the suite (the limit is a watchdog, not a judged time).
+/// imb-compare with `args` in `cwd`, killed after a minute of the machine's time
+/// (imb_testkit::watchdog): a hang fails the test instead of the suite.
 fn run_in(cwd: &Path, args: &[&std::ffi::OsStr]) -> (Option<i32>, String, String) {
-    let child = Command::new(env!("CARGO_BIN_EXE_imb-compare"))
-        .args(args)
-        .current_dir(cwd)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let pid = nix::unistd::Pid::from_raw(child.id() as i32);
-    let (tx, rx) = std::sync::mpsc::channel();
-    // Its output is read while it runs, so a long report cannot fill the pipe and stall it.
-    std::thread::spawn(move || tx.send(child.wait_with_output()));
-    let o = match rx.recv_timeout(Duration::from_secs(60)) {
-        Ok(o) => o.unwrap(),
-        Err(_) => {
-            let _ = nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGKILL);
-            panic!("imb-compare {args:?} did not end within a minute");
-        }
-    };
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_imb-compare"));
+    cmd.args(args).current_dir(cwd).stdin(Stdio::null());
+    let o = imb_testkit::output_within(cmd, 60, &format!("imb-compare {args:?}"));
     (
         o.status.code(),
         String::from_utf8_lossy(&o.stdout).into_owned(),

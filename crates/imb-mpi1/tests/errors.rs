@@ -175,14 +175,13 @@ fn help_exits_zero_on_every_rank() {
 fn binary_from_another_mpi_than_the_launcher_is_an_error() {
     // What a rank sees when mpirun belongs to another MPI than the one the binary was built
     // against: the launcher announced 4 processes, MPI itself starts a 1-process job.
-    let o = std::process::Command::new("timeout")
-        .args(["60", env!("CARGO_BIN_EXE_imb-mpi1"), "Barrier"])
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_imb-mpi1"));
+    cmd.arg("Barrier")
         .env("OMPI_COMM_WORLD_SIZE", "4")
         .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
         .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
-        .current_dir(std::env::temp_dir())
-        .output()
-        .unwrap();
+        .current_dir(std::env::temp_dir());
+    let o = imb_testkit::output_within(cmd, 60, "imb-mpi1 Barrier, a singleton told of 4");
     assert_eq!(o.status.code(), Some(3));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(

@@ -112,10 +112,10 @@ fn nix_hostname() -> String {
 
 #[test]
 fn a_run_whose_reader_left_is_interrupted() {
-    // The reader takes the header's first line and leaves. On a loaded machine it may leave
-    // only after the last table was written (the end marker's write then fails after the
-    // JSON document was finished, or nothing fails at all): that run is complete, and says
-    // so. Launch again until one run is cut off mid-way, which is what this test is about.
+    // The reader takes the header's first line and leaves, the program at most a pipe's page
+    // ahead of it (imb_testkit::run_reader_leaves), so the ladder below is cut off mid-way
+    // whatever the load. A run that finished all the same would be complete and say so; the
+    // launches again are kept for a pipe whose size could not be set.
     let d = scratch("prov-epipe");
     let mut interrupted = false;
     for _ in 0..5 {

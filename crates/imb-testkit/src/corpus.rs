@@ -96,9 +96,9 @@ where
         }
         let _ = tx.send(failures);
     });
-    match rx.recv_timeout(WATCHDOG) {
-        Ok(failures) => assert!(failures.is_empty(), "{}", failures.join("\n")),
-        Err(_) => panic!(
+    match crate::watchdog::recv(&rx, WATCHDOG) {
+        Some(failures) => assert!(failures.is_empty(), "{}", failures.join("\n")),
+        None => panic!(
             "{target}: no result within {WATCHDOG:?}; stuck on {}",
             current.lock().unwrap()
         ),

@@ -7,6 +7,7 @@
 
 pub mod corpus;
 pub mod json;
+pub mod watchdog;
 
 use std::io::Read;
 use std::process::{Command, Stdio};
@@ -168,7 +169,7 @@ pub fn mpirun_with(
         let _ = se.read_to_string(&mut s);
         s
     });
-    let deadline = start + Duration::from_secs(limit);
+    let mut dog = watchdog::Watchdog::new(Duration::from_secs(limit));
     let status = loop {
         if let Some(st) = child.try_wait().unwrap() {
             break Some(st);
@@ -182,7 +183,7 @@ pub fn mpirun_with(
                 signalled = true;
             }
         }
-        if Instant::now() > deadline {
+        if dog.expired() {
             kill_session(sid);
             let _ = child.kill();
             let _ = child.wait();
@@ -200,7 +201,9 @@ pub fn mpirun_with(
     };
     assert!(
         status.is_some(),
-        "mpirun -np {np} {args:?} hung and was killed after {limit} s\nstdout:\n{}\nstderr:\n{}",
+        "mpirun -np {np} {args:?} hung and was killed after {limit} s of the machine's time \
+         ({:.0} s on the wall clock; imb_testkit::watchdog)\nstdout:\n{}\nstderr:\n{}",
+        out.secs,
         out.stdout,
         out.stderr
     );
@@ -396,6 +399,29 @@ pub fn checked_clean(o: &Out, unchecked: &[&str]) -> Vec<Table> {
     t
 }
 
+/// Run `cmd` (stdout and stderr piped, read while it runs so a long output cannot stall it)
+/// under a [`watchdog`] of `limit` seconds: its output, or a panic naming `what` after killing
+/// it (a hang; the limit judges no speed).
+pub fn output_within(mut cmd: Command, limit: u64, what: &str) -> std::process::Output {
+    let child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{what}: {e}"));
+    let pid = child.id() as i32;
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || tx.send(child.wait_with_output()));
+    match watchdog::recv(&rx, Duration::from_secs(limit)) {
+        Some(o) => o.unwrap(),
+        None => {
+            // SAFETY: kill(2) of our own child; wait_with_output has not reaped it, so the
+            // pid cannot have been reused.
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+            panic!("{what}: still running after {limit} s of the machine's time (a hang)");
+        }
+    }
+}
+
 /// How a process ended: its exit status, or 128 + the signal that ended it (as a shell says).
 fn status_code(st: std::process::ExitStatus) -> i32 {
     use std::os::unix::process::ExitStatusExt;
@@ -405,15 +431,15 @@ fn status_code(st: std::process::ExitStatus) -> i32 {
 /// Wait for `child` at most `limit` seconds (then kill it and fail: a hang); its status and
 /// stderr.
 fn wait_child(mut child: std::process::Child, limit: u64, what: &str) -> (i32, String) {
-    let t0 = Instant::now();
+    let mut dog = watchdog::Watchdog::new(Duration::from_secs(limit));
     let st = loop {
         if let Some(st) = child.try_wait().unwrap() {
             break st;
         }
-        if t0.elapsed() > Duration::from_secs(limit) {
+        if dog.expired() {
             let _ = child.kill();
             let _ = child.wait();
-            panic!("{what}: still running after {limit} s (a hang)");
+            panic!("{what}: still running after {limit} s of the machine's time (a hang)");
         }
         std::thread::sleep(Duration::from_millis(20));
     };
@@ -449,30 +475,43 @@ pub fn run_with_stdout(
 
 /// `BIN ARGS` without mpirun, in `dir`, whose reader takes the first line of stdout and goes
 /// away (as `| head -1`): the first line, the exit status and stderr.
+///
+/// The pipe holds one page and the reader takes the line byte by byte, so when the reader
+/// leaves the program is at most a page past that line, however the two were scheduled: a
+/// program with more to say always meets the closed pipe (a test of that judges no speed).
 pub fn run_reader_leaves(
     bin: &str,
     dir: &std::path::Path,
     args: &[&str],
     limit: u64,
 ) -> (String, i32, String) {
+    use std::os::fd::AsRawFd;
     default_signals();
-    let mut child = Command::new(bin)
+    let (mut out, w) = std::io::pipe().expect("a pipe");
+    // SAFETY: fcntl(2) F_SETPIPE_SZ on a pipe we own and nobody has written to; on failure
+    // the pipe keeps its default size (the test is then as before, racing the reader).
+    unsafe { libc::fcntl(out.as_raw_fd(), libc::F_SETPIPE_SZ, 4096) };
+    let child = Command::new(bin)
         .args(args)
         .current_dir(dir)
         .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
         .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
         .stdin(Stdio::null())
-        .stdout(Stdio::piped())
+        .stdout(Stdio::from(w))
         .stderr(Stdio::piped())
         .spawn()
         .expect("the binary starts");
-    let mut first = String::new();
-    {
-        let out = child.stdout.take().unwrap();
-        let _ = std::io::BufRead::read_line(&mut std::io::BufReader::new(out), &mut first);
-    } // the read end closes here
+    let mut first = Vec::new();
+    let mut b = [0u8; 1];
+    while let Ok(1) = out.read(&mut b) {
+        first.push(b[0]);
+        if b[0] == b'\n' {
+            break;
+        }
+    }
+    drop(out); // the read end closes here
     let (code, err) = wait_child(child, limit, &format!("{bin} {args:?} | head -1"));
-    (first, code, err)
+    (String::from_utf8_lossy(&first).into_owned(), code, err)
 }
 
 /// A small tmpfs mounted on a scratch directory (a full disk on demand), unmounted on drop.

@@ -26,10 +26,15 @@ pub fn io_files(dir: &Path) -> Vec<String> {
     v
 }
 
-/// No IO file is left in `dir`; a guardian that cleans up after a killed rank gets a few
-/// seconds (it is a separate process that notices the rank's end).
+/// How long a guardian may take to notice a rank's end, in the machine's time
+/// (imb_testkit::watchdog: a loaded machine gets longer on the wall clock).
+const GUARDIAN_LIMIT: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// No IO file is left in `dir`; a guardian that cleans up after a killed rank gets
+/// [`GUARDIAN_LIMIT`] (it is a separate process that notices the rank's end).
 pub fn assert_clean(dir: &Path, what: &str) {
-    for _ in 0..100 {
+    let mut dog = imb_testkit::watchdog::Watchdog::new(GUARDIAN_LIMIT);
+    while !dog.expired() {
         if io_files(dir).is_empty() {
             return;
         }
@@ -49,7 +54,8 @@ pub fn assert_no_processes(what: &str) {
             })
             .unwrap_or(false)
     };
-    for _ in 0..100 {
+    let mut dog = imb_testkit::watchdog::Watchdog::new(GUARDIAN_LIMIT);
+    while !dog.expired() {
         if !alive() {
             return;
         }
