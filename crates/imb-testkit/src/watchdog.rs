@@ -110,6 +110,37 @@ mod tests {
         assert!(w.spent() > 0.001);
     }
 
+    /// What a wall-clock limit got wrong: with eight runnable tasks a CPU (spinning threads of
+    /// this test), a wait of 2 s is a fraction of a second of the machine's time, and a 1 s
+    /// limit has not passed. (More load elsewhere only lowers the share further.)
+    #[test]
+    fn a_busy_machine_stretches_the_limit() {
+        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let spinners: Vec<_> = (0..(8 * cpus).min(256))
+            .map(|_| {
+                let stop = std::sync::Arc::clone(&stop);
+                std::thread::spawn(move || {
+                    while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                        std::hint::spin_loop();
+                    }
+                })
+            })
+            .collect();
+        let mut w = Watchdog::new(Duration::from_secs(1));
+        let t0 = Instant::now();
+        let mut expired = false;
+        while t0.elapsed() < Duration::from_secs(2) {
+            expired |= w.expired();
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        for s in spinners {
+            s.join().unwrap();
+        }
+        assert!(!expired, "{} s counted in 2 s of wall clock", w.spent());
+    }
+
     #[test]
     fn recv_gives_the_value_or_none() {
         let (tx, rx) = std::sync::mpsc::channel();
