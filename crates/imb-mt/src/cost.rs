@@ -92,6 +92,52 @@ pub fn refusal(secs: f64, longest: &str, force: bool) -> Option<String> {
     })
 }
 
+/// Bytes of one rank's buffers at their largest over `plan`: every thread's send buffer and
+/// receive buffer(s) of the largest size, each with `-malloc_align`'s slack.
+pub fn rank_bytes(plan: &Plan, mt: &Mt, pattern_of: impl Fn(&str) -> Option<Pattern>) -> u64 {
+    let mut most = 0u64;
+    for bp in &plan.benchmarks {
+        let Some(p) = pattern_of(bp.info.name) else {
+            continue;
+        };
+        for step in &bp.steps {
+            let StepPlan::Run { sizes, .. } = step else {
+                continue;
+            };
+            for (k, len) in sizes.lens.iter().enumerate() {
+                if !sizes.measured[k] {
+                    continue;
+                }
+                let x = sizes.x(len) as u64;
+                let one = x
+                    .saturating_mul(1 + p.recv_blocks() as u64)
+                    .saturating_add(2 * mt.align as u64);
+                most = most.max(one.saturating_mul(mt.threads as u64));
+            }
+        }
+    }
+    most
+}
+
+/// The refusal of buffers of `bytes` per rank for `ranks` ranks on a host with `avail` bytes
+/// available (MemAvailable), None if they fit: an error before the header, not an OOM kill
+/// in the middle of a table.
+pub fn memory_short(bytes: u64, ranks: usize, avail: Option<u64>) -> Option<String> {
+    let avail = avail?;
+    let need = bytes.saturating_mul(ranks.max(1) as u64);
+    (need > avail).then(|| {
+        let gib = |b: u64| b as f64 / (1u64 << 30) as f64;
+        format!(
+            "the threads' buffers need {:.2} GiB per process, {:.2} GiB for the {ranks} \
+             processes on this host, but only {:.2} GiB is available (MemAvailable); lower \
+             -count, -malloc_align or the threads (OMP_NUM_THREADS)",
+            gib(bytes),
+            gib(need),
+            gib(avail)
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -105,6 +151,14 @@ mod tests {
             rep_secs(Pattern::Bcast, 4, 1, Barrier::On)
                 > rep_secs(Pattern::Bcast, 4, 1, Barrier::Off)
         );
+    }
+
+    #[test]
+    fn buffers_beyond_the_host_are_refused() {
+        assert!(memory_short(1 << 30, 4, Some(8 << 30)).is_none());
+        let line = memory_short(3 << 30, 4, Some(8 << 30)).unwrap();
+        assert!(line.contains("12.00 GiB for the 4 processes"), "{line}");
+        assert!(memory_short(u64::MAX, 4, None).is_none());
     }
 
     #[test]

@@ -7,7 +7,8 @@
 //! repetitions, on every process at once; a row's #bytes is what all of a rank's threads
 //! move (count·type size·T). The crate declares the benchmarks (here), its options
 //! (`options`), the threads and their kernel (`team`), each thread's pattern (`patterns`), the
-//! MPI calls (`ffi`) and the tables (`table`); imb-core runs them.
+//! MPI calls (`ffi`), the tables (`table`) and the run-time bound (`cost`); imb-core runs
+//! them.
 
 #![allow(non_upper_case_globals)] // benchmark statics carry IMB-MT's names
 
@@ -22,7 +23,7 @@ use imb_core::bench::{Class, Info, Procs};
 use imb_core::cli::{Options, ThreadLevel};
 use imb_core::kernel::{Benchmark, Ctx, Hooks, RunState, Suite, Timed};
 use imb_core::note::{Note, Remark};
-use imb_core::plan::Plan;
+use imb_core::plan::{Plan, StepPlan};
 use imb_core::report::Header;
 use imb_core::vocab::Layout;
 use patterns::Pattern;
@@ -163,6 +164,24 @@ fn before_run(plan: &Plan, o: &Options) -> std::result::Result<(), String> {
     let mt = options::Mt::of(&o.family, o.thread_level);
     let (secs, longest) = cost::least(plan, &mt, pattern_of);
     if let Some(line) = cost::refusal(secs, longest, o.force) {
+        return Err(line);
+    }
+    // The ranks on this host, as the launcher says (rank 0 alone runs this), else all.
+    let world = plan
+        .benchmarks
+        .iter()
+        .flat_map(|b| &b.steps)
+        .find_map(|s| match s {
+            StepPlan::Run { layout, .. } => Some(layout.np),
+            _ => None,
+        })
+        .unwrap_or(1);
+    let local = ["OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"]
+        .iter()
+        .find_map(|k| std::env::var(k).ok()?.trim().parse().ok())
+        .unwrap_or(world);
+    let bytes = cost::rank_bytes(plan, &mt, pattern_of);
+    if let Some(line) = cost::memory_short(bytes, local, imb_core::sysinfo::mem_available()) {
         return Err(line);
     }
     if o.thread_level == ThreadLevel::Multiple && ffi::granted_level() < ffi::level_multiple() {

@@ -7,8 +7,9 @@
 //! `std::thread`s started (and bound, and given their buffers) before any of them reads the
 //! clock, and joined after the last has. Binding follows imb-threads' verified binding
 //! (`imb_harness::binding`): each thread of a rank on a CPU of its own, the ranks of a node on
-//! different CPUs when the node has enough; with fewer CPUs than threads the threads run
-//! unbound and the table says so.
+//! different CPUs when the node has enough (`place`, from every node rank's CPU mask); with
+//! fewer CPUs than threads, or CPU sets the ranks share in part, the threads run unbound and
+//! the table says so.
 
 use crate::ffi::{Comm, Elem, MASK_WORDS};
 use crate::options::{Barrier, Datatype, Malloc, Mt};

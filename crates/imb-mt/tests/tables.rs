@@ -499,3 +499,43 @@ fn json_summary_and_progress() {
         o.stderr
     );
 }
+
+/// The most threads, the largest count and alignment: 14 GiB of buffers per rank, which ran
+/// until an allocation failed mid-table (a rank's abort; under a 4 GiB address limit here).
+/// Refused before the header now, naming what lowers it. Skipped on a host that could hold
+/// them (it would run them).
+#[test]
+fn buffers_beyond_the_host_are_refused_up_front() {
+    let need = 4 * 1024 * (14u64 << 20);
+    match imb_core::sysinfo::mem_available() {
+        Some(avail) if avail < need => {}
+        other => {
+            eprintln!("skipped: {other:?} bytes available, the run needs {need}");
+            return;
+        }
+    }
+    let o = run(
+        4,
+        &[
+            "-count",
+            "1048576",
+            "-malloc_align",
+            "1048576",
+            "-repeat",
+            "1",
+            "-warmup",
+            "0",
+            "ExchangeMT",
+        ],
+        "1024",
+    );
+    assert_ne!(o.code, Some(0));
+    let line = o.stderr.lines().next().unwrap_or("");
+    assert!(
+        line.starts_with("imb-mt: error: the threads' buffers need 14.00 GiB per process")
+            && line.contains("lower -count, -malloc_align or the threads (OMP_NUM_THREADS)"),
+        "{}",
+        o.stderr
+    );
+    assert!(!o.stdout.contains("# Benchmarking"));
+}
