@@ -678,6 +678,18 @@ fn provenance_conditions(p: &Value, c: &mut Conditions) -> (BTreeMap<u64, Seat>,
     (seat_of, machine_oversubscription(p, &machine_of))
 }
 
+/// imb-mt's threads per rank, the text banner's `(threads: T)`: its resolved parameter
+/// `-threads` in the provenance.
+fn mt_threads(p: &Value) -> Option<String> {
+    p.get("parameters")?
+        .as_array()?
+        .iter()
+        .find(|e| e.get("name").and_then(Value::as_str) == Some("-threads"))?
+        .get("value")?
+        .as_u64()
+        .map(|t| t.to_string())
+}
+
 /// Parse one `-json` document. `name` is the file's name, for messages.
 pub fn parse(name: &str, text: &str) -> Result<Run, Error> {
     let doc: Doc = serde_json::from_str(text).map_err(|e| Error::Line {
@@ -702,6 +714,9 @@ pub fn parse(name: &str, text: &str) -> Result<Run, Error> {
         .as_ref()
         .map(|p| provenance_conditions(p, &mut conditions))
         .unwrap_or_default();
+    if doc.suite.as_deref() == Some("imb-mt") {
+        conditions.threads = doc.provenance.as_ref().and_then(mt_threads);
+    }
     let mut tables = Vec::new();
     let mut seen = std::collections::HashMap::new();
     for (i, t) in doc.tables.iter().enumerate() {
@@ -873,6 +888,39 @@ mod tests {
   ],
   "complete": true
 }"##;
+
+    /// imb-mt's threads per rank come from its resolved parameters (`-threads`), as the
+    /// text's `(threads: T)`: runs of one and two threads a rank differ when only `-json`
+    /// is read.
+    #[test]
+    fn imb_mt_threads_per_rank() {
+        let doc = |t: usize| {
+            format!(
+                r##"{{"schema_version": 4, "suite": "imb-mt",
+  "provenance": {{"parameters": [{{"name": "-threads", "value": {t}, "standard": null,
+                                  "origin": "standard"}}]}},
+  "header": {{"version": "0.1.0", "part": "MT part", "thread_env": "MPI_THREAD_MULTIPLE"}},
+  "tables": [
+    {{"benchmark": "PingPongMT", "processes": 2, "groups": [[0, 1]], "idle": 0, "multi": false,
+     "mode": null,
+     "columns": ["#bytes", "#repetitions", "t_min[usec]", "t_max[usec]", "t_avg[usec]", "Mbytes/sec"],
+     "keys": ["bytes", "repetitions", "t_min_us", "t_max_us", "t_avg_us", "mbytes_per_s"],
+     "rows": [{{"bytes": 8, "repetitions": 10, "t_min_us": 1.0, "t_max_us": 2.0,
+               "t_avg_us": 1.5, "mbytes_per_s": 4.0}}],
+     "notes": [], "unsuccessful": false}}
+  ],
+  "complete": true
+}}"##
+            )
+        };
+        let one = parse("one.json", &doc(1)).unwrap();
+        let two = parse("two.json", &doc(2)).unwrap();
+        assert_eq!(one.conditions.threads.as_deref(), Some("1"));
+        assert_eq!(two.conditions.threads.as_deref(), Some("2"));
+        // Another suite's parameter of that name is not a thread count.
+        let mpi1 = parse("m.json", &doc(2).replace("\"imb-mt\"", "\"imb-mpi1\"")).unwrap();
+        assert_eq!(mpi1.conditions.threads, None);
+    }
 
     /// The first table is schema 2 (rows keyed by machine key), the second schema 1 (by
     /// column title): files kept from either read the same.

@@ -15,6 +15,9 @@ extern "C" {
     fn imb_mt_byte() -> ffi::MPI_Datatype;
 }
 
+/// Words of a CPU mask exchanged between the ranks of a node: 4096 CPUs.
+pub const MASK_WORDS: usize = 64;
+
 /// A communicator handle shared by a rank's threads.
 #[derive(Clone, Copy)]
 pub struct Comm(ffi::MPI_Comm);
@@ -115,12 +118,15 @@ impl Comm {
         }
     }
 
-    /// (rank, size) among the ranks of this node (MPI_Comm_split_type, MPI_COMM_TYPE_SHARED),
-    /// so the ranks of a node can take different CPUs. Collective on MPI_COMM_WORLD.
-    pub fn node_rank_size() -> (usize, usize) {
+    /// This rank's place among the ranks of its node (MPI_Comm_split_type,
+    /// MPI_COMM_TYPE_SHARED) and every node rank's CPU mask, `MASK_WORDS` words of 64 CPUs
+    /// each (MPI_Allgather), so a rank binds its threads only to CPUs no other rank of the
+    /// node was also given. Collective on MPI_COMM_WORLD.
+    pub fn node_masks(mine: &[u64; MASK_WORDS]) -> (usize, Vec<[u64; MASK_WORDS]>) {
         let mut out = std::mem::MaybeUninit::<ffi::MPI_Comm>::uninit();
         // SAFETY: MPI is initialised; out is written by MPI before it is read, and freed
-        // after its rank and size are read.
+        // after use; the gather writes node-size blocks of MASK_WORDS u64 into `all`, which
+        // holds exactly that many, and reads MASK_WORDS u64 from `mine`.
         unsafe {
             check(
                 "MPI_Comm_split_type",
@@ -133,9 +139,23 @@ impl Comm {
                 ),
             );
             let mut node = out.assume_init();
-            let rs = Comm(node).rank_size();
+            let (rank, size) = Comm(node).rank_size();
+            let mut all = vec![[0u64; MASK_WORDS]; size];
+            let words = count(MASK_WORDS);
+            check(
+                "MPI_Allgather",
+                ffi::MPI_Allgather(
+                    mine.as_ptr().cast(),
+                    words,
+                    ffi::RSMPI_UINT64_T,
+                    all.as_mut_ptr().cast(),
+                    words,
+                    ffi::RSMPI_UINT64_T,
+                    node,
+                ),
+            );
             check("MPI_Comm_free", ffi::MPI_Comm_free(&mut node));
-            rs
+            (rank, all)
         }
     }
 

@@ -7,10 +7,12 @@
 //! repetitions, on every process at once; a row's #bytes is what all of a rank's threads
 //! move (count·type size·T). The crate declares the benchmarks (here), its options
 //! (`options`), the threads and their kernel (`team`), each thread's pattern (`patterns`), the
-//! MPI calls (`ffi`) and the tables (`table`); imb-core runs them.
+//! MPI calls (`ffi`), the tables (`table`) and the run-time bound (`cost`); imb-core runs
+//! them.
 
 #![allow(non_upper_case_globals)] // benchmark statics carry IMB-MT's names
 
+pub mod cost;
 mod ffi;
 pub mod options;
 pub mod patterns;
@@ -20,11 +22,12 @@ mod team;
 use imb_core::bench::{Class, Info, Procs};
 use imb_core::cli::{Options, ThreadLevel};
 use imb_core::kernel::{Benchmark, Ctx, Hooks, RunState, Suite, Timed};
-use imb_core::note::Note;
-use imb_core::plan::Plan;
+use imb_core::note::{Note, Remark};
+use imb_core::plan::{Plan, StepPlan};
 use imb_core::report::Header;
 use imb_core::vocab::Layout;
 use patterns::Pattern;
+use serde::Serialize;
 use team::{MtKernel, Run};
 
 /// One IMB-MT benchmark: its metadata and its pattern.
@@ -84,6 +87,8 @@ const fn info(name: &'static str, class: Class, pattern: Pattern) -> Info {
             imb_core::bench::any_np
         },
         volume_rule: repeat_cap,
+        // imb-mt prices its runs itself (`cost`).
+        effort: cost::no_effort,
         ..base
     }
 }
@@ -143,10 +148,42 @@ fn run_state(_: &[&'static Info], o: &Options) -> Option<RunState> {
     Some((Box::new(Run::new(mt, multiple)), None))
 }
 
-/// Before the header: the threads of a rank call MPI at once, which needs
-/// MPI_THREAD_MULTIPLE granted.
-fn before_run(_: &Plan, o: &Options) -> std::result::Result<(), String> {
+/// The pattern of benchmark `name`.
+fn pattern_of(name: &str) -> Option<Pattern> {
+    BENCHMARKS
+        .iter()
+        .find(|b| b.info.name == name)
+        .map(|b| b.pattern)
+}
+
+/// Before the header (rank 0): the run-time bound (`cost`, `-force`); the threads of a rank
+/// call MPI at once, which needs MPI_THREAD_MULTIPLE granted; and below multiple, where
+/// IMB-MT runs one thread whatever OMP_NUM_THREADS says, one line on stderr when it asked for
+/// more (the header says so too: `OneThread`).
+fn before_run(plan: &Plan, o: &Options) -> std::result::Result<(), String> {
     let mt = options::Mt::of(&o.family, o.thread_level);
+    let (secs, longest) = cost::least(plan, &mt, pattern_of);
+    if let Some(line) = cost::refusal(secs, longest, o.force) {
+        return Err(line);
+    }
+    // The ranks on this host, as the launcher says (rank 0 alone runs this), else all.
+    let world = plan
+        .benchmarks
+        .iter()
+        .flat_map(|b| &b.steps)
+        .find_map(|s| match s {
+            StepPlan::Run { layout, .. } => Some(layout.np),
+            _ => None,
+        })
+        .unwrap_or(1);
+    let local = ["OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"]
+        .iter()
+        .find_map(|k| std::env::var(k).ok()?.trim().parse().ok())
+        .unwrap_or(world);
+    let bytes = cost::rank_bytes(plan, &mt, pattern_of);
+    if let Some(line) = cost::memory_short(bytes, local, imb_core::sysinfo::mem_available()) {
+        return Err(line);
+    }
     if o.thread_level == ThreadLevel::Multiple && ffi::granted_level() < ffi::level_multiple() {
         return Err(format!(
             "the MPI library did not grant MPI_THREAD_MULTIPLE, which {} threads per rank \
@@ -154,7 +191,33 @@ fn before_run(_: &Plan, o: &Options) -> std::result::Result<(), String> {
             mt.threads
         ));
     }
+    if let Some(asked) = options::threads_asked(o.thread_level) {
+        eprintln!(
+            "imb-mt: note: -thread_level {} runs one thread per rank, not the {asked} of \
+             OMP_NUM_THREADS (IMB-MT starts threads only under -thread_level multiple)",
+            o.thread_level.name()
+        );
+    }
     Ok(())
+}
+
+/// Below MPI_THREAD_MULTIPLE a rank runs one thread, as IMB-MT's does, whatever
+/// OMP_NUM_THREADS says: said in the header, so a one-thread run is never taken for T threads.
+#[derive(Debug, Clone, Serialize)]
+pub struct OneThread {
+    pub thread_level: &'static str,
+    pub threads: usize,
+}
+
+impl Remark for OneThread {
+    const KIND: &'static str = "mt_one_thread";
+    fn lines(&self) -> Vec<String> {
+        vec![format!(
+            "-thread_level {}: one thread per rank (IMB-MT runs OMP_NUM_THREADS's threads only \
+             under -thread_level multiple)",
+            self.thread_level
+        )]
+    }
 }
 
 /// A row's #bytes: what all the threads of a rank move (IMB-MT's weak-scaling size).
@@ -162,17 +225,14 @@ fn row_bytes(x: usize, o: &Options) -> usize {
     x.saturating_mul(options::Mt::of(&o.family, o.thread_level).threads)
 }
 
-/// IMB-MT's banner lines: the processes that took part and the threads of each, and the
-/// window of UniBandMT and BiBandMT.
+/// IMB-MT's banner lines: the processes of the run and the threads of each, and the window
+/// of UniBandMT and BiBandMT. Every process runs the benchmark (one without a partner still
+/// passes the barriers), so the count is the run's, as `-json`'s `processes` says; IMB-MT
+/// counts only the paired ones (doc/ReadMe_IMB.md, "imb-mt").
 fn process_block(info: &Info, l: &Layout, o: &Options) -> Option<Vec<String>> {
     let mt = options::Mt::of(&o.family, o.thread_level);
     let b = BENCHMARKS.iter().find(|b| b.info.name == info.name)?;
-    let np = if b.pattern.paired() {
-        patterns::paired_ranks(l.np, mt.stride)
-    } else {
-        l.np
-    };
-    let mut lines = vec![format!("#processes = {np} (threads: {})", mt.threads)];
+    let mut lines = vec![format!("#processes = {} (threads: {})", l.np, mt.threads)];
     if matches!(b.pattern, Pattern::UniBand | Pattern::BiBand) {
         lines.push(format!("window_size = {}", mt.window));
     }
@@ -191,6 +251,12 @@ fn header(h: &mut Header, o: &Options) {
         data: name.into(),
         reductions: name.into(),
     });
+    if o.thread_level != ThreadLevel::Multiple {
+        h.notes.push(Note::of(&OneThread {
+            thread_level: o.thread_level.name(),
+            threads: 1,
+        }));
+    }
 }
 
 /// imb-mt as the engine runs it.

@@ -130,10 +130,7 @@ impl Mt {
             },
             stride: STRIDE.get(v).unwrap_or(0),
             window: WINDOW.get(v).unwrap_or(DEFAULT_WINDOW),
-            datatype: match DATATYPE.get(v).as_deref() {
-                Some("char") => Datatype::Char,
-                _ => Datatype::Int,
-            },
+            datatype: datatype_of(v),
             malloc,
             align: MALLOC_ALIGN.get(v).unwrap_or(DEFAULT_ALIGN),
         }
@@ -199,6 +196,16 @@ pub fn threads_from(env: Option<&str>, cpus: usize) -> std::result::Result<usize
     }
 }
 
+/// The threads OMP_NUM_THREADS asks for when it asks for more than one and the thread level
+/// `level` runs one (below multiple).
+pub fn threads_asked(level: ThreadLevel) -> Option<usize> {
+    if level == ThreadLevel::Multiple {
+        return None;
+    }
+    let env = std::env::var("OMP_NUM_THREADS").ok();
+    threads_from(env.as_deref(), 1).ok().filter(|&t| t > 1)
+}
+
 fn resolve(f: &FamilyIn) -> Result<Values> {
     let mut v = f.raw.clone();
     let env = std::env::var("OMP_NUM_THREADS").ok();
@@ -217,6 +224,28 @@ fn resolve(f: &FamilyIn) -> Result<Values> {
             "verifies int elements only, as IMB-MT's does: use -datatype int",
         ));
     }
+    // The engine cuts a longer message to its largest size (2^MAXMSGLOG bytes) and runs
+    // that instead; a count is what the user asked for, so it is refused, not changed.
+    if let Some(c) = COUNT.get(&v) {
+        let dt = datatype_of(&v);
+        let cap = imb_core::lengths::maxmsg(f.params, 1);
+        if let Some(&big) = counts(&c)
+            .unwrap_or_default()
+            .iter()
+            .find(|&&n| n.saturating_mul(dt.size()) > cap)
+        {
+            return Err(Error::arg(
+                "-count",
+                format!(
+                    "{big} {w} elements are {} bytes a message, above imb-rs's largest message \
+                     ({cap} bytes: at most {} {w} elements)",
+                    big.saturating_mul(dt.size()),
+                    cap / dt.size(),
+                    w = dt.word(),
+                ),
+            ));
+        }
+    }
     if let Some(s) = STRIDE.get(&v).filter(|&s| s > 0) {
         if s > f.np / 2 {
             return Err(Error::arg(
@@ -232,6 +261,14 @@ fn resolve(f: &FamilyIn) -> Result<Values> {
     Ok(v)
 }
 
+/// `-datatype`'s type (int unless char).
+fn datatype_of(v: &Values) -> Datatype {
+    match DATATYPE.get(v).as_deref() {
+        Some("char") => Datatype::Char,
+        _ => Datatype::Int,
+    }
+}
+
 /// The run's message lengths: `-count`'s counts (IMB-MT's 1,2,4,8 by default) times the
 /// datatype's size.
 fn run_lengths(_: &FamilyIn, v: &Values) -> Option<Vec<usize>> {
@@ -239,15 +276,13 @@ fn run_lengths(_: &FamilyIn, v: &Values) -> Option<Vec<usize>> {
         .get(v)
         .and_then(|c| counts(&c).ok())
         .unwrap_or_else(|| DEFAULT_COUNTS.to_vec());
-    let dt = match DATATYPE.get(v).as_deref() {
-        Some("char") => Datatype::Char,
-        _ => Datatype::Int,
-    };
-    Some(lengths(&c, dt))
+    Some(lengths(&c, datatype_of(v)))
 }
 
-/// Options of the other executables refused here, with the reason.
-pub const REFUSED: [Refused; 8] = [
+/// Options of the other executables, and the engine's options IMB-MT does not have, refused
+/// here with the reason: each would otherwise be accepted and change nothing, or change the
+/// run in a way IMB-MT never does (`-compat 2021`'s probe loops would cut `-repeat`).
+pub const REFUSED: [Refused; 25] = [
     Refused {
         name: "aggregate_mode",
         takes: Takes::Value,
@@ -287,6 +322,94 @@ pub const REFUSED: [Refused; 8] = [
         name: "msg_pause",
         takes: Takes::Value,
         why: "IMB-MT has no pause between sizes",
+    },
+    Refused {
+        name: "compat",
+        takes: Takes::Value,
+        why: "{exe} always measures as IMB 2021's IMB-MT does (-repeat repetitions after -warmup, \
+              the megabyte 10^6 bytes); IMB 3.0 had no MT part",
+    },
+    Refused {
+        name: "iter_policy",
+        takes: Takes::Value,
+        why: "{exe} runs every size -repeat times, as IMB-MT does",
+    },
+    Refused {
+        name: "iter",
+        takes: Takes::Value,
+        why: "{exe} runs every size -repeat times, as IMB-MT does: use -repeat N",
+    },
+    Refused {
+        name: "time",
+        takes: Takes::Value,
+        why: "{exe} runs every size -repeat times, as IMB-MT does: lower -repeat or -count",
+    },
+    Refused {
+        name: "npmin",
+        takes: Takes::Value,
+        why: "{exe} runs every benchmark once on all processes of the run, as IMB-MT does",
+    },
+    Refused {
+        name: "multi",
+        takes: Takes::Value,
+        why: "{exe} runs every benchmark once on all processes of the run, as IMB-MT does",
+    },
+    Refused {
+        name: "map",
+        takes: Takes::Value,
+        why: "{exe}'s threads pair world ranks r and r+S (-stride S), as IMB-MT's do",
+    },
+    Refused {
+        name: "mem",
+        takes: Takes::Value,
+        why: "IMB-MT has no -mem: lower -count",
+    },
+    Refused {
+        name: "zero_size",
+        takes: Takes::Value,
+        why: "{exe}'s sizes are -count's element counts, none of them 0",
+    },
+    Refused {
+        name: "adaptive",
+        takes: Takes::Flag,
+        why: "{exe}'s threads time all -repeat repetitions of a size in one loop each, as \
+              IMB-MT's do",
+    },
+    Refused {
+        name: "cutoff",
+        takes: Takes::Value,
+        why: "{exe} has no -adaptive (IMB-MT's threads time one loop each)",
+    },
+    Refused {
+        name: "min_reps",
+        takes: Takes::Value,
+        why: "{exe} has no -adaptive (IMB-MT's threads time one loop each)",
+    },
+    Refused {
+        name: "max_reps",
+        takes: Takes::Value,
+        why: "{exe} has no -adaptive (IMB-MT's threads time one loop each)",
+    },
+    Refused {
+        name: "data_type",
+        takes: Takes::Value,
+        why: "IMB 2021 has it only in IMB-MPI1: {exe}'s element type is -datatype int|char, as IMB-MT's",
+    },
+    Refused {
+        name: "red_data_type",
+        takes: Takes::Value,
+        why: "IMB 2021 has it only in IMB-MPI1: {exe}'s reductions sum -datatype's type, as IMB-MT's",
+    },
+    Refused {
+        name: "contig_type",
+        takes: Takes::Value,
+        why: "IMB 2021 has it only in IMB-MPI1: {exe}'s messages are contiguous, as IMB-MT's",
+    },
+    Refused {
+        name: "settings",
+        takes: Takes::Value,
+        why: "IMB-MT reads no settings file: its parameters are -count, -repeat, -warmup and \
+              its other options",
     },
 ];
 

@@ -7,10 +7,11 @@
 //! `std::thread`s started (and bound, and given their buffers) before any of them reads the
 //! clock, and joined after the last has. Binding follows imb-threads' verified binding
 //! (`imb_harness::binding`): each thread of a rank on a CPU of its own, the ranks of a node on
-//! different CPUs when the node has enough; with fewer CPUs than threads the threads run
-//! unbound and the table says so.
+//! different CPUs when the node has enough (`place`, from every node rank's CPU mask); with
+//! fewer CPUs than threads, or CPU sets the ranks share in part, the threads run unbound and
+//! the table says so.
 
-use crate::ffi::{Comm, Elem};
+use crate::ffi::{Comm, Elem, MASK_WORDS};
 use crate::options::{Barrier, Datatype, Malloc, Mt};
 use crate::patterns::{self, Out, Pattern, Thread};
 use crate::table::Threads;
@@ -34,24 +35,46 @@ pub struct Run {
     pub unbound: bool,
 }
 
-/// CPUs for `threads` threads of node rank `node_rank` of `node_size`: a slice of the allowed
-/// CPUs of its own when the node has enough for every rank's threads; the allowed CPUs one
-/// each when the launcher gave the rank exactly its threads' count; else none (unbound).
-pub fn place(
-    threads: usize,
-    node_rank: usize,
-    node_size: usize,
-    allowed: &[usize],
-) -> Option<Vec<Placement>> {
-    let need = threads.saturating_mul(node_size.max(1));
-    let mine = if allowed.len() >= need {
-        &allowed[node_rank * threads..(node_rank + 1) * threads]
-    } else if allowed.len() == threads {
-        allowed
+/// `cpus` as a mask of `MASK_WORDS` words; None when a CPU lies beyond it.
+pub fn mask_of(cpus: &[usize]) -> Option<[u64; MASK_WORDS]> {
+    let mut m = [0u64; MASK_WORDS];
+    for &c in cpus {
+        *m.get_mut(c / 64)? |= 1 << (c % 64);
+    }
+    Some(m)
+}
+
+/// CPUs for `threads` threads of node rank `me`, given every node rank's mask (`masks`; an
+/// empty mask: unknown): when every rank of the node may run on the same CPUs (a launch
+/// without binding), a slice of them of its own if there are enough for every rank's
+/// threads; when the ranks' masks do not overlap (the launcher gave each its own CPUs), the
+/// first `threads` of its own if it has that many; else none (unbound). Two ranks' threads
+/// are never bound to one CPU: a spinning MPI call would starve the other thread there.
+pub fn place(threads: usize, me: usize, masks: &[[u64; MASK_WORDS]]) -> Option<Vec<Placement>> {
+    let cpus = |m: &[u64; MASK_WORDS]| -> Vec<usize> {
+        (0..MASK_WORDS * 64)
+            .filter(|&c| m[c / 64] & (1 << (c % 64)) != 0)
+            .collect()
+    };
+    let mine = cpus(masks.get(me)?);
+    let known = masks.iter().all(|m| m.iter().any(|&w| w != 0));
+    let same = masks.iter().all(|m| m == &masks[me]);
+    let disjoint = masks.iter().enumerate().all(|(i, a)| {
+        masks[i + 1..]
+            .iter()
+            .all(|b| a.iter().zip(b).all(|(x, y)| x & y == 0))
+    });
+    let need = threads.saturating_mul(masks.len().max(1));
+    let chosen = if !known || threads == 0 {
+        return None;
+    } else if same && mine.len() >= need {
+        &mine[me * threads..(me + 1) * threads]
+    } else if disjoint && mine.len() >= threads {
+        &mine[..threads]
     } else {
         return None;
     };
-    Some(mine.iter().map(|&c| Placement::Cpu(c)).collect())
+    Some(chosen.iter().map(|&c| Placement::Cpu(c)).collect())
 }
 
 impl Run {
@@ -67,8 +90,10 @@ impl Run {
             Datatype::Char => Elem::char(),
         };
         let allowed = binding::allowed_cpus().unwrap_or_default();
-        let (node_rank, node_size) = Comm::node_rank_size();
-        let (placements, unbound) = match place(mt.threads, node_rank, node_size, &allowed) {
+        // Every rank takes part in the gather, also one whose mask is not known (all zero).
+        let mine = mask_of(&allowed).unwrap_or([0; MASK_WORDS]);
+        let (node_rank, masks) = Comm::node_masks(&mine);
+        let (placements, unbound) = match place(mt.threads, node_rank, &masks) {
             Some(p) => (p, false),
             None => (vec![Placement::Unbound; mt.threads], true),
         };
@@ -301,20 +326,43 @@ fn summarise(outs: &[Out], threads: usize, unbound: bool) -> Sample<Threads> {
 mod tests {
     use super::*;
 
+    fn masks(of: &[&[usize]]) -> Vec<[u64; MASK_WORDS]> {
+        of.iter().map(|c| mask_of(c).unwrap()).collect()
+    }
+
     #[test]
     fn ranks_of_a_node_take_their_own_cpus() {
-        let all = [0, 1, 2, 3];
+        let all: &[usize] = &[0, 1, 2, 3];
         assert_eq!(
-            place(2, 1, 2, &all),
+            place(2, 1, &masks(&[all, all])),
             Some(vec![Placement::Cpu(2), Placement::Cpu(3)])
         );
         // The launcher gave each rank its own two CPUs.
         assert_eq!(
-            place(2, 1, 2, &[6, 7]),
+            place(2, 1, &masks(&[&[4, 5], &[6, 7]])),
             Some(vec![Placement::Cpu(6), Placement::Cpu(7)])
         );
-        // Two ranks of two threads on two CPUs: unbound.
-        assert_eq!(place(2, 0, 2, &[0, 1, 2]), None);
+        // Two ranks of two threads on three CPUs: unbound.
+        let three: &[usize] = &[0, 1, 2];
+        assert_eq!(place(2, 0, &masks(&[three, three])), None);
+        assert_eq!(mask_of(&[MASK_WORDS * 64]), None);
+    }
+
+    /// Four ranks of two threads on two CPUs, each rank given both: binding each rank's
+    /// threads to "its" two CPUs put all four ranks' thread 0 on one CPU.
+    #[test]
+    fn ranks_sharing_their_cpus_run_unbound() {
+        let two: &[usize] = &[0, 1];
+        for me in 0..4 {
+            assert_eq!(place(2, me, &masks(&[two, two, two, two])), None, "{me}");
+        }
+        // Overlapping but not equal masks: unbound too.
+        assert_eq!(place(1, 0, &masks(&[&[0, 1], &[1, 2]])), None);
+        // A rank whose mask is not known: unbound.
+        assert_eq!(
+            place(1, 0, &[mask_of(&[0]).unwrap(), [0; MASK_WORDS]]),
+            None
+        );
     }
 
     #[test]
