@@ -1128,3 +1128,90 @@ fn a_trend_says_why_a_run_has_no_figure() {
     assert!(err.contains("no stored run of system x"), "{err}");
     assert!(!err.contains("@date"), "{err}");
 }
+
+/// Damage inside an intact database (a page overwritten in the middle of a stored text, a
+/// value that is no longer UTF-8) is called damage of the store, naming the run and file,
+/// never blamed on a launch file; status 2, the store left as it is.
+#[test]
+fn damage_inside_the_store_is_called_so() {
+    let d = scratch("damage");
+    let db = d.join("results.sqlite");
+    let db = s(&db);
+    let json = format!("{CORPUS}/jsondoc/imb-rs-mpi1.json");
+    let (code, _, err) = run(&["store", "add", "--db", db, "--system", "vm", &json]);
+    assert_eq!(code, Some(0), "{err}");
+    {
+        let c = Connection::open(db).unwrap();
+        // One byte of the stored -json changed, as a bad sector or a stray write would.
+        c.execute(
+            "UPDATE files SET text = substr(text, 1, 300) || '\u{1}' || substr(text, 302)",
+            [],
+        )
+        .unwrap();
+    }
+    let before = std::fs::read(db).unwrap();
+    for args in [
+        vec!["--db", db, "--system", "vm", "@1", "@1"],
+        vec![
+            "trend", "PingPong", "--bytes", "8", "--db", db, "--system", "vm",
+        ],
+    ] {
+        let (code, out, err) = run(&args);
+        assert_eq!((code, out.as_str()), (Some(2), ""), "{args:?}: {err}");
+        assert!(
+            err.contains("damaged: run 1's file imb-rs-mpi1.json no longer has the SHA-256"),
+            "{args:?}: {err}"
+        );
+    }
+    assert_eq!(std::fs::read(db).unwrap(), before);
+    {
+        let c = Connection::open(db).unwrap();
+        c.execute("UPDATE runs SET label = CAST(x'ff41' AS TEXT)", [])
+            .unwrap();
+    }
+    let (code, out, err) = run(&["store", "list", "--db", db]);
+    assert_eq!((code, out.as_str()), (Some(2), ""), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("damaged (") && err.contains("restore it from a copy"),
+        "{err}"
+    );
+}
+
+/// Several store adds at once, each of the same shared run and one of its own: the shared
+/// launches are stored once, every own run is there, nothing is lost or doubled.
+#[test]
+fn concurrent_adds_of_the_same_files_store_them_once() {
+    let d = scratch("same-files");
+    let db = d.join("results.sqlite");
+    let db = s(&db);
+    let shared = run_dir(&d, "shared", 1, 1.0, 3, 5);
+    let own: Vec<String> = (0..5)
+        .map(|k| run_dir(&d, &format!("own{k}"), 2 + k, 1.0, 2, 5))
+        .collect();
+    let children: Vec<_> = own
+        .iter()
+        .map(|o| {
+            cmd(&["store", "add", "--db", db, "--system", "vm", &shared, o])
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let mut made = 0;
+    for c in children {
+        let o = c.wait_with_output().unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        made += String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .filter(|l| l.starts_with(&format!("{shared}: run ")))
+            .count();
+    }
+    assert_eq!(made, 1, "the shared run was added {made} times");
+    assert_eq!(count(db, "SELECT count(*) FROM runs"), 6);
+    assert_eq!(count(db, "SELECT count(*) FROM launches"), 3 + 5 * 2);
+    assert_eq!(count(db, "SELECT count(DISTINCT sha256) FROM files"), 13);
+    assert_eq!(count(db, "SELECT count(*) FROM files"), 13);
+    assert_eq!(integrity(db), "ok");
+}

@@ -290,12 +290,20 @@ impl Store {
             }
             [] => {
                 // Runs with the table but no figure at the size (flagged): said, with why.
-                let flagged: Vec<String> = per_run
+                let mut flagged: Vec<String> = per_run
                     .iter()
                     .filter_map(|(r, _, notes, _)| {
-                        notes.first().map(|(_, why)| format!("run {} {why}", r.id))
+                        notes
+                            .iter()
+                            .find(|(_, why)| why.starts_with("flagged"))
+                            .map(|(_, why)| format!("run {} {why}", r.id))
                     })
                     .collect();
+                if flagged.len() > 5 {
+                    let more = flagged.len() - 5;
+                    flagged.truncate(5);
+                    flagged.push(format!("{more} more"));
+                }
                 return Err(self.refuse(
                     format!(
                         "no stored run has {}{}{}{}",
