@@ -958,6 +958,19 @@ fn imb_rs_system_is_checked_as_system_is() {
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("--label: argument 8"), "{err}");
     assert!(!Path::new(db).exists());
+    // $IMB_RS_DB that is not UTF-8 is refused, not read as unset (another store used).
+    let o = cmd(&["store", "list"])
+        .env(
+            "IMB_RS_DB",
+            std::ffi::OsStr::from_bytes(b"/tmp/x\xff.sqlite"),
+        )
+        .env("HOME", &*d)
+        .env_remove("XDG_DATA_HOME")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.starts_with("imb-compare: $IMB_RS_DB: "), "{err}");
 }
 
 /// Every time the store shows says its zone: a `-json` launch's start and the time a run was

@@ -43,6 +43,25 @@ pub struct Store {
 /// data directory (`$XDG_DATA_HOME`, else `~/.local/share`, as the XDG base directory
 /// specification has it).
 pub fn db_path(arg: Option<&str>) -> Result<String, Error> {
+    // A variable that is set but not UTF-8 would read as unset, and another store be used
+    // without a word: refused, naming it.
+    for k in ["IMB_RS_DB", "XDG_DATA_HOME", "HOME"] {
+        if arg.is_some() {
+            break;
+        }
+        if let Some(v) = std::env::var_os(k).filter(|v| v.to_str().is_none()) {
+            return Err(Error::Arg {
+                arg: format!("${k}"),
+                msg: format!(
+                    "\"{}\" is not UTF-8: name the results store with --db FILE",
+                    imb_core::safefile::shown(&v)
+                ),
+            });
+        }
+        if k == "IMB_RS_DB" && std::env::var(k).is_ok_and(|v| !v.is_empty()) {
+            break;
+        }
+    }
     db_path_in(arg, |k| std::env::var(k).ok())
 }
 

@@ -10,7 +10,8 @@
 //!
 //! A new store is made under a temporary name beside the path and linked to the path only
 //! when complete, so a process killed while making it leaves no half-made store behind, and
-//! two processes making one at once end with one store.
+//! two processes making one at once end with one store. What a creation killed outright
+//! (SIGKILL) leaves under the temporary name is removed by the next one beside it ([`sweep`]).
 
 use super::{sql_error, Store};
 use crate::error::Error;
