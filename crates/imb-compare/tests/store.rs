@@ -1228,3 +1228,69 @@ fn concurrent_adds_of_the_same_files_store_them_once() {
     assert_eq!(count(db, "SELECT count(*) FROM files"), 13);
     assert_eq!(integrity(db), "ok");
 }
+
+/// `store rm` and `store accept` killed (SIGKILL) at moments from at once to after they are
+/// done: every time the store is whole, the run removed wholly or not at all, the baseline
+/// accepted or not. Any outcome of the race is fine; each is checked.
+#[test]
+fn rm_and_accept_killed_leave_the_store_whole() {
+    use std::os::unix::process::ExitStatusExt;
+    let d = scratch("killed-rm");
+    let db = d.join("results.sqlite");
+    let db = s(&db);
+    let first = run_dir(&d, "first", 1, 1.0, 2, 5);
+    let launches = 40;
+    let big = run_dir(&d, "big", 2, 1.0, launches, 3000);
+    let (code, _, err) = run(&["store", "add", "--db", db, "--system", "vm", &first, &big]);
+    assert_eq!(code, Some(0), "{err}");
+    let mut outcomes = Vec::new();
+    for (args, what) in [
+        (["store", "accept", "--db", db, "2"], "accept"),
+        (["store", "rm", "--db", db, "2"], "rm"),
+    ] {
+        for delay in [0u64, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000] {
+            let mut child = cmd(&args)
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap();
+            std::thread::sleep(std::time::Duration::from_millis(delay));
+            let _ = child.kill();
+            let status = child.wait().unwrap();
+            assert_eq!(integrity(db), "ok", "{what} after {delay} ms");
+            let runs = count(db, "SELECT count(*) FROM runs WHERE id = 2");
+            let l = count(db, "SELECT count(*) FROM launches WHERE run = 2");
+            let f = count(
+                db,
+                "SELECT count(*) FROM files WHERE launch IN (SELECT id FROM launches WHERE run = 2)",
+            );
+            let orphans = count(
+                db,
+                "SELECT (SELECT count(*) FROM launches WHERE run NOT IN (SELECT id FROM runs)) \
+                 + (SELECT count(*) FROM files WHERE launch NOT IN (SELECT id FROM launches)) \
+                 + (SELECT count(*) FROM accepted WHERE run NOT IN (SELECT id FROM runs))",
+            );
+            assert_eq!(orphans, 0, "{what} after {delay} ms");
+            let n = launches as i64;
+            assert!(
+                (runs, l, f) == (1, n, n) || (runs, l, f) == (0, 0, 0),
+                "{what} after {delay} ms: run 2 has {l} launches, {f} files"
+            );
+            assert!(count(db, "SELECT count(*) FROM accepted") <= 1);
+            let (code, _, err) = run(&["store", "list", "--db", db]);
+            assert_eq!(code, Some(0), "{err}");
+            outcomes.push(format!("{what} {delay} ms: {:?}", status.signal()));
+            if status.signal().is_none() {
+                break;
+            }
+        }
+    }
+    println!("{outcomes:?}");
+    // Whatever the kills left, the store still takes the command whole.
+    if count(db, "SELECT count(*) FROM runs WHERE id = 2") == 1 {
+        let (code, _, err) = run(&["store", "rm", "--db", db, "2"]);
+        assert_eq!(code, Some(0), "{err}");
+    }
+    assert_eq!(count(db, "SELECT count(*) FROM runs"), 1);
+    assert_eq!(integrity(db), "ok");
+}
