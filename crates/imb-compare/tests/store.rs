@@ -879,6 +879,20 @@ fn a_store_on_a_read_only_mount_is_read() {
         let (code, _, err) = run(&["store", "add", "--db", db, "--system", "vm", &r]);
         assert_eq!(code, Some(0), "{err}");
     }
+    // A copy whose log holds a commit not yet in the file (its writer never closed it).
+    let logged = d.join("logged.sqlite");
+    std::fs::copy(db, &logged).unwrap();
+    let c = Connection::open(&logged).unwrap();
+    c.pragma_update(None, "wal_autocheckpoint", 0).unwrap();
+    c.execute("UPDATE runs SET label = 'x'", []).unwrap();
+    for ext in ["", "-wal"] {
+        std::fs::copy(
+            format!("{}{ext}", s(&logged)),
+            disk.0.join(format!("logged.sqlite{ext}")),
+        )
+        .unwrap();
+    }
+    std::mem::forget(c);
     let ro = Command::new("mount")
         .args(["-o", "remount,ro"])
         .arg(&disk.0)
@@ -902,6 +916,11 @@ fn a_store_on_a_read_only_mount_is_read() {
     assert_eq!((code, out.as_str()), (Some(3), ""), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
     assert_eq!(std::fs::read(db).unwrap(), before);
+    // A log with writes not yet in the file cannot be read here: said, not read half.
+    let logged = disk.0.join("logged.sqlite");
+    let (code, out, err) = run(&["store", "list", "--db", s(&logged)]);
+    assert_eq!((code, out.as_str()), (Some(2), ""), "{err}");
+    assert!(err.contains("holds writes not yet in it"), "{err}");
 }
 
 /// `$IMB_RS_SYSTEM` is checked as `--system` is: a right-to-left override, a blank name or

@@ -173,16 +173,18 @@ impl Store {
         // read as immutable, which is exact only while no log holds commits not yet copied
         // into it (a log left by a writer that was killed).
         if let Err(e) = schema::check_readable(&store) {
-            let Error::StoreWrite { msg, .. } = e else {
+            if !matches!(e, Error::StoreWrite { .. }) {
                 return Err(e);
-            };
+            }
             let wal = format!("{db}-wal");
             if std::fs::metadata(&wal).is_ok_and(|m| m.len() > 0) {
                 return Err(Error::Store {
                     db: db.to_string(),
                     msg: format!(
-                        "cannot be read where it is ({msg}), and its log {wal} holds writes \
-                         not yet in it: open it once where it can be written, or copy both"
+                        "cannot be read where it is: its log {wal} holds writes not yet in \
+                         it, which SQLite reads only with a shared-memory file it cannot make \
+                         here (a read-only mount?): run a command once where it can be \
+                         written, or copy it with its log to a writable place"
                     ),
                 });
             }
