@@ -144,9 +144,9 @@ impl Drop for PlotDir {
     }
 }
 
-/// The temporary name of plot directory `name`: `.NAME.plot-HOST-PID`.
-fn temporary_name(name: &str, pid: u32) -> String {
-    format!(".{name}.plot-{}-{pid}", crate::store::schema::host())
+/// The temporary name of plot directory `name` without its process id: `.NAME.plot-HOST-`.
+fn temporary_prefix(name: &str) -> String {
+    format!(".{name}.plot-{}-", crate::store::schema::host())
 }
 
 /// Removes beside plot directory `d` the temporary directories of earlier runs killed while
@@ -166,8 +166,7 @@ fn sweep(d: &Path) {
     let Some(me) = crate::store::schema::user() else {
         return;
     };
-    let prefix = temporary_name(name, 0);
-    let prefix = prefix.trim_end_matches('0');
+    let prefix = temporary_prefix(name);
     let Ok(entries) = std::fs::read_dir(parent) else {
         return;
     };
@@ -175,7 +174,7 @@ fn sweep(d: &Path) {
         let Some(pid) = e
             .file_name()
             .to_str()
-            .and_then(|f| f.strip_prefix(prefix))
+            .and_then(|f| f.strip_prefix(prefix.as_str()))
             .filter(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
             .and_then(|p| p.parse::<u32>().ok())
         else {
@@ -235,9 +234,11 @@ pub fn prepare(dir: &str) -> Result<PlotDir, Error> {
         if let Some(p) = parent {
             std::fs::create_dir_all(p).map_err(|e| fail(e.to_string()))?;
         }
-        out.work = parent
-            .unwrap_or(Path::new("."))
-            .join(temporary_name(name, std::process::id()));
+        out.work = parent.unwrap_or(Path::new(".")).join(format!(
+            "{}{}",
+            temporary_prefix(name),
+            std::process::id()
+        ));
         // Ours alone: a leftover of this process id (a reused one) is not written into.
         std::fs::create_dir(&out.work).map_err(|e| fail(e.to_string()))?;
         out.made_dirs.insert(0, out.work.clone());
