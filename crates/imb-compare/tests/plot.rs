@@ -546,12 +546,13 @@ fn a_signal_during_plot_leaves_nothing_and_the_next_plot_works() {
             std::thread::sleep(std::time::Duration::from_millis(1));
         };
         println!("{name}: the run ended by {status:?}");
-        if status.signal().is_some() {
-            assert!(!dir.exists(), "{name}: a half-made {plots} was left");
-        } else {
+        // Either no directory, or a whole one: a signal that arrives after the last file
+        // (under load, any time) may end a run whose directory is already in place.
+        if status.signal().is_none() || dir.exists() {
             assert!(
-                read(dir.join("index.html")).contains("imb-compare --plot"),
-                "{name}"
+                std::fs::read_to_string(dir.join("index.html"))
+                    .is_ok_and(|i| i.contains("imb-compare --plot")),
+                "{name}: a half-made {plots} was left"
             );
         }
         if sig == libc::SIGINT {
