@@ -289,7 +289,8 @@ fn store_command() -> Command {
                         .value_name("RUN")
                         .num_args(1..)
                         .required(true)
-                        .value_parser(clap::value_parser!(i64))
+                        // Run numbers start at 1: 0 or -1 names no run.
+                        .value_parser(clap::value_parser!(i64).range(1..))
                         .help("a run number (imb-compare store list shows them)"),
                 ),
         )
@@ -436,7 +437,7 @@ pub fn command() -> Command {
                     Arg::new("processes")
                         .long("processes")
                         .value_name("P")
-                        .value_parser(clap::value_parser!(usize))
+                        .value_parser(clap::builder::RangedU64ValueParser::<usize>::new().range(1..))
                         .help("the table's process count, when the runs have several"),
                 )
                 .arg(metric_arg())
@@ -561,6 +562,17 @@ mod tests {
             &["imb-compare", "--metric", "t", "store", "list"],
             &["imb-compare", "--db", "a", "store", "list", "--db", "b"],
             &["imb-compare", "--system", "s", "store", "rm", "1"],
+            &["imb-compare", "store", "rm", "0"],
+            &["imb-compare", "store", "rm", "--", "-1"],
+            &[
+                "imb-compare",
+                "trend",
+                "PingPong",
+                "--bytes",
+                "8",
+                "--processes",
+                "0",
+            ],
             &["imb-compare", "--no-such-option\u{1b}[2J", "a", "b"],
         ] {
             let args = argv.iter().map(OsString::from).collect();
