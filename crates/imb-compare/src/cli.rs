@@ -16,6 +16,18 @@ pub enum Usage {
     Shown(clap::Error),
 }
 
+/// The options whose value is a path or a name, which a non-UTF-8 argument may be.
+const VALUED: [&str; 8] = [
+    "--label",
+    "--tag",
+    "--system",
+    "--db",
+    "--plot",
+    "--references",
+    "--junit",
+    "--json",
+];
+
 /// The parsed command line (`args` with the program's name first).
 pub fn parse(args: Vec<OsString>) -> Result<clap::ArgMatches, Usage> {
     // clap would say only that some argument is not UTF-8; name it.
@@ -25,8 +37,20 @@ pub fn parse(args: Vec<OsString>) -> Result<clap::ArgMatches, Usage> {
         .skip(1)
         .find(|(_, a)| a.to_str().is_none())
     {
+        // The option it is the value of, when it is one (`--label X` or `--label=X`).
+        let bytes = std::os::unix::ffi::OsStrExt::as_bytes(a.as_os_str());
+        let option = match bytes.iter().position(|&b| b == b'=') {
+            Some(eq) if bytes.starts_with(b"--") => {
+                Some(String::from_utf8_lossy(&bytes[..eq]).into_owned())
+            }
+            _ => args[k - 1]
+                .to_str()
+                .filter(|p| k > 1 && VALUED.contains(p))
+                .map(str::to_string),
+        };
         return Err(Usage::Error(format!(
-            "argument {k} \"{}\" is not UTF-8: name files by UTF-8 paths",
+            "{}argument {k} \"{}\" is not UTF-8: paths, names and selectors are UTF-8 text",
+            option.map(|o| format!("{o}: ")).unwrap_or_default(),
             imb_core::safefile::shown(a)
         )));
     }
@@ -121,15 +145,55 @@ fn path(s: &str) -> Result<String, String> {
     }
 }
 
-/// A system, label or tag: a selector's terms are split at commas and `=`, and a name is shown
-/// on one line.
-fn name(s: &str) -> Result<String, String> {
+/// Characters that change how the text around them is shown without being seen themselves:
+/// the bidirectional embeddings, overrides and isolates (a right-to-left override makes
+/// `nightly` read as `ylthgin`, or a run's label pass for another's), the direction marks, and
+/// the zero-width ones that make two names look alike.
+fn invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{061c}'
+            | '\u{200b}'..='\u{200f}'
+            | '\u{202a}'..='\u{202e}'
+            | '\u{2060}'..='\u{2069}'
+            | '\u{feff}'
+    )
+}
+
+/// `s` with its control, invisible and text-direction characters escaped (`\u{202e}`), the
+/// rest as it is: an argument quoted in a message then reads as typed, and cannot turn the
+/// line around or hide a character.
+pub fn shown(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_control() || invisible(c) {
+                c.escape_unicode().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+/// A system, label or tag, from an option or `$IMB_RS_SYSTEM` alike: a selector's terms are
+/// split at commas and `=`, a name is shown on one line as it is read, and one that cannot be
+/// seen (blank, or padded with spaces that a selector would have to repeat) names nothing the
+/// user can type back.
+pub fn name(s: &str) -> Result<String, String> {
     if s.is_empty() {
         Err("an empty name".to_string())
-    } else if s.chars().any(|c| c.is_control() || c == ',' || c == '=') || s.starts_with('@') {
+    } else if s.trim().is_empty() {
+        Err(format!("{s:?}: a blank name (only spaces)"))
+    } else if s.trim() != s {
+        Err(format!("{s:?}: a name does not start or end with a space"))
+    } else if s.chars().any(|c| c.is_control() || invisible(c)) {
         Err(format!(
-            "{:?}: a name has no control characters, commas or '=', and does not start with @",
-            s
+            "\"{}\": a name has no control, invisible or text-direction characters",
+            shown(s)
+        ))
+    } else if s.contains([',', '=']) || s.starts_with('@') {
+        Err(format!(
+            "{s:?}: a name has no commas or '=', and does not start with @"
         ))
     } else {
         Ok(s.to_string())
@@ -225,7 +289,8 @@ fn store_command() -> Command {
                         .value_name("RUN")
                         .num_args(1..)
                         .required(true)
-                        .value_parser(clap::value_parser!(i64))
+                        // Run numbers start at 1: 0 or -1 names no run.
+                        .value_parser(clap::value_parser!(i64).range(1..))
                         .help("a run number (imb-compare store list shows them)"),
                 ),
         )
@@ -372,7 +437,7 @@ pub fn command() -> Command {
                     Arg::new("processes")
                         .long("processes")
                         .value_name("P")
-                        .value_parser(clap::value_parser!(usize))
+                        .value_parser(clap::builder::RangedU64ValueParser::<usize>::new().range(1..))
                         .help("the table's process count, when the runs have several"),
                 )
                 .arg(metric_arg())
@@ -461,6 +526,29 @@ mod tests {
     }
 
     #[test]
+    fn names_that_cannot_be_seen_or_typed_back_are_refused() {
+        for ok in ["vm", "cluster-a", "mpi 4.1.4", "été", "ノード"] {
+            assert_eq!(name(ok).as_deref(), Ok(ok));
+        }
+        for (bad, says) in [
+            ("", "an empty name"),
+            ("  ", "a blank name"),
+            ("\t", "a blank name"),
+            (" vm", "does not start or end with a space"),
+            ("vm\u{202e}x", "text-direction"),
+            ("\u{2067}vm", "text-direction"),
+            ("v\u{200b}m", "invisible"),
+            ("v\u{7f}m", "control"),
+            ("a=b", "no commas or '='"),
+            ("@x", "does not start with @"),
+        ] {
+            let e = name(bad).unwrap_err();
+            assert!(e.contains(says), "{bad:?}: {e}");
+            assert!(!e.chars().any(|c| c.is_control() || invisible(c)), "{e:?}");
+        }
+    }
+
+    #[test]
     fn usage_errors_are_one_line() {
         for argv in [
             &["imb-compare"][..],
@@ -474,6 +562,17 @@ mod tests {
             &["imb-compare", "--metric", "t", "store", "list"],
             &["imb-compare", "--db", "a", "store", "list", "--db", "b"],
             &["imb-compare", "--system", "s", "store", "rm", "1"],
+            &["imb-compare", "store", "rm", "0"],
+            &["imb-compare", "store", "rm", "--", "-1"],
+            &[
+                "imb-compare",
+                "trend",
+                "PingPong",
+                "--bytes",
+                "8",
+                "--processes",
+                "0",
+            ],
             &["imb-compare", "--no-such-option\u{1b}[2J", "a", "b"],
         ] {
             let args = argv.iter().map(OsString::from).collect();

@@ -39,37 +39,65 @@ impl From<Error> for Stop {
     }
 }
 
+/// `$IMB_RS_SYSTEM`, checked as `--system` is (cli::name): a name from the environment files
+/// runs and narrows selectors just as one typed. Empty is unset, as shells use it.
+fn env_system() -> Result<Option<String>, String> {
+    const VAR: &str = "$IMB_RS_SYSTEM";
+    match std::env::var_os("IMB_RS_SYSTEM") {
+        None => Ok(None),
+        Some(v) if v.is_empty() => Ok(None),
+        Some(v) => match v.to_str() {
+            None => Err(format!(
+                "{VAR} \"{}\" is not UTF-8: a system name is UTF-8 text",
+                imb_core::safefile::shown(&v)
+            )),
+            Some(s) => cli::name(s)
+                .map(Some)
+                .map_err(|m| format!("{VAR}: {}", imb_core::error::plain(&m))),
+        },
+    }
+}
+
 /// The results store a command names (`--db`), opened when first needed.
 struct Stored {
     db: Option<String>,
-    system: Option<String>,
+    /// `--system`, else `$IMB_RS_SYSTEM`; its error is raised only where a system is used,
+    /// so a bad variable does not stop a comparison of files on disk.
+    system: Result<Option<String>, String>,
+    /// Whether the command writes (rm, accept): the store is then opened to write.
+    writing: bool,
     open: Option<Store>,
 }
 
 impl Stored {
     fn of(m: &clap::ArgMatches) -> Stored {
         // Not every store command takes --system.
-        let system = m
-            .try_get_one::<String>("system")
-            .ok()
-            .flatten()
-            .cloned()
-            .or_else(|| {
-                std::env::var("IMB_RS_SYSTEM")
-                    .ok()
-                    .filter(|s| !s.is_empty())
-            });
+        let system = match m.try_get_one::<String>("system").ok().flatten() {
+            Some(s) => Ok(Some(s.clone())),
+            None => env_system(),
+        };
         Stored {
             db: m.get_one::<String>("db").cloned(),
             system,
+            writing: false,
             open: None,
         }
     }
 
+    fn system(&self) -> Result<Option<String>, Stop> {
+        self.system.clone().map_err(Stop::Input)
+    }
+
+    /// The store, opened read-only unless `writing` was set: a store on a read-only mount
+    /// can be listed, shown and compared against.
     fn get(&mut self) -> Result<&mut Store, Stop> {
         if self.open.is_none() {
             let db = store::db_path(self.db.as_deref())?;
-            self.open = Some(Store::open(&db)?);
+            self.open = Some(if self.writing {
+                Store::open(&db)?
+            } else {
+                Store::open_read(&db)?
+            });
         }
         Ok(self.open.as_mut().expect("just opened"))
     }
@@ -84,7 +112,7 @@ impl Stored {
 
     /// A run named by number or by a selector that chooses exactly one.
     fn one_run(&mut self, arg: &str) -> Result<i64, Stop> {
-        let system = self.system.clone();
+        let system = self.system()?;
         let st = self.get()?;
         if let Ok(id) = arg.parse::<i64>() {
             return Ok(id);
@@ -118,7 +146,7 @@ fn load_all<'a>(
     for p in &paths {
         if select::is_selector(p) {
             let sel = Selector::parse(p)?;
-            let system = stored.system.clone();
+            let system = stored.system()?;
             loaded.push(stored.get()?.load(&sel, system.as_deref())?);
         } else {
             loaded.push(sides::load(p)?);
@@ -304,7 +332,7 @@ fn against_base(m: &clap::ArgMatches) -> Result<u8, Stop> {
                 p.path()
             ));
         }
-        p.keep();
+        p.keep().map_err(|e| Stop::Write(Some(e.to_string())))?;
     }
     print(&out)?;
     Ok(c.exit_status())
@@ -313,9 +341,10 @@ fn against_base(m: &clap::ArgMatches) -> Result<u8, Stop> {
 fn store_cmd(m: &clap::ArgMatches) -> Result<u8, Stop> {
     let (cmd, sub) = m.subcommand().expect("a subcommand is required");
     let mut stored = Stored::of(sub);
+    stored.writing = matches!(cmd, "rm" | "accept");
     match cmd {
         "add" => {
-            let system = stored.system.clone().ok_or_else(|| {
+            let system = stored.system()?.ok_or_else(|| {
                 Stop::Input(
                     "store add: name the system the runs ran on with --system NAME (or \
                      $IMB_RS_SYSTEM)"
@@ -346,7 +375,7 @@ fn store_cmd(m: &clap::ArgMatches) -> Result<u8, Stop> {
             print(&out)?;
         }
         "list" => {
-            let system = stored.system.clone();
+            let system = stored.system()?;
             let st = stored.get()?;
             let runs = match sub.get_one::<String>("selector") {
                 Some(sel) => st.select(&Selector::parse(sel)?, system.as_deref())?,
@@ -396,7 +425,7 @@ fn trend_cmd(m: &clap::ArgMatches) -> Result<u8, Stop> {
         None => None,
     };
     let mut stored = Stored::of(m);
-    let system = stored.system.clone();
+    let system = stored.system()?;
     let t = stored.get()?.trend(q, sel.as_ref(), system.as_deref())?;
     let mut out = t.text();
     if let Some(dir) = m.get_one::<String>("plot") {
@@ -404,7 +433,7 @@ fn trend_cmd(m: &clap::ArgMatches) -> Result<u8, Stop> {
         let mut p = plot::prepare(dir).map_err(|e| Stop::Write(Some(e.to_string())))?;
         let files = plot::trend::write(&mut p, &t).map_err(|e| Stop::Write(Some(e.to_string())))?;
         out.push_str(&format!("# {} and index.html in {}\n", files[0], p.path()));
-        p.keep();
+        p.keep().map_err(|e| Stop::Write(Some(e.to_string())))?;
     }
     print(&out)?;
     Ok(0)

@@ -466,3 +466,104 @@ fn verdict_intervals_zero_bytes_and_the_deciding_launch() {
     }
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// A launch of `tables` Allreduce tables (2, 3, ... processes) of 30 sizes each, started at
+/// `second` past 10:00: one plot a table, so that writing them takes a while.
+fn many_tables(dir: &Path, name: &str, second: u32, tables: usize) -> String {
+    let mut t = format!(
+        "#    imb-rs 0.1.0, MPI-1 part\n# Date                  : Fri May  1 10:00:{second:02} 2026\n\
+         # MPI Thread Environment: MPI_THREAD_SINGLE\n\n"
+    );
+    for p in 2..2 + tables {
+        t.push_str(&format!(
+            "# Benchmarking Allreduce \n# #processes = {p} \n\
+             \x20      #bytes #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]\n"
+        ));
+        for k in 0..30u32 {
+            let x = 1.0 + f64::from(k) + p as f64 * 0.01;
+            t.push_str(&format!(
+                "{:13} {:12} {x:12.2} {x:12.2} {x:12.2}\n",
+                1u64 << k,
+                1000
+            ));
+        }
+        t.push('\n');
+    }
+    t.push_str("\n# All processes entering MPI_Finalize\n");
+    let p = dir.join(name);
+    std::fs::write(&p, t).unwrap();
+    s(&p).to_string()
+}
+
+/// The entries of `parent` whose name starts with `.NAME.` (a temporary plot directory).
+fn hidden_beside(parent: &Path, name: &str) -> Vec<String> {
+    std::fs::read_dir(parent)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(&format!(".{name}.")))
+        .collect()
+}
+
+/// Whether a plot has been written yet into `dir` or a temporary directory beside it.
+fn an_svg_written(parent: &Path, name: &str) -> bool {
+    std::iter::once(name.to_string())
+        .chain(hidden_beside(parent, name))
+        .filter_map(|n| std::fs::read_dir(parent.join(n)).ok())
+        .flatten()
+        .flatten()
+        .any(|e| e.file_name().to_string_lossy().ends_with(".svg"))
+}
+
+/// SIGINT (Ctrl-C) or SIGKILL while `--plot` writes a new directory: nothing half-made stays
+/// (no directory of plots without its index.html, which the next `--plot` would refuse as not
+/// ours), and the next `--plot` into it works and leaves no temporary directory. A run that
+/// finished before the signal must have left a whole directory: the invariant is checked
+/// either way, so no outcome depends on the machine's speed.
+#[test]
+fn a_signal_during_plot_leaves_nothing_and_the_next_plot_works() {
+    use std::os::unix::process::ExitStatusExt;
+    let d = scratch("signal");
+    let a = many_tables(&d, "a.txt", 1, 300);
+    let b = many_tables(&d, "b.txt", 2, 300);
+    for (sig, name) in [(libc::SIGINT, "int"), (libc::SIGKILL, "kill")] {
+        let plots = format!("plots-{name}");
+        let dir = d.join(&plots);
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_imb-compare"))
+            .args(["--plot", s(&dir), &a, &b])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let status = loop {
+            if let Some(st) = child.try_wait().unwrap() {
+                break st;
+            }
+            if an_svg_written(&d, &plots) {
+                // SAFETY: kill(2) on our own child, whose id is alive until we wait for it.
+                unsafe { libc::kill(child.id() as i32, sig) };
+                break child.wait().unwrap();
+            }
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        };
+        println!("{name}: the run ended by {status:?}");
+        // Either no directory, or a whole one: a signal that arrives after the last file
+        // (under load, any time) may end a run whose directory is already in place.
+        if status.signal().is_none() || dir.exists() {
+            assert!(
+                std::fs::read_to_string(dir.join("index.html"))
+                    .is_ok_and(|i| i.contains("imb-compare --plot")),
+                "{name}: a half-made {plots} was left"
+            );
+        }
+        if sig == libc::SIGINT {
+            // SIGINT is caught: the clean-up ran before the process ended.
+            assert_eq!(hidden_beside(&d, &plots), Vec::<String>::new(), "{name}");
+        }
+        let (code, _, err) = run(&["--plot", s(&dir), &a, &b]);
+        assert_eq!(code, Some(0), "{name}: {err}");
+        assert!(read(dir.join("index.html")).contains("imb-compare --plot"));
+        // The next --plot removed what a killed run left beside the directory.
+        assert_eq!(hidden_beside(&d, &plots), Vec::<String>::new(), "{name}");
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}

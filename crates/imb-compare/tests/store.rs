@@ -578,7 +578,9 @@ fn a_trend_marks_the_step_and_nothing_else() {
     let (code, out, _) = run(&["trend", "--db", db, "PingPong", "--bytes", "0"]);
     assert_eq!(code, Some(0));
     assert!(
-        out.ends_with("# 8 run(s), 1 change point(s); 1 run(s) without this figure (flagged or not measured): 9\n"),
+        out.ends_with(
+            "# 8 run(s), 1 change point(s); 1 run(s) without this figure: 9 (no PingPong, 2 processes)\n"
+        ),
         "{out}"
     );
     // A size no run has: one line, status 2.
@@ -664,18 +666,21 @@ fn a_store_of_schema_1_is_migrated_and_keeps_its_numbers() {
     }
     let version = |db: &str| count(db, "PRAGMA user_version");
     assert_eq!(version(db), 1);
-    // Any command migrates it; the runs, their numbers, launches and baseline stay.
+    // Reading commands read it as it is (they open it read-only)...
     let (code, out, err) = run(&["store", "list", "--db", db]);
     assert_eq!(code, Some(0), "{err}");
-    assert_eq!(version(db), 2);
+    assert_eq!(version(db), 1);
     assert_eq!(listed(db), [1, 2, 3]);
     assert!(out.lines().nth(3).unwrap().ends_with("[accepted]"), "{out}");
     let (code, out, _) = run(&["store", "show", "--db", db, "3"]);
     assert_eq!(code, Some(0));
     assert_eq!(out.matches("\nlaunch ").count(), 2, "{out}");
+    // ...and the first write migrates it; the runs, their numbers, launches and baseline stay.
     // Schema 1 gave the newest run's number again after store rm; schema 2 does not.
     let (code, _, err) = run(&["store", "rm", "--db", db, "3"]);
     assert_eq!(code, Some(0), "{err}");
+    assert_eq!(version(db), 2);
+    assert_eq!(listed(db), [1, 2]);
     let r4 = run_dir(&d, "r4", 4, 1.0, 2, 3);
     let (code, out, err) = run(&["store", "add", "--db", db, "--system", "vm", &r4]);
     assert_eq!(code, Some(0), "{err}");
@@ -801,4 +806,510 @@ fn a_trend_does_not_mix_incomparable_runs() {
         lines[5].contains("left out: cut short (no closing line"),
         "{out}"
     );
+}
+
+/// The files in `dir` whose name starts with a dot.
+fn hidden(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.'))
+        .collect();
+    v.sort();
+    v
+}
+
+/// A store add killed (SIGKILL) while it made the store leaves its temporary file: the next
+/// store add beside it removes it, and only it (a live process's, another host's, a file of the
+/// user's stay).
+#[test]
+fn a_store_creation_killed_leaves_nothing_for_good() {
+    let d = scratch("creation");
+    let db = d.join("results.sqlite");
+    let db = s(&db);
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap();
+    let host: String = host
+        .trim()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '.' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    // No process has this id: Linux's pid_max is at most 2^22.
+    let dead = i32::MAX;
+    let stale = [
+        format!(".results.sqlite.new-{host}-{dead}"),
+        format!(".results.sqlite.new-{host}-{dead}-journal"),
+        format!(".results.sqlite.new-{host}-{dead}-wal"),
+    ];
+    let kept = [
+        format!(".results.sqlite.new-{host}-{}", std::process::id()),
+        format!(".results.sqlite.new-elsewhere-{dead}"),
+        ".results.sqlite.new-notes".to_string(),
+        format!(".other.sqlite.new-{dead}"),
+    ];
+    for f in stale.iter().chain(&kept) {
+        std::fs::write(d.join(f), "x").unwrap();
+    }
+    let base = run_dir(&d, "base", 1, 1.0, 1, 3);
+    let (code, _, err) = run(&["store", "add", "--db", db, "--system", "vm", &base]);
+    assert_eq!(code, Some(0), "{err}");
+    let mut want = kept.to_vec();
+    want.sort();
+    assert_eq!(hidden(&d), want);
+}
+
+/// Reading commands open the store read-only: a store on a read-only mount is listed, shown,
+/// compared and trended; a writing command says it cannot write (status 3).
+#[test]
+fn a_store_on_a_read_only_mount_is_read() {
+    let Some(disk) = imb_testkit::SmallDisk::new("imb-compare-store-ro", "2m") else {
+        println!("skipped: cannot mount a small tmpfs here (not root?)");
+        return;
+    };
+    let d = scratch("read-only");
+    let db = disk.0.join("results.sqlite");
+    let db = s(&db);
+    for (k, day) in [(1, 1), (2, 2)] {
+        let r = run_dir(&d, &format!("r{k}"), day, 1.0, 3, 4);
+        let (code, _, err) = run(&["store", "add", "--db", db, "--system", "vm", &r]);
+        assert_eq!(code, Some(0), "{err}");
+    }
+    // A copy whose log holds a commit not yet in the file (its writer never closed it).
+    let logged = d.join("logged.sqlite");
+    std::fs::copy(db, &logged).unwrap();
+    let c = Connection::open(&logged).unwrap();
+    c.pragma_update(None, "wal_autocheckpoint", 0).unwrap();
+    c.execute("UPDATE runs SET label = 'x'", []).unwrap();
+    for ext in ["", "-wal"] {
+        std::fs::copy(
+            format!("{}{ext}", s(&logged)),
+            disk.0.join(format!("logged.sqlite{ext}")),
+        )
+        .unwrap();
+    }
+    std::mem::forget(c);
+    let ro = Command::new("mount")
+        .args(["-o", "remount,ro"])
+        .arg(&disk.0)
+        .status()
+        .unwrap();
+    assert!(ro.success());
+    let before = std::fs::read(db).unwrap();
+    for args in [
+        vec!["store", "list", "--db", db],
+        vec!["store", "show", "--db", db, "--system", "vm", "@latest"],
+        vec!["--db", db, "--system", "vm", "@1", "@2"],
+        vec![
+            "trend", "PingPong", "--bytes", "1", "--db", db, "--system", "vm",
+        ],
+    ] {
+        let (code, out, err) = run(&args);
+        assert_eq!(code, Some(0), "{args:?}: {err}");
+        assert!(!out.is_empty(), "{args:?}");
+    }
+    let (code, out, err) = run(&["store", "accept", "--db", db, "2"]);
+    assert_eq!((code, out.as_str()), (Some(3), ""), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert_eq!(std::fs::read(db).unwrap(), before);
+    // A log with writes not yet in the file cannot be read here: said, not read half.
+    let logged = disk.0.join("logged.sqlite");
+    let (code, out, err) = run(&["store", "list", "--db", s(&logged)]);
+    assert_eq!((code, out.as_str()), (Some(2), ""), "{err}");
+    assert!(err.contains("holds writes not yet in it"), "{err}");
+}
+
+/// `$IMB_RS_SYSTEM` is checked as `--system` is: a right-to-left override, a blank name or
+/// bytes that are not UTF-8 are refused in one line naming it, and nothing is stored.
+#[test]
+fn imb_rs_system_is_checked_as_system_is() {
+    use std::os::unix::ffi::OsStrExt;
+    let d = scratch("env-system");
+    let db = d.join("results.sqlite");
+    let db = s(&db);
+    let base = run_dir(&d, "base", 1, 1.0, 1, 3);
+    let values: [(&std::ffi::OsStr, &str); 4] = [
+        ("vm\u{202e}lanigiro".as_ref(), "text-direction"),
+        ("   ".as_ref(), "a blank name"),
+        ("a,b".as_ref(), "a name has no commas"),
+        (std::ffi::OsStr::from_bytes(b"vm\xff"), "is not UTF-8"),
+    ];
+    for (value, says) in values {
+        let o = cmd(&["store", "add", "--db", db, &base])
+            .env("IMB_RS_SYSTEM", value)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{value:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.starts_with("imb-compare: $IMB_RS_SYSTEM") && err.contains(says),
+            "{value:?}: {err}"
+        );
+        assert!(!err.contains('\u{202e}'), "{err}");
+    }
+    assert!(!Path::new(db).exists());
+    // The same names as options, and labels and tags, are refused alike.
+    for args in [
+        vec!["--system", "vm\u{202e}x"],
+        vec!["--system", "vm", "--label", " "],
+        vec!["--system", "vm", "--tag", "\u{200b}"],
+        vec!["--system", "vm", "--label", " padded"],
+    ] {
+        let mut all = vec!["store", "add", "--db", db];
+        all.extend(args.iter());
+        all.push(&base);
+        let (code, _, err) = run(&all);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+    let o = cmd(&["store", "add", "--db", db, "--system", "vm"])
+        .arg("--label")
+        .arg(std::ffi::OsStr::from_bytes(b"x\xfe"))
+        .arg(&base)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("--label: argument 8"), "{err}");
+    assert!(!Path::new(db).exists());
+    // $IMB_RS_DB that is not UTF-8 is refused, not read as unset (another store used).
+    let o = cmd(&["store", "list"])
+        .env(
+            "IMB_RS_DB",
+            std::ffi::OsStr::from_bytes(b"/tmp/x\xff.sqlite"),
+        )
+        .env("HOME", &*d)
+        .env_remove("XDG_DATA_HOME")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.starts_with("imb-compare: $IMB_RS_DB: "), "{err}");
+}
+
+/// Every time the store shows says its zone: a `-json` launch's start and the time a run was
+/// added are UTC, a text launch's Date line the local time of its machine.
+#[test]
+fn store_dates_say_their_zone() {
+    let d = scratch("dates");
+    let db = d.join("results.sqlite");
+    let db = s(&db);
+    let text = format!("{CORPUS}/imbtext/imb-3.0.txt");
+    let json = format!("{CORPUS}/jsondoc/imb-rs-mpi1.json");
+    for f in [&text, &json] {
+        let (code, _, err) = run(&["store", "add", "--db", db, "--system", "vm", f]);
+        assert_eq!(code, Some(0), "{err}");
+    }
+    let (_, out, _) = run(&["store", "list", "--db", db]);
+    let row = |n: &str| out.lines().find(|l| l.trim_start().starts_with(n)).unwrap();
+    assert!(row("1 ").contains("2026-11-21 10:05:42 local"), "{out}");
+    assert!(row("2 ").contains("2026-11-25 16:06:32 UTC"), "{out}");
+    let (_, show, _) = run(&["store", "show", "--db", db, "2"]);
+    assert!(show.contains("started 2026-11-25 16:06:32 UTC"), "{show}");
+    let added = show.lines().find(|l| l.contains("added: ")).unwrap();
+    assert!(added.contains(" UTC from "), "{show}");
+    let (_, show1, _) = run(&["store", "show", "--db", db, "1"]);
+    assert!(
+        show1.contains("started 2026-11-21 10:05:42 local"),
+        "{show1}"
+    );
+}
+
+/// The text of a launch added after its -json, or the -json after its text: the run's date is
+/// the -json's start (UTC) either way.
+#[test]
+fn a_json_joining_its_text_dates_the_run() {
+    let d = scratch("join-date");
+    let db = d.join("results.sqlite");
+    let db = s(&db);
+    for f in ["imbtext/imb-rs-mpi1.txt", "jsondoc/imb-rs-mpi1.json"] {
+        let (code, _, err) = run(&[
+            "store",
+            "add",
+            "--db",
+            db,
+            "--system",
+            "vm",
+            &format!("{CORPUS}/{f}"),
+        ]);
+        assert_eq!(code, Some(0), "{err}");
+    }
+    let (_, out, _) = run(&["store", "list", "--db", db]);
+    assert!(out.contains("2026-11-25 16:06:32 UTC"), "{out}");
+}
+
+/// Selectors that name no run say why, not "no stored run matches": run 0 and negative
+/// numbers, a range of run numbers, empty terms, names no run can have.
+#[test]
+fn selectors_that_can_name_no_run_say_why() {
+    let d = scratch("selectors");
+    let db = d.join("results.sqlite");
+    let db = s(&db);
+    let base = run_dir(&d, "base", 1, 1.0, 1, 3);
+    let (code, _, err) = run(&["store", "add", "--db", db, "--system", "vm", &base]);
+    assert_eq!(code, Some(0), "{err}");
+    for (sel, says) in [
+        ("@0", "a run number is a whole number from 1"),
+        ("@-1", "a run number is a whole number from 1"),
+        ("@run=0", "a run number is a whole number from 1"),
+        (
+            "@99999999999999999999",
+            "a run number is a whole number from 1",
+        ),
+        ("@1..5", "is not a day"),
+        ("@latest,,tag=x", "an empty term"),
+        ("@latest,", "an empty term"),
+        (
+            "@label=a\u{1b}[2Jb",
+            "no control, invisible or text-direction",
+        ),
+        ("@tag=\u{202e}x", "no control, invisible or text-direction"),
+        ("@system= vm", "does not start or end with a space"),
+    ] {
+        let (code, out, err) = run(&["store", "list", "--db", db, sel]);
+        assert_eq!((code, out.as_str()), (Some(2), ""), "{sel}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(says), "{sel}: {err}");
+        assert!(
+            !err.contains('\u{1b}') && !err.contains('\u{202e}'),
+            "{err}"
+        );
+    }
+}
+
+/// A trend says, for each run without the figure, why: the size flagged, not measured, or the
+/// table missing; on one run, and when every run's figure is flagged, it says so too.
+#[test]
+fn a_trend_says_why_a_run_has_no_figure() {
+    let d = scratch("trend-why");
+    let db = d.join("results.sqlite");
+    let db = s(&db);
+    let dir = |name: &str, day: u32, edit: &dyn Fn(String) -> String| {
+        let p = d.join(name);
+        std::fs::create_dir_all(&p).unwrap();
+        for k in 0..3 {
+            std::fs::write(
+                p.join(format!("{k}.txt")),
+                edit(launch(day, k, 1.0 + 0.01 * f64::from(k), 4)),
+            )
+            .unwrap();
+        }
+        s(&p).to_string()
+    };
+    let flag = |t: String| {
+        t.replace(
+            "\n\n# All processes",
+            "\n# adaptive: 1 bytes: median 1.00 usec: UNSETTLED (half-width 5.0 %, cut-off 1 %)\n\n# All processes",
+        )
+    };
+    let flagged = dir("flagged", 1, &flag);
+    let (code, _, err) = run(&["store", "add", "--db", db, "--system", "vm", &flagged]);
+    assert_eq!(code, Some(0), "{err}");
+    // Every run's figure flagged: no figure, and why.
+    let (code, _, err) = run(&[
+        "trend", "PingPong", "--bytes", "1", "--db", db, "--system", "vm",
+    ]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("no stored run has a figure of PingPong at 1 bytes (run 1 flagged UNSETTLED)"),
+        "{err}"
+    );
+    let whole = dir("whole", 2, &|t| t);
+    let np4 = dir("np4", 3, &|t| t.replace("#processes = 2", "#processes = 4"));
+    let short = dir("short", 4, &|t| {
+        t.lines()
+            .filter(|l| !l.trim_start().starts_with("1 "))
+            .map(|l| format!("{l}\n"))
+            .collect()
+    });
+    let (code, _, err) = run(&[
+        "store", "add", "--db", db, "--system", "vm", &whole, &np4, &short,
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    // One run with the figure: a trend of one run.
+    let (code, out, err) = run(&[
+        "trend",
+        "PingPong",
+        "--bytes",
+        "1",
+        "--processes",
+        "2",
+        "--db",
+        db,
+        "--system",
+        "vm",
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.ends_with(
+            "# 1 run(s), 0 change point(s); 3 run(s) without this figure: 1 (flagged \
+             UNSETTLED), 3 (no PingPong, 2 processes), 4 (not measured at 1 bytes)\n"
+        ),
+        "{out}"
+    );
+    // No run of the system at all: said without a selector the user never wrote.
+    let (code, _, err) = run(&[
+        "trend", "PingPong", "--bytes", "1", "--db", db, "--system", "x",
+    ]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("no stored run of system x"), "{err}");
+    assert!(!err.contains("@date"), "{err}");
+}
+
+/// Damage inside an intact database (a page overwritten in the middle of a stored text, a
+/// value that is no longer UTF-8) is called damage of the store, naming the run and file,
+/// never blamed on a launch file; status 2, the store left as it is.
+#[test]
+fn damage_inside_the_store_is_called_so() {
+    let d = scratch("damage");
+    let db = d.join("results.sqlite");
+    let db = s(&db);
+    let json = format!("{CORPUS}/jsondoc/imb-rs-mpi1.json");
+    let (code, _, err) = run(&["store", "add", "--db", db, "--system", "vm", &json]);
+    assert_eq!(code, Some(0), "{err}");
+    {
+        let c = Connection::open(db).unwrap();
+        // One byte of the stored -json changed, as a bad sector or a stray write would.
+        c.execute(
+            "UPDATE files SET text = substr(text, 1, 300) || '\u{1}' || substr(text, 302)",
+            [],
+        )
+        .unwrap();
+    }
+    let before = std::fs::read(db).unwrap();
+    for args in [
+        vec!["--db", db, "--system", "vm", "@1", "@1"],
+        vec![
+            "trend", "PingPong", "--bytes", "8", "--db", db, "--system", "vm",
+        ],
+    ] {
+        let (code, out, err) = run(&args);
+        assert_eq!((code, out.as_str()), (Some(2), ""), "{args:?}: {err}");
+        assert!(
+            err.contains("damaged: run 1's file imb-rs-mpi1.json no longer has the SHA-256"),
+            "{args:?}: {err}"
+        );
+    }
+    assert_eq!(std::fs::read(db).unwrap(), before);
+    {
+        let c = Connection::open(db).unwrap();
+        c.execute("UPDATE runs SET label = CAST(x'ff41' AS TEXT)", [])
+            .unwrap();
+    }
+    let (code, out, err) = run(&["store", "list", "--db", db]);
+    assert_eq!((code, out.as_str()), (Some(2), ""), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("damaged (") && err.contains("restore it from a copy"),
+        "{err}"
+    );
+}
+
+/// Several store adds at once, each of the same shared run and one of its own: the shared
+/// launches are stored once, every own run is there, nothing is lost or doubled.
+#[test]
+fn concurrent_adds_of_the_same_files_store_them_once() {
+    let d = scratch("same-files");
+    let db = d.join("results.sqlite");
+    let db = s(&db);
+    let shared = run_dir(&d, "shared", 1, 1.0, 3, 5);
+    let own: Vec<String> = (0..5)
+        .map(|k| run_dir(&d, &format!("own{k}"), 2 + k, 1.0, 2, 5))
+        .collect();
+    let children: Vec<_> = own
+        .iter()
+        .map(|o| {
+            cmd(&["store", "add", "--db", db, "--system", "vm", &shared, o])
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let mut made = 0;
+    for c in children {
+        let o = c.wait_with_output().unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        made += String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .filter(|l| l.starts_with(&format!("{shared}: run ")))
+            .count();
+    }
+    assert_eq!(made, 1, "the shared run was added {made} times");
+    assert_eq!(count(db, "SELECT count(*) FROM runs"), 6);
+    assert_eq!(count(db, "SELECT count(*) FROM launches"), 3 + 5 * 2);
+    assert_eq!(count(db, "SELECT count(DISTINCT sha256) FROM files"), 13);
+    assert_eq!(count(db, "SELECT count(*) FROM files"), 13);
+    assert_eq!(integrity(db), "ok");
+}
+
+/// `store rm` and `store accept` killed (SIGKILL) at moments from at once to after they are
+/// done: every time the store is whole, the run removed wholly or not at all, the baseline
+/// accepted or not. Any outcome of the race is fine; each is checked.
+#[test]
+fn rm_and_accept_killed_leave_the_store_whole() {
+    use std::os::unix::process::ExitStatusExt;
+    let d = scratch("killed-rm");
+    let db = d.join("results.sqlite");
+    let db = s(&db);
+    let first = run_dir(&d, "first", 1, 1.0, 2, 5);
+    let launches = 40;
+    let big = run_dir(&d, "big", 2, 1.0, launches, 3000);
+    let (code, _, err) = run(&["store", "add", "--db", db, "--system", "vm", &first, &big]);
+    assert_eq!(code, Some(0), "{err}");
+    let mut outcomes = Vec::new();
+    for (args, what) in [
+        (["store", "accept", "--db", db, "2"], "accept"),
+        (["store", "rm", "--db", db, "2"], "rm"),
+    ] {
+        for delay in [0u64, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000] {
+            let mut child = cmd(&args)
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap();
+            std::thread::sleep(std::time::Duration::from_millis(delay));
+            let _ = child.kill();
+            let status = child.wait().unwrap();
+            assert_eq!(integrity(db), "ok", "{what} after {delay} ms");
+            let runs = count(db, "SELECT count(*) FROM runs WHERE id = 2");
+            let l = count(db, "SELECT count(*) FROM launches WHERE run = 2");
+            let f = count(
+                db,
+                "SELECT count(*) FROM files WHERE launch IN (SELECT id FROM launches WHERE run = 2)",
+            );
+            let orphans = count(
+                db,
+                "SELECT (SELECT count(*) FROM launches WHERE run NOT IN (SELECT id FROM runs)) \
+                 + (SELECT count(*) FROM files WHERE launch NOT IN (SELECT id FROM launches)) \
+                 + (SELECT count(*) FROM accepted WHERE run NOT IN (SELECT id FROM runs))",
+            );
+            assert_eq!(orphans, 0, "{what} after {delay} ms");
+            let n = launches as i64;
+            assert!(
+                (runs, l, f) == (1, n, n) || (runs, l, f) == (0, 0, 0),
+                "{what} after {delay} ms: run 2 has {l} launches, {f} files"
+            );
+            assert!(count(db, "SELECT count(*) FROM accepted") <= 1);
+            let (code, _, err) = run(&["store", "list", "--db", db]);
+            assert_eq!(code, Some(0), "{err}");
+            outcomes.push(format!("{what} {delay} ms: {:?}", status.signal()));
+            if status.signal().is_none() {
+                break;
+            }
+        }
+    }
+    println!("{outcomes:?}");
+    // Whatever the kills left, the store still takes the command whole.
+    if count(db, "SELECT count(*) FROM runs WHERE id = 2") == 1 {
+        let (code, _, err) = run(&["store", "rm", "--db", db, "2"]);
+        assert_eq!(code, Some(0), "{err}");
+    }
+    assert_eq!(count(db, "SELECT count(*) FROM runs"), 1);
+    assert_eq!(integrity(db), "ok");
 }

@@ -74,29 +74,58 @@ fn verdict_table(cr: &crate::comparison::Criteria) -> String {
     t
 }
 
-/// The plot directory of one run. What the run made there (the directory and its missing
-/// parents, each file that did not exist before) is removed again when it is dropped before
-/// [`PlotDir::keep`]: an output that fails half-way (a full disk) leaves neither half a set of
-/// plots nor a directory of files without an index.html, which the next `--plot` would refuse
-/// as someone else's. Files an earlier run wrote there are ours and may have been replaced;
-/// its index.html stays until the new one is complete (written last, renamed into place).
+/// The plot directory of one run. A directory that is not there yet is made under a temporary
+/// name beside it (`.NAME.plot-HOST-PID`) and renamed to its name by [`PlotDir::keep`] once
+/// every file is in it: a run stopped half-way never leaves a directory of plots without an
+/// index.html, which the next `--plot` would refuse as someone else's. In a directory of ours
+/// from before, each file is replaced whole and index.html last, and the files this run added
+/// are removed again if it fails. While it writes, SIGINT, SIGTERM and SIGHUP wait
+/// ([`imb_core::safefile::Deferring`]): the next file's write then fails, the clean-up runs,
+/// and the signal ends the process. A temporary directory of a process killed outright
+/// (SIGKILL) is removed by the next `--plot` beside it ([`sweep`]).
 pub struct PlotDir {
+    /// The directory named, for messages and the paths returned.
     dir: String,
-    /// Directories this run created, innermost first.
+    /// Where the files go: the temporary directory, or `dir` itself.
+    work: PathBuf,
+    /// Whether `work` is a temporary directory to rename to `dir`.
+    temporary: bool,
+    /// Directories this run created, innermost first (`work` among them when temporary).
     made_dirs: Vec<PathBuf>,
     /// Files this run created.
     made_files: Vec<PathBuf>,
     kept: bool,
+    /// Dropped after the clean-up (fields drop after `drop`): a deferred signal ends the
+    /// process only once nothing half-made is left.
+    _signals: imb_core::safefile::Deferring,
 }
 
 impl PlotDir {
-    /// Keep what was written: the run succeeded.
-    pub fn keep(mut self) {
+    /// Keep what was written: the run succeeded. A temporary directory takes its name now.
+    pub fn keep(mut self) -> Result<(), Error> {
+        if self.temporary {
+            std::fs::rename(&self.work, &self.dir).map_err(|e| Error::File {
+                file: self.dir.clone(),
+                msg: format!("cannot put the plots in place: {e}"),
+            })?;
+        }
         self.kept = true;
+        Ok(())
     }
 
     pub fn path(&self) -> &str {
         &self.dir
+    }
+
+    /// Where file `name` is written, and the path it will have once kept.
+    fn place(&self, name: &str) -> (PathBuf, String) {
+        (
+            self.work.join(name),
+            Path::new(&self.dir)
+                .join(name)
+                .to_string_lossy()
+                .into_owned(),
+        )
     }
 }
 
@@ -115,28 +144,105 @@ impl Drop for PlotDir {
     }
 }
 
-/// Make `dir` ready for plots: made when missing; an existing directory must be empty or one
-/// we wrote before (its index.html carries [`MARKER`]), so no file of anyone else's is replaced.
+/// The temporary name of plot directory `name` without its process id: `.NAME.plot-HOST-`.
+fn temporary_prefix(name: &str) -> String {
+    format!(".{name}.plot-{}-", crate::store::schema::host())
+}
+
+/// Removes beside plot directory `d` the temporary directories of earlier runs killed while
+/// writing (SIGKILL): only names of our pattern, of this host and user, whose process is gone,
+/// and in them only what `--plot` writes (SVGs, index.html, the temporary files of a write).
+/// A directory holding anything else stays.
+fn sweep(d: &Path) {
+    use std::os::unix::fs::MetadataExt;
+    let (Some(name), Some(parent)) = (d.file_name().and_then(|n| n.to_str()), d.parent()) else {
+        return;
+    };
+    let parent = if parent.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        parent
+    };
+    let Some(me) = crate::store::schema::user() else {
+        return;
+    };
+    let prefix = temporary_prefix(name);
+    let Ok(entries) = std::fs::read_dir(parent) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let Some(pid) = e
+            .file_name()
+            .to_str()
+            .and_then(|f| f.strip_prefix(prefix.as_str()))
+            .filter(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+            .and_then(|p| p.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let stale = e.path().symlink_metadata().is_ok_and(|m| {
+            m.file_type().is_dir() && m.uid() == me && crate::store::schema::gone(pid)
+        });
+        if !stale {
+            continue;
+        }
+        for f in std::fs::read_dir(e.path()).into_iter().flatten().flatten() {
+            let n = f.file_name();
+            let n = n.to_string_lossy();
+            let ours = n.ends_with(".svg") || n == "index.html" || n.ends_with(".tmp");
+            if ours && f.file_type().is_ok_and(|t| t.is_file()) {
+                let _ = std::fs::remove_file(f.path());
+            }
+        }
+        let _ = std::fs::remove_dir(e.path());
+    }
+}
+
+/// Make `dir` ready for plots: made when missing (under a temporary name until kept); an
+/// existing directory must be empty or one we wrote before (its index.html carries
+/// [`MARKER`]), so no file of anyone else's is replaced.
 pub fn prepare(dir: &str) -> Result<PlotDir, Error> {
     let fail = |msg: String| Error::File {
         file: dir.to_string(),
         msg,
     };
     let d = Path::new(dir);
+    let signals = imb_core::safefile::Deferring::enter().map_err(|e| fail(e.to_string()))?;
     let mut out = PlotDir {
         dir: dir.to_string(),
+        work: d.to_path_buf(),
+        temporary: false,
         made_dirs: Vec::new(),
         made_files: Vec::new(),
         kept: false,
+        _signals: signals,
     };
+    sweep(d);
     if std::fs::symlink_metadata(d).is_err() {
-        out.made_dirs = d
-            .ancestors()
+        let name = d
+            .file_name()
+            .and_then(|n| n.to_str())
+            .ok_or_else(|| fail("names no directory: name a new one".to_string()))?;
+        let parent = d.parent().filter(|p| !p.as_os_str().is_empty());
+        out.made_dirs = parent
+            .into_iter()
+            .flat_map(Path::ancestors)
             .filter(|a| !a.as_os_str().is_empty())
             .take_while(|a| std::fs::symlink_metadata(a).is_err())
             .map(Path::to_path_buf)
             .collect();
-        std::fs::create_dir_all(d).map_err(|e| fail(e.to_string()))?;
+        if let Some(p) = parent {
+            std::fs::create_dir_all(p).map_err(|e| fail(e.to_string()))?;
+        }
+        out.work = parent.unwrap_or(Path::new(".")).join(format!(
+            "{}{}",
+            temporary_prefix(name),
+            std::process::id()
+        ));
+        // Ours alone: a leftover of this process id (a reused one) is not written into.
+        std::fs::create_dir(&out.work).map_err(|e| fail(e.to_string()))?;
+        out.made_dirs.insert(0, out.work.clone());
+        out.temporary = true;
         return Ok(out);
     }
     if !std::fs::metadata(d).is_ok_and(|m| m.is_dir()) {
@@ -187,7 +293,6 @@ pub fn write(out: &mut PlotDir, c: &Comparison) -> Result<Vec<String>, Error> {
         file: dir.clone(),
         msg,
     };
-    let d = Path::new(&dir);
     let labels: Vec<&str> = sides.iter().map(|s| s.label.as_str()).collect();
     let labels = html_escape(&labels.join(", "));
     let mut index = format!(
@@ -224,8 +329,7 @@ pub fn write(out: &mut PlotDir, c: &Comparison) -> Result<Vec<String>, Error> {
     for (key, fig) in &figures {
         let name = file_name(key);
         let text = svg(key, fig, &sides, outcomes).map_err(|m| fail(format!("{name}: {m}")))?;
-        let path = d.join(&name).to_string_lossy().into_owned();
-        put(out, &path, text.as_bytes())?;
+        let path = put(out, &name, text.as_bytes())?;
         let title = html_escape(&table_title(key));
         index.push_str(&format!("<h2>{title}</h2>\n"));
         for cmp in &c.compared {
@@ -251,33 +355,32 @@ pub fn write(out: &mut PlotDir, c: &Comparison) -> Result<Vec<String>, Error> {
         written.push(path);
     }
     index.push_str("</body></html>\n");
-    let path = d.join("index.html").to_string_lossy().into_owned();
-    put(out, &path, index.as_bytes())?;
-    written.push(path);
+    written.push(put(out, "index.html", index.as_bytes())?);
     Ok(written)
 }
 
-/// Write through a temporary file and a rename, as every output file of imb-rs, noting a file
-/// that is new for [`PlotDir`]'s clean-up.
-fn put(plots: &mut PlotDir, path: &str, bytes: &[u8]) -> Result<(), Error> {
-    match std::fs::symlink_metadata(path) {
-        Err(_) => plots.made_files.push(PathBuf::from(path)),
+/// Write file `name` of the plots through a temporary file and a rename, as every output file
+/// of imb-rs, noting a file that is new for [`PlotDir`]'s clean-up; the path it has once kept.
+fn put(plots: &mut PlotDir, name: &str, bytes: &[u8]) -> Result<String, Error> {
+    let (at, shown) = plots.place(name);
+    let fail = |msg: String| Error::File {
+        file: shown.clone(),
+        msg,
+    };
+    match std::fs::symlink_metadata(&at) {
+        Err(_) => plots.made_files.push(at.clone()),
         // We write no links: one here was put by someone else, and its target is theirs.
         Ok(m) if m.is_symlink() => {
-            return Err(Error::File {
-                file: path.to_string(),
-                msg: "a symlink, not a plot of imb-compare: remove it or name another directory"
+            return Err(fail(
+                "a symlink, not a plot of imb-compare: remove it or name another directory"
                     .to_string(),
-            })
+            ))
         }
         Ok(_) => {}
     }
-    let out = imb_core::safefile::OutFile::check("--plot", path).map_err(|e| Error::File {
-        file: path.to_string(),
-        msg: e.to_string(),
-    })?;
-    out.write(bytes).map_err(|e| Error::File {
-        file: path.to_string(),
-        msg: e.to_string(),
-    })
+    let path = at.to_string_lossy();
+    let out =
+        imb_core::safefile::OutFile::check("--plot", &path).map_err(|e| fail(e.to_string()))?;
+    out.write(bytes).map_err(|e| fail(e.to_string()))?;
+    Ok(shown)
 }

@@ -13,7 +13,6 @@ use crate::stats::median;
 use crate::store::trend::{Mark, Trend};
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
-use std::path::Path;
 
 /// The SVG file's name: `trend-PingPong-np2-1024.svg`, `trend-Barrier-np2.svg`.
 pub fn file_name(t: &Trend) -> String {
@@ -200,9 +199,7 @@ pub fn write(out: &mut PlotDir, t: &Trend) -> Result<Vec<String>, Error> {
         file: dir.clone(),
         msg: format!("{name}: {m}"),
     })?;
-    let d = Path::new(&dir);
-    let svg_path = d.join(&name).to_string_lossy().into_owned();
-    put(out, &svg_path, text.as_bytes())?;
+    let svg_path = put(out, &name, text.as_bytes())?;
     let title = html_escape(&format!("imb-compare trend: {}", t.title()));
     let index = format!(
         "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">{MARKER}\n<title>{title}</title>\n\
@@ -211,7 +208,6 @@ pub fn write(out: &mut PlotDir, t: &Trend) -> Result<Vec<String>, Error> {
         html_escape(&name),
         html_escape(&t.text())
     );
-    let index_path = d.join("index.html").to_string_lossy().into_owned();
-    put(out, &index_path, index.as_bytes())?;
+    let index_path = put(out, "index.html", index.as_bytes())?;
     Ok(vec![svg_path, index_path])
 }

@@ -282,9 +282,11 @@ fn add_run(
             Some((lid, rid)) => {
                 out.joined
                     .extend(fresh.iter().map(|f| (f.name.clone(), rid)));
-                // A -json record joining stored text: its metadata is the fuller one.
+                // A -json record joining stored text: its metadata is the fuller one, and its
+                // start (UTC) the launch's, so the run's date follows.
                 if fresh.iter().any(|f| f.run.identity.json) {
                     write_meta(tx, lid, l.best()).map_err(e)?;
+                    run_started(tx, rid).map_err(e)?;
                 }
                 lid
             }
@@ -332,15 +334,20 @@ fn add_run(
             )
             .map_err(e)?;
         }
-        tx.execute(
-            "UPDATE runs SET started = \
-                 (SELECT min(started) FROM launches WHERE run = ?1) WHERE id = ?1",
-            [rid],
-        )
-        .map_err(e)?;
+        run_started(tx, rid).map_err(e)?;
         out.run = Some((rid, count));
     }
     Ok(out)
+}
+
+/// A run's date: its first launch's start.
+fn run_started(tx: &rusqlite::Connection, run: i64) -> rusqlite::Result<()> {
+    tx.execute(
+        "UPDATE runs SET started = (SELECT min(started) FROM launches WHERE run = ?1) \
+         WHERE id = ?1",
+        [run],
+    )?;
+    Ok(())
 }
 
 fn write_meta(tx: &rusqlite::Connection, launch: i64, run: &Run) -> rusqlite::Result<()> {

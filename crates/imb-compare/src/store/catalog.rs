@@ -47,6 +47,17 @@ impl RunInfo {
     }
 }
 
+/// A time the store keeps, as shown: the store keeps UTC with a `Z` (a `-json` file's start,
+/// when a run was added or accepted) and a text file's `Date` line as it was written, the local
+/// time of the machine that ran it, whose zone IMB's text does not record. Both say which
+/// they are: `2026-11-25 16:06:32 UTC`, `2026-11-21 10:05:42 local`.
+pub fn shown_time(t: &str) -> String {
+    match t.strip_suffix('Z') {
+        Some(utc) => format!("{} UTC", utc.replacen('T', " ", 1)),
+        None => format!("{} local", t.replacen('T', " ", 1)),
+    }
+}
+
 fn day(date: &str) -> &str {
     date.get(..10).unwrap_or(date)
 }
@@ -174,20 +185,37 @@ impl Store {
     }
 
     /// The launch files of run `id`, launch by launch in start order, each launch's `-json`
-    /// file first: (launch, file name, text).
+    /// file first: (launch, file name, text). A text that no longer has the SHA-256 it was
+    /// stored with was damaged in the store (a page overwritten inside it): said so, rather
+    /// than left to the readers, which would blame the launch file.
     pub fn files(&self, id: i64) -> Result<Vec<(i64, String, String)>, Error> {
         let e = |x| self.err(x);
         let mut q = self
             .conn
             .prepare(
-                "SELECT l.id, f.name, f.text FROM launches l JOIN files f ON f.launch = l.id \
+                "SELECT l.id, f.name, f.text, f.sha256 FROM launches l \
+                 JOIN files f ON f.launch = l.id \
                  WHERE l.run = ?1 ORDER BY l.started, l.id, f.json DESC, f.id",
             )
             .map_err(e)?;
         let rows = q
-            .query_map([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .query_map([id], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get::<_, String>(3)?))
+            })
             .map_err(e)?;
-        rows.collect::<Result<_, _>>().map_err(e)
+        let mut out = Vec::new();
+        for row in rows {
+            let (launch, name, text, sha): (i64, String, String, String) = row.map_err(e)?;
+            if crate::sides::sha256_hex(&text) != sha {
+                return Err(self.refuse(format!(
+                    "damaged: run {id}'s file {name} no longer has the SHA-256 it was stored \
+                     with; left as it is: restore the store from a copy, or remove the run \
+                     (imb-compare store rm {id})"
+                )));
+            }
+            out.push((launch, name, text));
+        }
+        Ok(out)
     }
 
     /// Removes runs `ids` with their launches and files, all or none.
@@ -322,7 +350,7 @@ pub fn list_text(db: &str, runs: &[RunInfo]) -> String {
         };
         rows.push(vec![
             r.id.to_string(),
-            r.date().replace('T', " ").trim_end_matches('Z').to_string(),
+            shown_time(r.date()),
             r.system.clone(),
             r.label.clone().unwrap_or_else(|| "-".into()),
             launches,
@@ -375,7 +403,11 @@ impl Store {
                 r.tags.join(", ")
             }
         ));
-        out.push_str(&format!("  added: {} from {}\n", r.added, r.source));
+        out.push_str(&format!(
+            "  added: {} from {}\n",
+            shown_time(&r.added),
+            r.source
+        ));
         if r.accepted {
             out.push_str(&format!("  the accepted baseline of {}\n", r.system));
         }
@@ -426,7 +458,7 @@ impl Store {
             out.push_str(&format!(
                 "launch {}: started {}, {status}\n",
                 k + 1,
-                started.as_deref().unwrap_or("unknown")
+                started.as_deref().map_or("unknown".to_string(), shown_time)
             ));
             out.push_str(&format!("  title: {title}\n"));
             out.push_str(&format!("  program: {}\n", unknown(program)));

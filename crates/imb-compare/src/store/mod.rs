@@ -43,6 +43,25 @@ pub struct Store {
 /// data directory (`$XDG_DATA_HOME`, else `~/.local/share`, as the XDG base directory
 /// specification has it).
 pub fn db_path(arg: Option<&str>) -> Result<String, Error> {
+    // A variable that is set but not UTF-8 would read as unset, and another store be used
+    // without a word: refused, naming it.
+    for k in ["IMB_RS_DB", "XDG_DATA_HOME", "HOME"] {
+        if arg.is_some() {
+            break;
+        }
+        if let Some(v) = std::env::var_os(k).filter(|v| v.to_str().is_none()) {
+            return Err(Error::Arg {
+                arg: format!("${k}"),
+                msg: format!(
+                    "\"{}\" is not UTF-8: name the results store with --db FILE",
+                    imb_core::safefile::shown(&v)
+                ),
+            });
+        }
+        if k == "IMB_RS_DB" && std::env::var(k).is_ok_and(|v| !v.is_empty()) {
+            break;
+        }
+    }
     db_path_in(arg, |k| std::env::var(k).ok())
 }
 
@@ -85,6 +104,20 @@ pub(crate) fn sql_error(db: &str, e: rusqlite::Error) -> Error {
         msg,
     };
     let detail = e.to_string().replace('\n', " ");
+    // A value of the wrong type, or text that is not UTF-8: SQLite read the page, but what it
+    // holds is not what we wrote there.
+    if matches!(
+        e,
+        rusqlite::Error::FromSqlConversionFailure(..)
+            | rusqlite::Error::Utf8Error(..)
+            | rusqlite::Error::InvalidColumnType(..)
+            | rusqlite::Error::IntegralValueOutOfRange(..)
+    ) {
+        return refused(format!(
+            "damaged ({detail}): left as it is; restore it from a copy, or name another file \
+             with --db"
+        ));
+    }
     match e.sqlite_error_code() {
         Some(ErrorCode::DiskFull) => write(format!(
             "the disk is full ({detail}): nothing of this command was kept; free space and \
@@ -95,12 +128,13 @@ pub(crate) fn sql_error(db: &str, e: rusqlite::Error) -> Error {
              command was kept; run it again",
             BUSY_WAIT.as_secs()
         )),
-        Some(
-            ErrorCode::ReadOnly
-            | ErrorCode::PermissionDenied
-            | ErrorCode::CannotOpen
-            | ErrorCode::SystemIoFailure,
-        ) => write(format!("cannot be written: {detail}")),
+        Some(ErrorCode::ReadOnly | ErrorCode::CannotOpen) => write(format!(
+            "cannot be written ({detail}): a read-only file or mount, or a directory where its \
+             log cannot be made; list, show, trend and comparisons still read it"
+        )),
+        Some(ErrorCode::PermissionDenied | ErrorCode::SystemIoFailure) => {
+            write(format!("cannot be written: {detail}"))
+        }
         Some(ErrorCode::NotADatabase) => refused(format!(
             "not an SQLite database, or a damaged one ({detail}): left as it is; name \
              another file with --db"
@@ -114,19 +148,59 @@ pub(crate) fn sql_error(db: &str, e: rusqlite::Error) -> Error {
 }
 
 impl Store {
-    /// The store at `db`, which must exist: reading commands never create one.
+    /// The store at `db`, which must exist, to write: reading commands never create one.
     pub fn open(db: &str) -> Result<Store, Error> {
-        if !Path::new(db).exists() {
-            return Err(Error::Store {
-                db: db.to_string(),
-                msg: "no results store here: imb-compare store add creates one".to_string(),
-            });
-        }
+        must_exist(db)?;
         Store::open_existing(db)
     }
 
-    /// The store at `db`, made (with its directory) when nothing is there yet.
+    /// The store at `db`, which must exist, only to read (list, show, select, trend): opened
+    /// read-only, so a store on a read-only mount, a snapshot or a file of another user's can
+    /// be read, and never migrated (an older schema is read as it is, see
+    /// [`schema::check_readable`]).
+    pub fn open_read(db: &str) -> Result<Store, Error> {
+        must_exist(db)?;
+        schema::check_file(db)?;
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = Connection::open_with_flags(db, flags).map_err(|e| sql_error(db, e))?;
+        conn.busy_timeout(BUSY_WAIT).map_err(|e| sql_error(db, e))?;
+        let mut store = Store {
+            conn,
+            db: db.to_string(),
+        };
+        // A reader of a store in write-ahead-log mode needs its shared-memory file, which
+        // SQLite makes beside it: where nothing can be made (a read-only mount), the file is
+        // read as immutable, which is exact only while no log holds commits not yet copied
+        // into it (a log left by a writer that was killed).
+        if let Err(e) = schema::check_readable(&store) {
+            if !matches!(e, Error::StoreWrite { .. }) {
+                return Err(e);
+            }
+            let wal = format!("{db}-wal");
+            if std::fs::metadata(&wal).is_ok_and(|m| m.len() > 0) {
+                return Err(Error::Store {
+                    db: db.to_string(),
+                    msg: format!(
+                        "cannot be read where it is: its log {wal} holds writes not yet in \
+                         it, which SQLite reads only with a shared-memory file it cannot make \
+                         here (a read-only mount?): run a command once where it can be \
+                         written, or copy it with its log to a writable place"
+                    ),
+                });
+            }
+            let flags = flags | OpenFlags::SQLITE_OPEN_URI;
+            let conn = Connection::open_with_flags(immutable_uri(db), flags)
+                .map_err(|e| sql_error(db, e))?;
+            store.conn = conn;
+            schema::check_readable(&store)?;
+        }
+        Ok(store)
+    }
+
+    /// The store at `db`, made (with its directory) when nothing is there yet. Temporary
+    /// files of an earlier creation that was killed are removed first ([`schema::sweep`]).
     pub fn open_or_create(db: &str) -> Result<Store, Error> {
+        schema::sweep(db);
         if !Path::new(db).exists() {
             schema::create(db)?;
         }
@@ -157,6 +231,37 @@ impl Store {
             msg: msg.into(),
         }
     }
+}
+
+fn must_exist(db: &str) -> Result<(), Error> {
+    // symlink_metadata: a dangling link is there, and check_file says what it is.
+    if std::fs::symlink_metadata(db).is_err() {
+        return Err(Error::Store {
+            db: db.to_string(),
+            msg: "no results store here: imb-compare store add creates one".to_string(),
+        });
+    }
+    Ok(())
+}
+
+/// `db` as an SQLite URI that opens it read-only and immutable: every byte that is not
+/// unreserved or a slash is percent-encoded, so `?`, `#` and `%` in a name stay the name's.
+fn immutable_uri(db: &str) -> String {
+    // An absolute path after an empty authority: "file:///x"; "file://x" would name a host.
+    let mut uri = String::from(if db.starts_with('/') {
+        "file://"
+    } else {
+        "file:"
+    });
+    for b in db.bytes() {
+        if b.is_ascii_alphanumeric() || b"/-._~".contains(&b) {
+            uri.push(b as char);
+        } else {
+            uri.push_str(&format!("%{b:02X}"));
+        }
+    }
+    uri.push_str("?mode=ro&immutable=1");
+    uri
 }
 
 /// Now, in UTC, as the store keeps times of its own (ISO 8601 to the second).

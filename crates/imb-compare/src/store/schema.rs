@@ -10,7 +10,8 @@
 //!
 //! A new store is made under a temporary name beside the path and linked to the path only
 //! when complete, so a process killed while making it leaves no half-made store behind, and
-//! two processes making one at once end with one store.
+//! two processes making one at once end with one store. What a creation killed outright
+//! (SIGKILL) leaves under the temporary name is removed by the next one beside it ([`sweep`]).
 
 use super::{sql_error, Store};
 use crate::error::Error;
@@ -111,9 +112,29 @@ fn refuse(db: &str, msg: impl Into<String>) -> Error {
 pub fn check_file(db: &str) -> Result<(), Error> {
     let md = std::fs::metadata(db).map_err(|e| refuse(db, format!("cannot read it: {e}")))?;
     if !md.is_file() {
+        use std::os::unix::fs::FileTypeExt;
+        let t = md.file_type();
+        let what = if t.is_dir() {
+            "a directory"
+        } else if t.is_fifo() {
+            "a FIFO"
+        } else if t.is_socket() {
+            "a socket"
+        } else if t.is_char_device() || t.is_block_device() {
+            "a device"
+        } else {
+            "not a regular file"
+        };
         return Err(refuse(
             db,
-            "not a regular file: name a results store file with --db",
+            format!(
+                "{what}, not a results store: left as it is; name a store file with --db{}",
+                if t.is_dir() {
+                    " (a file in it: --db DIR/results.sqlite)"
+                } else {
+                    ""
+                }
+            ),
         ));
     }
     let mut head = [0u8; 16];
@@ -140,8 +161,8 @@ pub fn check_file(db: &str) -> Result<(), Error> {
     Ok(())
 }
 
-/// Checks an open file is our store of a schema we know, and migrates an older one.
-pub fn upgrade(store: &Store) -> Result<(), Error> {
+/// The schema version of an open file that is our store, or why it is not one we can use.
+fn ours(store: &Store) -> Result<i32, Error> {
     let (db, conn) = (&store.db, &store.conn);
     let app: i32 = conn
         .query_row("PRAGMA application_id", [], |r| r.get(0))
@@ -159,6 +180,26 @@ pub fn upgrade(store: &Store) -> Result<(), Error> {
     if version > VERSION {
         return Err(newer(db, version));
     }
+    Ok(version)
+}
+
+/// Checks a file opened read-only is our store and can be read as it is. Schema 1 differs
+/// from 2 only in how run numbers are given, so it reads alike; a store of schema 0 has no
+/// tables yet (made by a writer killed before its first commit), and holds no run.
+pub fn check_readable(store: &Store) -> Result<(), Error> {
+    match ours(store)? {
+        0 => Err(refuse(
+            &store.db,
+            "holds no runs yet (schema version 0): imb-compare store add completes it",
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Checks an open file is our store of a schema we know, and migrates an older one.
+pub fn upgrade(store: &Store) -> Result<(), Error> {
+    let (db, conn) = (&store.db, &store.conn);
+    let version = ours(store)?;
     if version < VERSION {
         // A step that makes a table again drops it under its children's foreign keys, which
         // SQLite checks even when the new table takes the old one's rows: foreign keys go off
@@ -236,16 +277,12 @@ pub fn create(db: &str) -> Result<(), Error> {
     let name = path
         .file_name()
         .ok_or_else(|| refuse(db, "names no file: name a file with --db"))?;
-    let tmp = dir.join(format!(
-        ".{}.new-{}",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
+    let tmp = dir.join(temporary_name(name, host(), std::process::id()));
     // Whatever happens below, the temporary file and its journal go.
     struct Cleanup(std::path::PathBuf);
     impl Drop for Cleanup {
         fn drop(&mut self) {
-            for ext in ["", "-wal", "-shm", "-journal"] {
+            for ext in std::iter::once("").chain(JOURNALS) {
                 let mut p = self.0.clone().into_os_string();
                 p.push(ext);
                 let _ = std::fs::remove_file(p);
@@ -270,6 +307,111 @@ pub fn create(db: &str) -> Result<(), Error> {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
         Err(e) => Err(write(format!("cannot make it: {e}"))),
+    }
+}
+
+/// The journal files SQLite may make beside a database.
+const JOURNALS: [&str; 3] = ["-wal", "-shm", "-journal"];
+
+/// The name a store is made under before it is linked into place: `.NAME.new-HOST-PID`. The
+/// host tells a store on a shared file system made from another machine, whose process ids
+/// mean nothing here.
+fn temporary_name(name: &std::ffi::OsStr, host: &str, pid: u32) -> String {
+    format!(".{}.new-{host}-{pid}", name.to_string_lossy())
+}
+
+/// This host's name as a temporary name carries it: bytes other than letters, digits, `.`,
+/// `_` and `-` become `_`, at most 64 of them. Read from procfs: no call into libc needed.
+pub(crate) fn host() -> &'static str {
+    static HOST: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    HOST.get_or_init(|| {
+        let raw = std::fs::read("/proc/sys/kernel/hostname").unwrap_or_default();
+        let s: String = raw
+            .trim_ascii()
+            .iter()
+            .take(64)
+            .map(|&b| match b {
+                b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'.' | b'_' => b as char,
+                _ => '_',
+            })
+            .collect();
+        if s.is_empty() {
+            "_".into()
+        } else {
+            s
+        }
+    })
+}
+
+/// This process's user (effective), from procfs; `None` without procfs, where no process can
+/// be asked whether it lives and so nothing left over may be removed.
+pub(crate) fn user() -> Option<u32> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata("/proc/self").ok().map(|m| m.uid())
+}
+
+/// Whether process `pid` of this host no longer exists (and is not this one).
+pub(crate) fn gone(pid: u32) -> bool {
+    pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists()
+}
+
+/// The process that made `file`, if it is a temporary store of `name`'s made on this host
+/// (`.NAME.new-HOST-PID`, or one of its journals), or by an imb-compare before hosts were
+/// named (`.NAME.new-PID`: `None` for the host).
+fn maker(file: &str, name: &str) -> Option<(Option<&'static str>, u32)> {
+    let rest = file.strip_prefix(&format!(".{name}.new-"))?;
+    let rest = JOURNALS
+        .iter()
+        .find_map(|j| rest.strip_suffix(j))
+        .unwrap_or(rest);
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    match rest.rsplit_once('-') {
+        // A host's name has no '-' (host() makes it '_').
+        Some((h, pid)) if h == host() && digits(pid) => Some((Some(host()), pid.parse().ok()?)),
+        Some(_) => None,
+        None if digits(rest) => Some((None, rest.parse().ok()?)),
+        None => None,
+    }
+}
+
+/// Removes beside `db` the temporary stores (and their journals) that an earlier creation
+/// left when it was killed (SIGKILL, a crash): only names of our pattern, regular files of
+/// this user, made by a process of this host that no longer exists. A name of the pattern
+/// before hosts were named is removed only when its process is gone and it is an hour old: it
+/// may be another host's, whose creation takes milliseconds. Errors only leave a file.
+pub fn sweep(db: &str) {
+    use std::os::unix::fs::MetadataExt;
+    let path = Path::new(db);
+    let (Some(name), Some(dir)) = (path.file_name().and_then(|n| n.to_str()), path.parent()) else {
+        return;
+    };
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    let Some(me) = user() else {
+        return;
+    };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let file = e.file_name();
+        let Some((host, pid)) = file.to_str().and_then(|f| maker(f, name)) else {
+            continue;
+        };
+        let Ok(md) = e.path().symlink_metadata() else {
+            continue;
+        };
+        let old = md
+            .modified()
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|a| a.as_secs() > 3600);
+        if md.file_type().is_file() && md.uid() == me && gone(pid) && (host.is_some() || old) {
+            let _ = std::fs::remove_file(e.path());
+        }
     }
 }
 

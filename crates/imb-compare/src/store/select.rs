@@ -59,7 +59,7 @@ fn looks_like_date(s: &str) -> bool {
 impl Selector {
     pub fn parse(text: &str) -> Result<Selector, Error> {
         let bad = |msg: String| Error::Arg {
-            arg: text.to_string(),
+            arg: crate::cli::shown(text),
             msg,
         };
         let body = text
@@ -83,13 +83,23 @@ impl Selector {
             ));
         }
         for term in body.split(',') {
+            if term.is_empty() {
+                return Err(bad(
+                    "an empty term (a comma at an end, or two together): terms are joined by \
+                     single commas"
+                        .into(),
+                ));
+            }
+            let numeric = |t: &str| {
+                let t = t.strip_prefix(['-', '+']).unwrap_or(t);
+                !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit())
+            };
             let (key, value) = match term.split_once('=') {
                 Some((k, v)) => (k, v),
                 None if term == "accepted" || term == "latest" => (term, ""),
-                None if !term.is_empty() && term.bytes().all(|b| b.is_ascii_digit()) => {
-                    ("run", term)
-                }
-                None if looks_like_date(term) => ("date", term),
+                None if numeric(term) => ("run", term),
+                // A range is of days: "@3..7" is no range of run numbers.
+                None if looks_like_date(term) || term.contains("..") => ("date", term),
                 None => ("label", term),
             };
             let once = |slot: bool| {
@@ -102,6 +112,11 @@ impl Selector {
             if value.is_empty() && !matches!(key, "accepted" | "latest") {
                 return Err(bad(format!("{term:?}: {key}= needs a value")));
             }
+            // A name no run can have (store add and --system refuse it) is said so, rather
+            // than "no stored run matches".
+            if matches!(key, "label" | "tag" | "system") {
+                crate::cli::name(value).map_err(|m| bad(format!("{key}: {m}")))?;
+            }
             match key {
                 "accepted" | "latest" => {
                     once(s.pick != Pick::All)?;
@@ -113,11 +128,15 @@ impl Selector {
                 }
                 "run" => {
                     once(s.id.is_some())?;
-                    s.id = Some(
-                        value
-                            .parse()
-                            .map_err(|_| bad(format!("run {value:?}: a run number")))?,
-                    );
+                    // Run numbers start at 1 (SQLite's rowids): 0 or -1 names no run, and
+                    // would only ever say "no stored run matches".
+                    let id = value.parse::<i64>().ok().filter(|&n| n >= 1);
+                    s.id = Some(id.ok_or_else(|| {
+                        bad(format!(
+                            "run {value:?}: a run number is a whole number from 1 to {}",
+                            i64::MAX
+                        ))
+                    })?);
                 }
                 "label" => {
                     once(s.label.is_some())?;

@@ -146,7 +146,9 @@ pub struct Trend {
     pub table: String,
     pub column: String,
     pub points: Vec<Point>,
-    pub without: Vec<i64>,
+    /// The runs without the figure, each with why: the table missing, the size not
+    /// measured, or the figure flagged.
+    pub without: Vec<(i64, String)>,
 }
 
 impl Store {
@@ -157,8 +159,36 @@ impl Store {
         sel: Option<&Selector>,
         system: Option<&str>,
     ) -> Result<Trend, Error> {
-        let all = Selector::parse("@date=0001-01-01..").expect("a valid selector");
-        let mut runs = self.select(sel.unwrap_or(&all), system)?;
+        let mut runs = match sel {
+            Some(sel) => self.select(sel, system)?,
+            None => {
+                let runs: Vec<_> = self
+                    .runs()?
+                    .into_iter()
+                    .filter(|r| system.is_none_or(|s| r.system == s))
+                    .collect();
+                let systems: std::collections::BTreeSet<&str> =
+                    runs.iter().map(|r| r.system.as_str()).collect();
+                match systems.len() {
+                    0 => {
+                        return Err(self.refuse(match system {
+                            Some(s) => format!(
+                                "no stored run of system {s} (imb-compare store list shows them)"
+                            ),
+                            None => "no stored run".to_string(),
+                        }))
+                    }
+                    1 => {}
+                    n => {
+                        return Err(self.refuse(format!(
+                            "runs of {n} systems ({}): name one with --system NAME",
+                            systems.into_iter().collect::<Vec<_>>().join(", ")
+                        )))
+                    }
+                }
+                runs
+            }
+        };
         runs.sort_by(|a, b| a.date().cmp(b.date()).then(a.id.cmp(&b.id)));
         // Which tables of the benchmark the runs hold: one must be chosen.
         let mut found: Vec<TableAt> = Vec::new();
@@ -176,11 +206,13 @@ impl Store {
         for r in runs {
             // The listed tables spare reading the launches of runs without the benchmark.
             if !r.tables.iter().any(|t| listed(t)) {
-                per_run.push((r, Vec::new(), None));
+                per_run.push((r, Vec::new(), Vec::new(), None));
                 continue;
             }
             let side = self.side(format!("run {}", r.id), std::slice::from_ref(&r))?;
             let mut cells: Vec<(TableAt, f64)> = Vec::new();
+            // Tables that hold no figure here, and why (flagged, size not measured).
+            let mut notes: Vec<(TableAt, String)> = Vec::new();
             for launch in &side.runs {
                 for t in &launch.tables {
                     if t.benchmark != q.benchmark
@@ -197,7 +229,12 @@ impl Store {
                         (None, Some(_)) => sizeless = true,
                         _ => {}
                     }
-                    if b.is_some() != q.bytes.is_some() || t.flags_at(q.bytes).next().is_some() {
+                    if b.is_some() != q.bytes.is_some() {
+                        continue;
+                    }
+                    let key = (t.processes, t.groups, t.mode.clone());
+                    if let Some(f) = t.flags_at(q.bytes).next() {
+                        notes.push((key, format!("flagged {}", f.name())));
                         continue;
                     }
                     // A sizeless table's rows are its groups' (one row outside Multi- tables).
@@ -208,9 +245,9 @@ impl Store {
                         .map(|row| row[col])
                         .collect();
                     if xs.is_empty() {
+                        notes.push((key, format!("not measured{}", at_bytes(q.bytes))));
                         continue;
                     }
-                    let key = (t.processes, t.groups, t.mode.clone());
                     if !found.contains(&key) {
                         found.push(key.clone());
                     }
@@ -222,7 +259,7 @@ impl Store {
                     cells.push((key, median(&xs)));
                 }
             }
-            per_run.push((r, cells, Some(side)));
+            per_run.push((r, cells, notes, Some(side)));
         }
         let name = |k: &TableAt| {
             crate::report::table_title(&crate::agree::TableKey {
@@ -252,14 +289,40 @@ impl Store {
                 })
             }
             [] => {
-                return Err(self.refuse(format!(
-                    "no stored run has {}{}{}",
-                    q.benchmark,
-                    at_bytes(q.bytes),
-                    q.processes
-                        .map(|p| format!(" on {p} processes"))
-                        .unwrap_or_default()
-                )))
+                // Runs with the table but no figure at the size (flagged): said, with why.
+                let mut flagged: Vec<String> = per_run
+                    .iter()
+                    .filter_map(|(r, _, notes, _)| {
+                        notes
+                            .iter()
+                            .find(|(_, why)| why.starts_with("flagged"))
+                            .map(|(_, why)| format!("run {} {why}", r.id))
+                    })
+                    .collect();
+                if flagged.len() > 5 {
+                    let more = flagged.len() - 5;
+                    flagged.truncate(5);
+                    flagged.push(format!("{more} more"));
+                }
+                return Err(self.refuse(
+                    format!(
+                        "no stored run has {}{}{}{}",
+                        if flagged.is_empty() {
+                            ""
+                        } else {
+                            "a figure of "
+                        },
+                        q.benchmark,
+                        at_bytes(q.bytes),
+                        q.processes
+                            .map(|p| format!(" on {p} processes"))
+                            .unwrap_or_default()
+                    ) + &if flagged.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" ({})", flagged.join(", "))
+                    },
+                ));
             }
             [one] => one.clone(),
             many => {
@@ -274,7 +337,7 @@ impl Store {
         let mut points = Vec::new();
         let mut sides = Vec::new();
         let mut without = Vec::new();
-        for (r, cells, side) in per_run {
+        for (r, cells, notes, side) in per_run {
             let values: Vec<f64> = cells
                 .into_iter()
                 .filter(|(k, _)| *k == key)
@@ -290,7 +353,14 @@ impl Store {
                     });
                     sides.push(side);
                 }
-                _ => without.push(r.id),
+                _ => {
+                    let why = match notes.into_iter().find(|(k, _)| *k == key) {
+                        Some((_, why)) => why,
+                        None if side.is_none() => format!("no {}", q.benchmark),
+                        None => format!("no {}", name(&key)),
+                    };
+                    without.push((r.id, why));
+                }
             }
         }
         mark_series(&mut points, &sides, q.confidence);
@@ -478,11 +548,11 @@ impl Trend {
         ));
         if !self.without.is_empty() {
             out.push_str(&format!(
-                "; {} run(s) without this figure (flagged or not measured): {}",
+                "; {} run(s) without this figure: {}",
                 self.without.len(),
                 self.without
                     .iter()
-                    .map(|x| x.to_string())
+                    .map(|(id, why)| format!("{id} ({why})"))
                     .collect::<Vec<_>>()
                     .join(", ")
             ));

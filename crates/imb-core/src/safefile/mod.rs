@@ -29,6 +29,8 @@ use std::path::{Path, PathBuf};
 
 mod tmp;
 
+pub use tmp::Deferring;
+
 /// The largest input file accepted: far above any real settings or lengths file.
 pub const INPUT_CAP: u64 = 4 << 20;
 

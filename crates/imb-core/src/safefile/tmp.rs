@@ -101,7 +101,9 @@ fn install() {
 }
 
 /// A write in progress: SIGINT, SIGTERM and SIGHUP wait until every such value is dropped.
-pub(super) struct Deferring(());
+/// Public for outputs of several files (imb-compare's `--plot`), which hold one while they
+/// write and clean up what they made before it is dropped.
+pub struct Deferring(());
 
 impl Deferring {
     /// Start a write; an error when a signal is already ending the process.
