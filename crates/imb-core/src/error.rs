@@ -5,10 +5,11 @@ use std::borrow::Cow;
 
 /// Text from a file or an argument with its control characters shown escaped (`\r`,
 /// `\u{1b}`): a carriage return or an escape sequence copied into a message would break its
-/// one line on a terminal (fuzz/regressions). Tabs stay. imb-compare, imb-threads and imb-omp
-/// render their errors through it too.
+/// one line on a terminal (fuzz/regressions). So are the characters that reorder or hide text
+/// ([`unseen`]): a right-to-left override in a file name would show the rest of the line
+/// reversed. Tabs stay. imb-compare, imb-threads and imb-omp render their errors through it too.
 pub fn plain(s: &str) -> Cow<'_, str> {
-    let bad = |c: char| c.is_control() && c != '\t';
+    let bad = |c: char| (c.is_control() && c != '\t') || unseen(c);
     if !s.chars().any(bad) {
         return Cow::Borrowed(s);
     }
@@ -21,6 +22,15 @@ pub fn plain(s: &str) -> Cow<'_, str> {
         }
     }
     Cow::Owned(out)
+}
+
+/// A character that changes the direction of the text around it or has no width: the bidi
+/// embeddings, overrides, isolates and marks (Unicode's Bidi_Control) and the zero-width
+/// characters. Shown, they make a line read otherwise than its bytes say.
+pub fn unseen(c: char) -> bool {
+    matches!(c,
+        '\u{061c}' | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{2064}'
+        | '\u{2066}'..='\u{2069}' | '\u{feff}')
 }
 
 /// An error found while reading the command line, a settings file or an input file.
@@ -98,5 +108,14 @@ mod tests {
         let e = Error::arg("Ping\rPong", "unknown benchmark");
         assert_eq!(e.to_string(), "Ping\\rPong: unknown benchmark");
         assert_eq!(plain("a\tb"), "a\tb");
+    }
+
+    #[test]
+    fn text_that_reorders_or_hides_itself_is_shown_escaped() {
+        let e = Error::file("-msglen", "len\u{202e}txt.exe", "cannot be read");
+        assert_eq!(e.to_string(), "-msglen len\\u{202e}txt.exe: cannot be read");
+        assert_eq!(plain("a\u{200b}b\u{2066}c"), "a\\u{200b}b\\u{2066}c");
+        // Letters of right-to-left scripts are text, not controls.
+        assert_eq!(plain("\u{5d0}\u{5d1}"), "\u{5d0}\u{5d1}");
     }
 }
