@@ -151,8 +151,16 @@ pub fn parse(suite: &Suite, args: &[String], np: usize) -> Result<Action> {
 /// `-force` (doc/ReadMe_IMB.md, "Robustness"): None if it may run. Pure, so each suite's tests
 /// check their hours-long option sets without running them.
 pub fn long_run(suite: &Suite, opts: &Options, plan: &Plan) -> Option<String> {
-    let least = plan::least(plan, opts, suite.hooks.warm_up);
+    let least = plan::least(plan, opts, around(suite, opts));
     (least.secs() > LONG_RUN_SECS && !opts.force).then(|| least.refusal())
+}
+
+/// What `suite` does around the plan's sizes that the run-time bound counts.
+fn around(suite: &Suite, opts: &Options) -> plan::Around {
+    plan::Around {
+        warm_up: suite.hooks.warm_up,
+        sleep: (suite.hooks.sleep)(opts),
+    }
 }
 
 /// What `suite` answers `args` on `np` processes before anything runs: the run's least time on
@@ -166,7 +174,7 @@ pub fn bound_of(suite: &Suite, args: &[&str], np: usize) -> Result<Option<(f64, 
     };
     let infos: Vec<&'static Info> = opts.benchmarks.iter().map(|&b| suite.info(b)).collect();
     let plan = plan::build(&opts, &infos, np);
-    let secs = plan::least(&plan, &opts, suite.hooks.warm_up).secs();
+    let secs = plan::least(&plan, &opts, around(suite, &opts)).secs();
     Ok(Some((secs, long_run(suite, &opts, &plan))))
 }
 
