@@ -19,6 +19,8 @@ pub(super) struct StepRun<'a> {
     pub(super) counts: Vec<(usize, usize)>,
     /// Seconds this rank's last timed loop took (`-msg_pause`).
     pub(super) took: f64,
+    /// Seconds per repetition of the last size this rank timed (the long-size line's estimate).
+    pub(super) last_rep: Option<f64>,
     /// `-off_cache` has written copies into the send buffer, so the pattern may be gone
     /// from the bytes the next size sends (a copy of a smaller size lies inside a larger
     /// one's message).
@@ -95,6 +97,7 @@ impl Runner<'_> {
             step.counts.clear();
         }
         let policy = method.iter_policy.for_bench(info.rooted);
+        let mut rep = step.last_rep;
         // Outside the dynamic policy, -time is imb-rs's cap (IMB 2021 uses it only for a
         // time-out there), so the untimed runs below are capped too.
         if let (Some(limit), false) = (self.opts.time, policy == IterPolicy::Dynamic) {
@@ -107,6 +110,10 @@ impl Runner<'_> {
             });
             let worst = comm::max_all(self.world, probe);
             n = n.min(((limit / worst.max(1e-9)) as usize).max(1));
+            rep = Some(worst);
+        }
+        if self.rank == 0 {
+            self.say_if_long((step.bench, step.layout, sizes), (m, k), n, rep);
         }
         match policy {
             IterPolicy::Dynamic => {
@@ -158,7 +165,49 @@ impl Runner<'_> {
             }
         };
         step.took = started.elapsed().as_secs_f64();
+        step.last_rep = Some(step.took / out.1.max(1) as f64);
         out
+    }
+
+    /// Rank 0, before a size's loops: the line of a size expected to run past a minute
+    /// (`report::long_size_line`), from its least time on any machine (`plan::size_least`)
+    /// and, once the run has timed repetitions (this size's `-time` probe, or the size before),
+    /// `rep` seconds each: n of them per pass, capped as the run caps them, a pass more for
+    /// `-iter_policy off`'s untimed loop and for `-msg_pause`'s sleep.
+    fn say_if_long(
+        &self,
+        (bench, layout, sizes): (&dyn Benchmark, &Layout, &Sizes),
+        (m, k): (usize, usize),
+        n: usize,
+        rep: Option<f64>,
+    ) {
+        let info = bench.info();
+        let at = plan::SizeAt {
+            info,
+            layout,
+            sizes,
+            m,
+            k,
+        };
+        let (least, _) = plan::size_least(at, &self.opts, around(self.suite, &self.opts));
+        let method = &self.opts.method;
+        let policy = method.iter_policy.for_bench(info.rooted);
+        let cap = match policy {
+            IterPolicy::Dynamic => Some(self.opts.time.unwrap_or(method::DYNAMIC_SECS)),
+            _ => self.opts.time,
+        };
+        let untimed = matches!(policy, IterPolicy::Off | IterPolicy::MultipleNp);
+        let passes = 1.0 + f64::from(u8::from(untimed));
+        let expected = rep.map(|r| {
+            let timed = cap.map_or(n as f64 * r, |c| (n as f64 * r).min(c));
+            let more = (timed - least.reps / passes).max(0.0);
+            least.total() + more * (passes + f64::from(u8::from(method.msg_pause)))
+        });
+        let bytes = (info.class != Class::Sync).then_some(sizes.lens[k].x);
+        let what = (info.name, layout.np, bytes);
+        if let Some(line) = long_size_line(self.suite.exe, what, n, least.total(), expected) {
+            eprint!("{line}");
+        }
     }
 
     /// IMB 2021's dynamic policy at one size: one repetition, then about a second's worth,

@@ -16,8 +16,8 @@ use crate::lengths::{self, Len};
 use crate::plan::{self, Layout, Plan, Sizes, StepPlan};
 use crate::provenance::Status;
 use crate::report::{
-    AdaptiveRule, Banner, Changed, Collector, Columns, Failure, Header, Json, Note, Progress, Row,
-    Sink, Text, Unsettled, Verdict,
+    long_size_line, AdaptiveRule, Banner, Changed, Collector, Columns, Failure, Header, Json, Note,
+    Progress, Row, Sink, Text, Unsettled, Verdict,
 };
 use crate::settings::{self, Params};
 use crate::stats::{self, RankResult, Usec};

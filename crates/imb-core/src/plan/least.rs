@@ -531,6 +531,44 @@ mod tests {
         assert_eq!(none.total.warm_up, 0.0);
     }
 
+    /// `-iter 2147483647` is minutes at 0 bytes on any machine: under the hour, so it runs,
+    /// but the size says so before it starts (`report::long_size_line`); a `-time` cap or the
+    /// dynamic policy keeps it short and quiet.
+    #[test]
+    fn a_huge_iteration_count_makes_a_long_size_that_says_so() {
+        let line = |args: &str| {
+            let (o, l) = run(args, &PINGPONG, 2, true);
+            let plan = build(&o, &[&PINGPONG], 2);
+            let StepPlan::Run { layout, sizes } = &plan.benchmarks[0].steps[0] else {
+                panic!("{:?}", plan.benchmarks[0].steps)
+            };
+            let at = SizeAt {
+                info: &PINGPONG,
+                layout,
+                sizes,
+                m: 0,
+                k: 0,
+            };
+            let (size, _) = size_least(at, &o, Around::default());
+            assert!(l.secs() >= size.total());
+            let bytes = Some(sizes.lens[0].x);
+            let n = sizes.n_sample[0][0];
+            crate::report::long_size_line("imb-mpi1", ("PingPong", 2, bytes), n, size.total(), None)
+        };
+        let huge = "-msglog 0:1 -iter 2147483647";
+        let said = line(huge).expect("a long size");
+        assert!(
+            said.starts_with(
+                "imb-mpi1: PingPong on 2 processes, 0 bytes: a long size (2147483647 \
+                 repetitions): at least 3:35 on any machine"
+            ),
+            "{said}"
+        );
+        assert_eq!(line(&format!("{huge} -time 10")), None);
+        assert_eq!(line(&format!("{huge} -compat 2021")), None);
+        assert_eq!(line("-msglog 0:1"), None);
+    }
+
     #[test]
     fn the_refusal_names_the_longest_benchmark_and_the_remedy_of_the_largest_part() {
         let parts = |reps, warm_up, per_loop| Parts {
