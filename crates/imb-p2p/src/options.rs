@@ -70,7 +70,7 @@ impl Conf {
 /// and timed repetitions together (`kernel::P2pLoop`), sleeps the pause before and after.
 pub fn sleep(o: &imb_core::cli::Options) -> Option<imb_core::plan::Sleep> {
     let us = Conf::of(&o.family).pause_us;
-    (us > 0).then(|| imb_core::plan::Sleep {
+    (us > 0).then_some(imb_core::plan::Sleep {
         secs: 2.0 * us as f64 * 1e-6,
         option: "-pause",
     })
@@ -370,33 +370,6 @@ mod tests {
         }
         let mut r = Raw::default();
         assert!(msglog(&mut r, "5:3").is_err() && msglog(&mut r, "31").is_err());
-    }
-
-    /// `-pause` is slept twice per size, whatever the machine: an hour's pause is refused up
-    /// front (naming -pause), a second's on a few sizes runs.
-    #[test]
-    fn the_pause_counts_in_the_run_time_bound() {
-        use imb_core::driver::{assert_accepted, assert_refused, bound_of};
-        assert_refused(&crate::SUITE, "-pause 3600000000 -msglog 0:0 PingPong", 2);
-        let line = bound_of(&crate::SUITE, &["-pause", "900000000", "-msglog", "1:2"], 2)
-            .unwrap()
-            .unwrap()
-            .1
-            .expect("refused");
-        assert!(
-            line.contains("; lower -pause, or the number of sizes"),
-            "{line}"
-        );
-        assert_accepted(&crate::SUITE, "-pause 1000000 -msglog 0:2 PingPong", 2);
-        // Two sizes, two pauses of 0.9 s each: 3.6 s at least.
-        let (secs, _) = bound_of(
-            &crate::SUITE,
-            &["-pause", "900000", "-msglog", "1:2", "PingPong"],
-            2,
-        )
-        .unwrap()
-        .unwrap();
-        assert!(secs >= 2.0 * 2.0 * 0.9, "{secs}");
     }
 
     #[test]

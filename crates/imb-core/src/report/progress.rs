@@ -129,23 +129,30 @@ pub const LONG_SIZE_SECS: f64 = 60.0;
 /// The line of a size expected to run past `LONG_SIZE_SECS`, None for a shorter one (pure):
 /// `EXE: NAME on P processes, X bytes: a long size (N repetitions): at least L on any machine,
 /// about E from the repetitions timed so far; the run goes on`. `least` is the size's least
-/// time on any machine (`plan::size_least`), `expected` what the run's timed repetitions make
-/// of it (None before any); either above the limit makes the size long.
+/// time on any machine (`plan::size_least`); `expected` what the run's timed repetitions make
+/// of it (None before any), and whether it is an upper bound (a single repetition timed with
+/// its loop's fixed costs, a file sync say, which n repetitions share) or an estimate (the
+/// loops of the size before). Either above the limit makes the size long.
 pub fn long_size_line(
     exe: &str,
     (name, np, bytes): (&str, usize, Option<usize>),
     n: usize,
     least: f64,
-    expected: Option<f64>,
+    expected: Option<(f64, bool)>,
 ) -> Option<String> {
-    if least.max(expected.unwrap_or(0.0)) <= LONG_SIZE_SECS {
+    if least.max(expected.map_or(0.0, |e| e.0)) <= LONG_SIZE_SECS {
         return None;
     }
     let procs = if np == 1 { "process" } else { "processes" };
     let size = bytes.map(|x| format!(", {x} bytes")).unwrap_or_default();
-    let about = expected
-        .map(|e| format!(", about {} from the repetitions timed so far", clock(e)))
-        .unwrap_or_default();
+    let about = match expected {
+        Some((e, true)) => format!(
+            ", at most about {} from one repetition timed with its loop's fixed costs",
+            clock(e)
+        ),
+        Some((e, false)) => format!(", about {} from the repetitions timed so far", clock(e)),
+        None => String::new(),
+    };
     Some(format!(
         "{exe}: {name} on {np} {procs}{size}: a long size ({n} repetitions): at least {} on any \
          machine{about}; the run goes on\n",
@@ -285,7 +292,7 @@ mod tests {
     fn a_long_size_says_so_in_one_line() {
         let what = ("PingPong", 2, Some(0));
         assert_eq!(
-            long_size_line("imb-mpi1", what, 1000, 0.5, Some(59.0)),
+            long_size_line("imb-mpi1", what, 1000, 0.5, Some((59.0, true))),
             None
         );
         assert_eq!(long_size_line("imb-mpi1", what, 1000, 60.0, None), None);
@@ -294,11 +301,20 @@ mod tests {
             "imb-mpi1: PingPong on 2 processes, 0 bytes: a long size (2147483647 repetitions): \
              at least 3:35 on any machine; the run goes on\n"
         );
-        let l = long_size_line("imb-io", ("Barrier", 1, None), 10, 1.0, Some(4000.0)).unwrap();
+        let barrier = ("Barrier", 1, None);
+        let l = long_size_line("imb-io", barrier, 10, 1.0, Some((4000.0, false))).unwrap();
         assert_eq!(
             l,
             "imb-io: Barrier on 1 process: a long size (10 repetitions): at least 0:01 on any \
              machine, about 1:06:40 from the repetitions timed so far; the run goes on\n"
+        );
+        assert!(
+            long_size_line("imb-io", barrier, 10, 1.0, Some((61.0, true)))
+                .unwrap()
+                .contains(
+                    "at least 0:01 on any machine, at most about 1:01 from one repetition timed \
+                 with its loop's fixed costs; the run goes on"
+                )
         );
         assert_eq!(l.matches('\n').count(), 1);
     }
