@@ -233,20 +233,7 @@ impl Runner<'_> {
         least: &plan::Parts,
         rep: Option<(f64, bool)>,
     ) {
-        let method = &self.opts.method;
-        let policy = method.iter_policy.for_bench(info.rooted);
-        let cap = match policy {
-            IterPolicy::Dynamic => Some(self.opts.time.unwrap_or(method::DYNAMIC_SECS)),
-            _ => self.opts.time,
-        };
-        let untimed = matches!(policy, IterPolicy::Off | IterPolicy::MultipleNp);
-        let passes = 1.0 + f64::from(u8::from(untimed));
-        let expected = rep.map(|(r, upper)| {
-            let timed = cap.map_or(n as f64 * r, |c| (n as f64 * r).min(c));
-            let more = (timed - least.reps / passes).max(0.0);
-            let e = least.total() + more * (passes + f64::from(u8::from(method.msg_pause)));
-            (e, upper)
-        });
+        let expected = rep.map(|(r, upper)| (plan::expected(least, info, n, r, &self.opts), upper));
         let bytes = (info.class != Class::Sync).then_some(sizes.lens[k].x);
         let what = (info.name, np, bytes);
         if let Some(line) = long_size_line(self.suite.exe, what, n, least.total(), expected) {

@@ -283,6 +283,24 @@ pub fn size_least(at: SizeAt, opts: &Options, around: Around) -> (Parts, Option<
     (parts, e.lever)
 }
 
+/// What a size whose least time is `least` (`size_least`) takes when a repetition of it takes
+/// `rep` seconds on this machine: n of them per pass instead of their least cost, capped as
+/// the run caps them (`-time`, the dynamic policy), a pass more for `-iter_policy off`'s
+/// untimed loop and one for `-msg_pause`'s sleep; never below `least`.
+pub fn expected(least: &Parts, info: &Info, n: usize, rep: f64, opts: &Options) -> f64 {
+    let method = &opts.method;
+    let policy = method.iter_policy.for_bench(info.rooted);
+    let cap = match policy {
+        IterPolicy::Dynamic => Some(opts.time.unwrap_or(DYNAMIC_SECS)),
+        _ => opts.time,
+    };
+    let untimed = matches!(policy, IterPolicy::Off | IterPolicy::MultipleNp);
+    let passes = 1.0 + f64::from(u8::from(untimed));
+    let timed = cap.map_or(n as f64 * rep, |c| (n as f64 * rep).min(c));
+    let more = (timed - least.reps / passes).max(0.0);
+    least.total() + more * (passes + f64::from(u8::from(method.msg_pause)))
+}
+
 /// The least time of `plan` under `opts` on any machine: `size_least` of every measured size.
 pub fn least(plan: &Plan, opts: &Options, around: Around) -> Least {
     let mut out = Least::default();
@@ -553,7 +571,24 @@ mod tests {
             assert!(l.secs() >= size.total());
             let bytes = Some(sizes.lens[0].x);
             let n = sizes.n_sample[0][0];
-            crate::report::long_size_line("imb-mpi1", ("PingPong", 2, bytes), n, size.total(), None)
+            // A machine at 1 usec a repetition: n of them, within -time's cap.
+            let e = expected(&size, &PINGPONG, n, 1e-6, &o);
+            assert!(e >= size.total());
+            if let Some(t) = o.time {
+                assert!(e <= size.total() + t, "{e}");
+            }
+            let said = |e| {
+                crate::report::long_size_line(
+                    "imb-mpi1",
+                    ("PingPong", 2, bytes),
+                    n,
+                    size.total(),
+                    e,
+                )
+            };
+            let upper = said(Some((e, true)));
+            assert_eq!(upper.is_some(), e > 60.0);
+            said(None)
         };
         let huge = "-msglog 0:1 -iter 2147483647";
         let said = line(huge).expect("a long size");
@@ -565,6 +600,22 @@ mod tests {
             "{said}"
         );
         assert_eq!(line(&format!("{huge} -time 10")), None);
+        // 2^31 repetitions at 1 usec, twice under -iter_policy off, once more for -msg_pause.
+        let (o, _) = run(huge, &PINGPONG, 2, false);
+        let plan = build(&o, &[&PINGPONG], 2);
+        let StepPlan::Run { layout, sizes } = &plan.benchmarks[0].steps[0] else {
+            panic!()
+        };
+        let at = SizeAt {
+            info: &PINGPONG,
+            layout,
+            sizes,
+            m: 0,
+            k: 0,
+        };
+        let (size, _) = size_least(at, &o, Around::default());
+        let e = expected(&size, &PINGPONG, 2147483647, 1e-6, &o);
+        assert!(close(e, size.total() + 2147.483647 - size.reps), "{e}");
         assert_eq!(line(&format!("{huge} -compat 2021")), None);
         assert_eq!(line("-msglog 0:1"), None);
     }

@@ -13,8 +13,8 @@ mod work;
 
 pub use build::{build, BenchmarkPlan, Plan, StepPlan};
 pub use least::{
-    duration_text, effort_secs, least, refusal, size_least, Around, Least, Parts, SizeAt, Sleep,
-    BYTES_PER_SEC, CALL_SECS, LONG_RUN_SECS, MSG_SECS,
+    duration_text, effort_secs, expected, least, refusal, size_least, Around, Least, Parts, SizeAt,
+    Sleep, BYTES_PER_SEC, CALL_SECS, LONG_RUN_SECS, MSG_SECS,
 };
 pub use sizes::Sizes;
 pub use work::work;
