@@ -296,7 +296,10 @@ fn sinks(suite: &Suite, opts: &Options, plan: &Plan) -> Vec<Box<dyn Sink>> {
         v.push(Box::new(Json::new(f.clone(), suite.exe)));
     }
     if opts.progress.wanted() {
-        let work = plan::work(plan, &opts.params, opts.time);
+        let mut work = plan::work(plan, &opts.params, opts.time);
+        if let Some(s) = (suite.hooks.sleep)(opts) {
+            work = plan::with_sleep(work, s.secs);
+        }
         v.push(Box::new(Progress::new(
             std::io::stderr(),
             suite.exe,
