@@ -332,6 +332,10 @@ pub struct Hooks {
     /// table's `# Benchmarking` line; None keeps the engine's (imb-mt: `#processes = 2
     /// (threads: 4)` and, for its windowed benchmarks, `window_size = 64`).
     pub process_block: fn(&Info, &Layout, &Options) -> Option<Vec<String>>,
+    /// What the family's kernels sleep around every loop of a size, whatever the machine, and
+    /// the option that sets it (imb-p2p: `-pause`): the run-time bound counts it
+    /// (`plan::size_least`). None: no sleep.
+    pub sleep: fn(&Options) -> Option<crate::plan::Sleep>,
 }
 
 /// What `Hooks::run_state` builds: the state every kernel sees as `Ctx::run`, and the block
@@ -356,6 +360,10 @@ fn message_bytes(x: usize, _: &Options) -> usize {
     x
 }
 
+fn no_sleep(_: &Options) -> Option<crate::plan::Sleep> {
+    None
+}
+
 fn engine_process_block(_: &Info, _: &Layout, _: &Options) -> Option<Vec<String>> {
     None
 }
@@ -371,6 +379,7 @@ impl Hooks {
         before_run: nothing_to_check,
         row_bytes: message_bytes,
         process_block: engine_process_block,
+        sleep: no_sleep,
     };
 }
 

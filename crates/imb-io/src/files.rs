@@ -198,7 +198,8 @@ pub struct Created {
 }
 
 impl Created {
-    /// Register `path` with the guardian; call before creating the file so no window is unguarded.
+    /// Register `path` with the guardian as soon as the file is ours (`prep::claim`), never
+    /// before: a name we failed to claim may be another run's file.
     pub fn new(path: PathBuf) -> Created {
         register(&path);
         Created { path }

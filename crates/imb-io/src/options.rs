@@ -35,7 +35,7 @@ pub static SETTINGS: Spec = Spec {
     foreign: &[],
 };
 
-/// Longest FILENAME: NAME_MAX (255) less the longest suffix imb-io (`_g<group>_<rank>`) and
+/// Longest FILENAME: NAME_MAX (255) less the longest suffix imb-io (`.<token>_g<group>_<rank>`) and
 /// the MPI-IO libraries (OMPIO `-<jobid>-<n>.lock`, `.locktest.<rank>`; ROMIO `.<name>.shfp.<n>`)
 /// add. Open MPI 4.1's sharedfp aborts the job on a name of 250 characters.
 pub const MAX_FILENAME: usize = 200;
@@ -73,8 +73,9 @@ pub static OPTIONS: Family = Family {
                 Ok(())
             },
             (11, 0, "[-dir <directory>]"),
-            "- -dir D: create the files (FILENAME, FILENAME_<rank>, ...) in D (default the\n  \
-current directory). They are removed when each benchmark ends, also after an error or a\n  \
+            "- -dir D: create the files (FILENAME.<token>, FILENAME.<token>_<rank>, ...) in D\n  \
+(default the current directory), with a token of each benchmark's own, so runs sharing D\n  \
+never share a file. They are removed when each benchmark ends, also after an error or a\n  \
 signal. A file already there under one of those names stops the run, unless -overwrite\n  \
 lets imb-io replace it (and then remove it).\n",
         ),
@@ -150,17 +151,21 @@ pub fn base(params: &Params, family: &Values) -> PathBuf {
 /// half-way for its path.
 pub const MAX_FILE_PATH: usize = 227;
 
-/// The length of the longest path imb-io opens in `dir` for `np` processes: the base name, and
-/// `_g<group>_<rank>` for private files under -multi (`layout::file_name`).
+/// What a step's token adds to FILENAME (`prep::with_token`: `.` and 8 hex digits).
+pub const TOKEN_LEN: usize = ".0badf00d".len();
+
+/// The length of the longest path imb-io opens in `dir` for `np` processes: the base name, the
+/// step's token, and `_g<group>_<rank>` for private files under -multi (`layout::file_name`).
 pub fn longest_file_path(dir: &str, base: &str, np: usize) -> usize {
     let digits = np.saturating_sub(1).max(1).ilog10() as usize + 1;
     let sep = usize::from(!dir.ends_with('/'));
-    dir.len() + sep + base.len() + "_g".len() + digits + "_".len() + digits
+    dir.len() + sep + base.len() + TOKEN_LEN + "_g".len() + digits + "_".len() + digits
 }
 
-/// `-dir` and `-overwrite`: the directory must be a writable directory, and no file of ours
-/// may already be there unless `-overwrite` says it may be replaced. Checked on rank 0 before
-/// anything runs; a node-local directory is checked again where files are made.
+/// `-dir` and `-overwrite`: the directory must be a writable directory whose paths fit. Files
+/// already there are no concern here: each step's names carry a token of their own
+/// (`prep::with_token`), and a file under them that this run did not create is refused where
+/// files are made, unless `-overwrite`.
 fn resolve(f: &FamilyIn) -> Result<Values> {
     let base = FILENAME.get(&f.params.family).unwrap_or_default();
     let given = DIR.get(f.raw);
@@ -199,53 +204,8 @@ fn resolve(f: &FamilyIn) -> Result<Values> {
             ),
         ));
     }
-    if !overwrite {
-        if let Some(f) = foreign(Path::new(&dir), &base) {
-            // The full path: "./IMB_out" says little about which directory was meant.
-            let f = std::fs::canonicalize(&f).unwrap_or(f);
-            return Err(Error::arg(
-                "-overwrite",
-                format!(
-                    "{} exists and was not created by this run: remove it, choose another -dir, \
-                     or pass -overwrite to let imb-io replace (and then remove) it",
-                    f.display()
-                ),
-            ));
-        }
-    }
     let mut v = Values::default();
     DIR.set(&mut v, dir);
     OVERWRITE.set(&mut v, overwrite);
     Ok(v)
-}
-
-/// The first existing file in `dir` that imb-io could create from base name `base`: `base`,
-/// `base_<w>`, `base_g<g>` or `base_g<g>_<w>` (shared file, private file of world rank w,
-/// Multi group g, both). `None` if there is none or `dir` cannot be listed; the smallest name
-/// wins so the answer is deterministic.
-pub fn foreign(dir: &Path, base: &str) -> Option<PathBuf> {
-    std::fs::read_dir(dir)
-        .ok()?
-        .filter_map(|e| e.ok()?.file_name().into_string().ok())
-        .filter(|name| is_imb_name(name, base))
-        .min()
-        .map(|name| dir.join(name))
-}
-
-/// Whether `name` is one imb-io makes from `base` (`foreign`).
-pub fn is_imb_name(name: &str, base: &str) -> bool {
-    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    let Some(rest) = name.strip_prefix(base) else {
-        return false;
-    };
-    let Some(rest) = rest.strip_prefix('_') else {
-        return rest.is_empty();
-    };
-    match rest.strip_prefix('g') {
-        None => digits(rest),
-        Some(g) => match g.split_once('_') {
-            None => digits(g),
-            Some((g, w)) => digits(g) && digits(w),
-        },
-    }
 }

@@ -1,6 +1,7 @@
 //! Preparing the file of one benchmark and process count (doc/METHODOLOGY.md, "imb-io"), once,
-//! before its first size: refuse a file we did not make (unless -overwrite), register it with the
-//! guardian before it exists, create it at its full size and, for reads, fill it with rank 0's IO
+//! before its first size: its name carries a token of the step (`step_token`), it is created
+//! exclusively (a file we did not make is refused unless -overwrite) and registered with the
+//! guardian, then set to its full size and, for reads, filled with rank 0's IO
 //! pattern so every read has known contents. The file is removed when the `Prepared` value is
 //! dropped at the end of the step (`files::Created`), or by the guardian if the rank dies.
 
@@ -15,7 +16,7 @@ use imb_core::kernel::Prep;
 use imb_core::plan::{Plan, StepPlan};
 use imb_core::settings::Params;
 use std::any::Any;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The prepared file of a step, as the kernels see it (`Ctx::prep`).
 pub struct Prepared {
@@ -30,23 +31,16 @@ const CHUNK: usize = 1 << 20;
 /// `fam` is None for Open_Close, which only needs its name reserved.
 pub fn prepare(fam: Option<&Family>, p: &Prep) -> Result<Option<Box<dyn Any>>, String> {
     let private = fam.is_some_and(|f| f.private());
-    let base = options::base(p.params, p.family);
+    let base = with_token(&options::base(p.params, p.family), step_token(p.comm));
     let path = layout::file_name(&base, p.group, private.then_some(p.world_rank));
     let creator = private || p.rank == 0;
     let mut created = None;
     if creator {
-        if std::fs::symlink_metadata(&path).is_ok() {
-            if OVERWRITE.get(p.family) != Some(true) {
-                return Err(format!(
-                    "{} exists and was not created by this run: remove it, choose another -dir, \
-                     or pass -overwrite to let imb-io replace (and then remove) it",
-                    path.display()
-                ));
-            }
-            File::delete(&path)?;
-        }
-        // Registered before it exists: a rank killed while creating it leaves nothing.
-        created = Some(Created::new(path.clone()));
+        created = Some(claim(
+            &path,
+            fam.is_some(),
+            OVERWRITE.get(p.family) == Some(true),
+        )?);
         if let Some(f) = fam {
             fill(f, p, &path)?;
         }
@@ -55,6 +49,61 @@ pub fn prepare(fam: Option<&Family>, p: &Prep) -> Result<Option<Box<dyn Any>>, S
         path,
         _created: created,
     })))
+}
+
+/// The step's token, drawn by the group's rank 0 and broadcast: two runs started in one
+/// directory, or two steps of one run, never share a file name, so neither reads what the
+/// other wrote nor removes the other's file.
+fn step_token(comm: &imb_core::kernel::Comm) -> u32 {
+    use mpi::traits::*;
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u32(std::process::id());
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+    h.write_u128(now.map_or(0, |d| d.as_nanos()));
+    let mut token = h.finish() as u32;
+    comm.process_at_rank(0).broadcast_into(&mut token);
+    token
+}
+
+/// FILENAME with the step's token: `IMB_out.0badf00d` (layout::file_name adds `_g<g>` and
+/// `_<rank>`), `options::TOKEN_LEN` characters more.
+pub fn with_token(base: &Path, token: u32) -> PathBuf {
+    let mut s = base.as_os_str().to_owned();
+    s.push(format!(".{token:08x}"));
+    PathBuf::from(s)
+}
+
+/// Make `path` ours: a file already there is refused unless -overwrite (then removed), and a
+/// file to fill is created here, exclusively, so a file that appears meanwhile is refused
+/// rather than shared. Registered with the guardian once it is ours, never before: a name we
+/// failed to claim is someone else's file, which the guardian must not remove.
+fn claim(path: &Path, create: bool, overwrite: bool) -> Result<Created, String> {
+    let refused = || {
+        format!(
+            "{} exists and was not created by this run: remove it, choose another -dir, or pass \
+             -overwrite to let imb-io replace (and then remove) it",
+            path.display()
+        )
+    };
+    if std::fs::symlink_metadata(path).is_ok() {
+        if !overwrite {
+            return Err(refused());
+        }
+        File::delete(path)?;
+    }
+    if create {
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(path)
+        {
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => return Err(refused()),
+            Err(e) => return Err(format!("cannot create {}: {e}", path.display())),
+        }
+    }
+    Ok(Created::new(path.to_path_buf()))
 }
 
 /// The bytes one file of a step of `np` processes holds, whose accesses reach `volume`.

@@ -1,6 +1,7 @@
 //! imb-io's files under a real mpirun: nothing is left behind after success, an error, a
-//! signal to mpirun or a file-size limit; a file we did not create is refused unless
-//! -overwrite; bad -dir and bad info hints end every rank with one clear line.
+//! signal to mpirun or a file-size limit; files we did not create are left alone, also those
+//! of a run in the same directory; bad -dir and bad info hints end every rank with one clear
+//! line.
 
 mod common;
 use common::*;
@@ -12,32 +13,129 @@ fn first_line(o: &Out) -> &str {
         .unwrap_or_default()
 }
 
+/// Files under IMB's names (another program's, or another run's) are neither refused nor
+/// touched: each step's files carry a token of their own.
 #[test]
-fn foreign_files_are_refused_unless_overwrite() {
+fn files_of_others_are_left_alone() {
     let d = scratch("foreign");
-    for name in ["IMB_out", "IMB_out_1", "IMB_out_g0_3"] {
+    let theirs = ["IMB_out", "IMB_out_1", "IMB_out_g0_3"];
+    for name in theirs {
         std::fs::write(d.join(name), "precious").unwrap();
-        let o = mpirun_in(&d, 2, &["S_Write_Indv", "-msglog", "1"], 60);
-        assert_eq!(o.code, Some(2), "{name}: {}", o.stderr);
-        let want = format!(
-            "imb-io: error: -overwrite: {} exists and was not created by this run",
-            d.join(name).display()
-        );
-        assert!(first_line(&o).starts_with(&want), "{name}: {}", o.stderr);
-        assert!(!o.stdout.contains("# Benchmarking"));
-        assert_eq!(std::fs::read_to_string(d.join(name)).unwrap(), "precious");
-        std::fs::remove_file(d.join(name)).unwrap();
     }
-    // With -overwrite the file is replaced, then removed like our own.
-    std::fs::write(d.join("IMB_out"), "stale").unwrap();
-    let o = mpirun_in(
-        &d,
-        2,
-        &["P_Read_Indv", "-msglog", "1", "-overwrite", "-check"],
-        60,
-    );
-    ok(&o);
-    assert_clean(&d, "overwrite");
+    for extra in [&[][..], &["-overwrite"][..]] {
+        let mut args = vec!["S_Write_Indv", "P_Read_Indv", "-msglog", "1", "-check"];
+        args.extend_from_slice(extra);
+        let o = mpirun_in(&d, 2, &args, 60);
+        ok(&o);
+        for name in theirs {
+            assert_eq!(
+                std::fs::read_to_string(d.join(name)).unwrap(),
+                "precious",
+                "{name} {extra:?}"
+            );
+        }
+        assert_eq!(io_files(&d), theirs, "{extra:?}");
+    }
+}
+
+/// `mpirun -np 2 imb-io ARGS` in `dir` in a session of its own, outside the test kit's one
+/// launch at a time.
+struct Beside {
+    child: std::process::Child,
+    out: std::path::PathBuf,
+    err: std::path::PathBuf,
+}
+
+impl Beside {
+    fn start(dir: &std::path::Path, args: &[&str]) -> Beside {
+        let (out, err) = (dir.join("beside.out"), dir.join("beside.err"));
+        let mut cmd = std::process::Command::new("setsid");
+        cmd.arg("mpirun");
+        if open_mpi() {
+            cmd.arg("--oversubscribe");
+        }
+        let child = cmd
+            .args(["-np", "2", BIN])
+            .args(args)
+            .current_dir(dir)
+            .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+            .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+            .stdin(std::process::Stdio::null())
+            .stdout(std::fs::File::create(&out).unwrap())
+            .stderr(std::fs::File::create(&err).unwrap())
+            .spawn()
+            .unwrap();
+        Beside { child, out, err }
+    }
+
+    /// Its output, once it has ended; killed (its whole session) after `limit` seconds, a
+    /// watchdog only.
+    fn wait(mut self, limit: u64) -> Out {
+        let start = std::time::Instant::now();
+        let status = loop {
+            if let Some(st) = self.child.try_wait().unwrap() {
+                break Some(st);
+            }
+            if start.elapsed().as_secs() > limit {
+                // SAFETY: kill(2) of the session setsid made for our own child.
+                unsafe {
+                    libc::kill(-(self.child.id() as i32), libc::SIGKILL);
+                }
+                let _ = self.child.wait();
+                break None;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        };
+        let o = Out {
+            code: status.and_then(|s| s.code()),
+            stdout: std::fs::read_to_string(&self.out).unwrap(),
+            stderr: std::fs::read_to_string(&self.err).unwrap(),
+            secs: start.elapsed().as_secs_f64(),
+        };
+        assert!(status.is_some(), "hung: {}\n{}", o.stdout, o.stderr);
+        o
+    }
+}
+
+/// Two runs started in one directory at once: each uses files of its own, so both check
+/// clean, and neither leaves a file or removes the other's. Several tries, since the runs'
+/// steps overlap differently each time.
+#[test]
+fn two_runs_in_one_directory_at_once() {
+    let d = scratch("two-runs");
+    let lens = write(&d, "lens", "0\n1\n4096\n65536\n");
+    let args = [
+        "-check",
+        "-msglen",
+        lens.as_str(),
+        "P_Write_Shared",
+        "C_Read_Indv",
+        "P_Read_Shared",
+        "S_IWrite_Indv",
+    ];
+    for attempt in 0..3 {
+        // The test kit runs one mpirun at a time, so the second run starts beside it.
+        let other = Beside::start(&d, &args);
+        let runs = [mpirun_in(&d, 2, &args, 240), other.wait(240)];
+        for o in &runs {
+            ok(o);
+            assert!(
+                o.stdout.contains("!!!!  ALL BENCHMARKS SUCCESSFUL !!!!"),
+                "attempt {attempt}: {}\n{}",
+                o.stdout,
+                o.stderr
+            );
+            for t in tables(&o.stdout) {
+                assert!(
+                    t.column("defects").iter().all(|v| v == "0.00"),
+                    "attempt {attempt}, {}: {}",
+                    t.title,
+                    o.stdout
+                );
+            }
+        }
+        assert_clean(&d, "two runs");
+    }
 }
 
 #[test]
@@ -79,8 +177,8 @@ fn dir_option() {
         "{}",
         o.stderr
     );
-    // A directory where even root cannot create files: the open fails on every rank that
-    // prepares a file, and the run ends everywhere with MPI's reason.
+    // A directory where even root cannot create files: the creation fails on every rank that
+    // prepares a file, and the run ends everywhere with the system's reason.
     let o = mpirun_in(
         &d,
         2,
@@ -89,8 +187,7 @@ fn dir_option() {
     );
     assert_eq!(o.code, Some(3), "{}", o.stderr);
     assert!(
-        first_line(&o)
-            .starts_with("imb-io: error: P_Write_Priv: MPI_File_open(/proc/IMB_out_0) failed: "),
+        first_line(&o).starts_with("imb-io: error: P_Write_Priv: cannot create /proc/IMB_out."),
         "{}",
         o.stderr
     );

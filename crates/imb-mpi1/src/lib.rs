@@ -352,8 +352,10 @@ mod bound {
         accepted("Allgather -npmin 1024 -iter 1000,1000000 -msglog 22", 1024);
     }
 
-    /// Warm-up runs N_WARMUP repetitions of the largest size before each table: a settings
-    /// file's N_WARMUP can make it hours by itself, and the refusal names it.
+    /// Warm-up runs N_WARMUP repetitions of the largest size before each table, at most the
+    /// volume rule's count there (`plan::Sizes::warm_n`): the bound counts what runs, so a
+    /// settings file's N_WARMUP of 10^8 adds a few repetitions of 4 MiB to PingPong, not
+    /// hours (it was refused while the bound counted N_WARMUP itself).
     #[test]
     fn warm_up_counts() {
         let std = std::fs::read_to_string(concat!(
@@ -369,14 +371,11 @@ mod bound {
             std::fs::write(&file, text).unwrap();
             format!("PingPong -settings {}", file.display())
         };
+        let (two, _) = least(&with("2"), 2);
         let args = with("100000000");
-        let line = least(&args, 2).1.expect("refused");
-        assert!(
-            line.contains("; lower N_WARMUP (-settings) or MAXMSGLOG"),
-            "{line}"
-        );
-        refused(&args, 2, None);
-        accepted(&with("1000"), 2);
+        let (many, _) = least(&args, 2);
+        assert!(many > two, "{many} {two}");
+        accepted(&args, 2);
         std::fs::remove_file(&file).unwrap();
     }
 }

@@ -244,6 +244,7 @@ pub static SUITE: Suite = Suite {
         warm_up: false,
         fill: Buffer::fill,
         header: p2p_header,
+        sleep: options::sleep,
         ..Hooks::IMB
     },
 };

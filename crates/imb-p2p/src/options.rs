@@ -66,6 +66,16 @@ impl Conf {
     }
 }
 
+/// The run-time bound's share of `-pause` (`Hooks::sleep`): every loop of a size, its warm-up
+/// and timed repetitions together (`kernel::P2pLoop`), sleeps the pause before and after.
+pub fn sleep(o: &imb_core::cli::Options) -> Option<imb_core::plan::Sleep> {
+    let us = Conf::of(&o.family).pause_us;
+    (us > 0).then_some(imb_core::plan::Sleep {
+        secs: 2.0 * us as f64 * 1e-6,
+        option: "-pause",
+    })
+}
+
 /// IMB-P2P's spelling of a switch: 1/0, on/off, enable/disable, yes/no, true/false, any case.
 pub fn switch(v: &str) -> Result<bool, String> {
     let w = v.to_ascii_lowercase();

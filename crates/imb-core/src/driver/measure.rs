@@ -19,6 +19,9 @@ pub(super) struct StepRun<'a> {
     pub(super) counts: Vec<(usize, usize)>,
     /// Seconds this rank's last timed loop took (`-msg_pause`).
     pub(super) took: f64,
+    /// Seconds per repetition of the last size this rank timed (the long-size line's
+    /// estimate), and false: not an upper bound (`report::long_size_line`).
+    pub(super) last_rep: Option<(f64, bool)>,
     /// `-off_cache` has written copies into the send buffer, so the pattern may be gone
     /// from the bytes the next size sends (a copy of a smaller size lies inside a larger
     /// one's message).
@@ -95,6 +98,8 @@ impl Runner<'_> {
             step.counts.clear();
         }
         let policy = method.iter_policy.for_bench(info.rooted);
+        let mut rep = step.last_rep;
+        let least = self.size_least((step.bench, step.layout, sizes), (m, k));
         // Outside the dynamic policy, -time is imb-rs's cap (IMB 2021 uses it only for a
         // time-out there), so the untimed runs below are capped too.
         if let (Some(limit), false) = (self.opts.time, policy == IterPolicy::Dynamic) {
@@ -107,6 +112,18 @@ impl Runner<'_> {
             });
             let worst = comm::max_all(self.world, probe);
             n = n.min(((limit / worst.max(1e-9)) as usize).max(1));
+            rep = Some((worst, true));
+        } else if policy != IterPolicy::Dynamic && least.total() >= PROBE_SECS {
+            // A size of a second or more on any machine: one untimed repetition first, so the
+            // long-size line can say what this machine makes of it. The plan decides, so every
+            // rank takes part.
+            let probe = active
+                .as_mut()
+                .map_or(0.0, |a| a.time(x, mode, 1, false).secs);
+            rep = Some((comm::max_all(self.world, probe), true));
+        }
+        if self.rank == 0 {
+            self.say_if_long((info, step.layout.np, sizes), (k, n), &least, rep);
         }
         match policy {
             IterPolicy::Dynamic => {
@@ -158,6 +175,7 @@ impl Runner<'_> {
             }
         };
         step.took = started.elapsed().as_secs_f64();
+        step.last_rep = Some((step.took / out.1.max(1) as f64, false));
         out
     }
 
@@ -186,7 +204,47 @@ impl Runner<'_> {
         }
         method::dynamic_count(t, secs, selected, x, earlier)
     }
+
+    /// The least time of size `k` of mode `m` on any machine, by part (`plan::size_least`).
+    fn size_least(
+        &self,
+        (bench, layout, sizes): (&dyn Benchmark, &Layout, &Sizes),
+        (m, k): (usize, usize),
+    ) -> plan::Parts {
+        let at = plan::SizeAt {
+            info: bench.info(),
+            layout,
+            sizes,
+            m,
+            k,
+        };
+        plan::size_least(at, &self.opts, around(self.suite, &self.opts)).0
+    }
+
+    /// Rank 0, before a size's loops: the line of a size expected to run past a minute
+    /// (`report::long_size_line`), from its least time on any machine and, once the run has
+    /// timed repetitions (this size's probe, an upper bound, or the size before), `rep`
+    /// seconds each: n of them per pass, capped as the run caps them, a pass more for `-iter_policy off`'s
+    /// untimed loop and for `-msg_pause`'s sleep.
+    fn say_if_long(
+        &self,
+        (info, np, sizes): (&Info, usize, &Sizes),
+        (k, n): (usize, usize),
+        least: &plan::Parts,
+        rep: Option<(f64, bool)>,
+    ) {
+        let expected = rep.map(|(r, upper)| (plan::expected(least, info, n, r, &self.opts), upper));
+        let bytes = (info.class != Class::Sync).then_some(sizes.lens[k].x);
+        let what = (info.name, np, bytes);
+        if let Some(line) = long_size_line(self.suite.exe, what, n, least.total(), expected) {
+            eprint!("{line}");
+        }
+    }
 }
+
+/// A size whose least time on any machine reaches this is probed by one untimed repetition
+/// before its loops, for the long-size line's estimate.
+const PROBE_SECS: f64 = 1.0;
 
 /// An active rank's view of one step: builds a kernel for a size and times it.
 pub(super) struct Active<'a> {

@@ -16,8 +16,8 @@ use crate::lengths::{self, Len};
 use crate::plan::{self, Layout, Plan, Sizes, StepPlan};
 use crate::provenance::Status;
 use crate::report::{
-    AdaptiveRule, Banner, Changed, Collector, Columns, Failure, Header, Json, Note, Progress, Row,
-    Sink, Text, Unsettled, Verdict,
+    long_size_line, AdaptiveRule, Banner, Changed, Collector, Columns, Failure, Header, Json, Note,
+    Progress, Row, Sink, Text, Unsettled, Verdict,
 };
 use crate::settings::{self, Params};
 use crate::stats::{self, RankResult, Usec};
@@ -151,8 +151,16 @@ pub fn parse(suite: &Suite, args: &[String], np: usize) -> Result<Action> {
 /// `-force` (doc/ReadMe_IMB.md, "Robustness"): None if it may run. Pure, so each suite's tests
 /// check their hours-long option sets without running them.
 pub fn long_run(suite: &Suite, opts: &Options, plan: &Plan) -> Option<String> {
-    let least = plan::least(plan, opts, suite.hooks.warm_up);
+    let least = plan::least(plan, opts, around(suite, opts));
     (least.secs() > LONG_RUN_SECS && !opts.force).then(|| least.refusal())
+}
+
+/// What `suite` does around the plan's sizes that the run-time bound counts.
+fn around(suite: &Suite, opts: &Options) -> plan::Around {
+    plan::Around {
+        warm_up: suite.hooks.warm_up,
+        sleep: (suite.hooks.sleep)(opts),
+    }
 }
 
 /// What `suite` answers `args` on `np` processes before anything runs: the run's least time on
@@ -166,7 +174,7 @@ pub fn bound_of(suite: &Suite, args: &[&str], np: usize) -> Result<Option<(f64, 
     };
     let infos: Vec<&'static Info> = opts.benchmarks.iter().map(|&b| suite.info(b)).collect();
     let plan = plan::build(&opts, &infos, np);
-    let secs = plan::least(&plan, &opts, suite.hooks.warm_up).secs();
+    let secs = plan::least(&plan, &opts, around(suite, &opts)).secs();
     Ok(Some((secs, long_run(suite, &opts, &plan))))
 }
 
@@ -288,7 +296,10 @@ fn sinks(suite: &Suite, opts: &Options, plan: &Plan) -> Vec<Box<dyn Sink>> {
         v.push(Box::new(Json::new(f.clone(), suite.exe)));
     }
     if opts.progress.wanted() {
-        let work = plan::work(plan, &opts.params, opts.time);
+        let mut work = plan::work(plan, &opts.params, opts.time);
+        if let Some(s) = (suite.hooks.sleep)(opts) {
+            work = plan::with_sleep(work, s.secs);
+        }
         v.push(Box::new(Progress::new(
             std::io::stderr(),
             suite.exe,

@@ -29,6 +29,7 @@ impl Runner<'_> {
             prep,
             counts: Vec::new(),
             took: 0.0,
+            last_rep: None,
             replicated: false,
         };
         let cols = self.columns(info);

@@ -13,10 +13,11 @@ mod work;
 
 pub use build::{build, BenchmarkPlan, Plan, StepPlan};
 pub use least::{
-    effort_secs, least, refusal, Least, Parts, BYTES_PER_SEC, CALL_SECS, LONG_RUN_SECS, MSG_SECS,
+    duration_text, effort_secs, expected, least, refusal, size_least, Around, Least, Parts, SizeAt,
+    Sleep, BYTES_PER_SEC, CALL_SECS, LONG_RUN_SECS, MSG_SECS,
 };
 pub use sizes::Sizes;
-pub use work::work;
+pub use work::{with_sleep, work};
 
 /// The index of every world rank (3.0's renumbering: fill grid rows first).
 /// Identity unless P > 1 and Q > 1.

@@ -52,3 +52,42 @@ pub fn work(plan: &Plan, params: &Params, time: Option<f64>) -> Work {
         tables,
     }
 }
+
+/// `work` with a family's sleep around every size's loop added to each size's weight
+/// (`kernel::Hooks::sleep`): imb-p2p's default `-pause` sleeps 0.2 s a size, far more than its
+/// small sizes' repetitions, so without it the estimate of the time left would count those
+/// sizes as nothing.
+pub fn with_sleep(mut work: Work, secs: f64) -> Work {
+    for t in &mut work.tables {
+        for (_, w) in &mut t.sizes {
+            *w += secs;
+        }
+    }
+    work
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vocab::Mode;
+
+    #[test]
+    fn a_sleep_weighs_on_every_size() {
+        let table = |sizes| TableWork {
+            bench: 1,
+            name: "PingPong".into(),
+            np: 2,
+            groups: 1,
+            mode: Mode::NonAggregate,
+            sizes,
+        };
+        let w = Work {
+            benchmarks: 1,
+            tables: vec![table(vec![(Some(0), 0.001), (Some(4), 2.0)])],
+        };
+        assert_eq!(
+            with_sleep(w, 0.2).tables,
+            [table(vec![(Some(0), 0.201), (Some(4), 2.2)])]
+        );
+    }
+}

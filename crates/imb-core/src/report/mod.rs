@@ -17,7 +17,10 @@ pub use column::Column;
 
 pub use crate::note::{AdaptiveRule, Changed, Note, SectionClass, SectionsRow, Unsettled};
 pub use json::{Json, SCHEMA_VERSION};
-pub use progress::{Position, Progress, TableWork, Work, INTERVAL as PROGRESS_INTERVAL};
+pub use progress::{
+    long_size_line, Position, Progress, TableWork, Work, INTERVAL as PROGRESS_INTERVAL,
+    LONG_SIZE_SECS,
+};
 pub use rows::RowProgress;
 pub use suitejson::{close, SuiteJson};
 pub use summary::{mode_name, summarise, summary_text, Best, Collector, Summary, SummaryLine};

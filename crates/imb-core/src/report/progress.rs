@@ -122,6 +122,44 @@ pub fn done_line(exe: &str, tables: usize, benchmarks: usize, elapsed: f64) -> S
     )
 }
 
+/// A size expected to take longer than this says so on stderr before it runs, with or without
+/// `-progress` or `-force` (doc/ReadMe_IMB.md, "Robustness").
+pub const LONG_SIZE_SECS: f64 = 60.0;
+
+/// The line of a size expected to run past `LONG_SIZE_SECS`, None for a shorter one (pure):
+/// `EXE: NAME on P processes, X bytes: a long size (N repetitions): at least L on any machine,
+/// about E from the repetitions timed so far; the run goes on`. `least` is the size's least
+/// time on any machine (`plan::size_least`); `expected` what the run's timed repetitions make
+/// of it (None before any), and whether it is an upper bound (a single repetition timed with
+/// its loop's fixed costs, a file sync say, which n repetitions share) or an estimate (the
+/// loops of the size before). Either above the limit makes the size long.
+pub fn long_size_line(
+    exe: &str,
+    (name, np, bytes): (&str, usize, Option<usize>),
+    n: usize,
+    least: f64,
+    expected: Option<(f64, bool)>,
+) -> Option<String> {
+    if least.max(expected.map_or(0.0, |e| e.0)) <= LONG_SIZE_SECS {
+        return None;
+    }
+    let procs = if np == 1 { "process" } else { "processes" };
+    let size = bytes.map(|x| format!(", {x} bytes")).unwrap_or_default();
+    let about = match expected {
+        Some((e, true)) => format!(
+            ", at most about {} from one repetition timed with its loop's fixed costs",
+            clock(e)
+        ),
+        Some((e, false)) => format!(", about {} from the repetitions timed so far", clock(e)),
+        None => String::new(),
+    };
+    Some(format!(
+        "{exe}: {name} on {np} {procs}{size}: a long size ({n} repetitions): at least {} on any \
+         machine{about}; the run goes on\n",
+        clock(least)
+    ))
+}
+
 /// Between two progress lines inside a table, at least this long.
 pub const INTERVAL: Duration = Duration::from_secs(5);
 
@@ -247,6 +285,39 @@ impl<W: Write> Sink for Progress<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A size says it is long when its least time or the run's own estimate passes a minute,
+    /// naming the benchmark, the size, the repetitions and the range.
+    #[test]
+    fn a_long_size_says_so_in_one_line() {
+        let what = ("PingPong", 2, Some(0));
+        assert_eq!(
+            long_size_line("imb-mpi1", what, 1000, 0.5, Some((59.0, true))),
+            None
+        );
+        assert_eq!(long_size_line("imb-mpi1", what, 1000, 60.0, None), None);
+        assert_eq!(
+            long_size_line("imb-mpi1", what, 2147483647, 214.7, None).unwrap(),
+            "imb-mpi1: PingPong on 2 processes, 0 bytes: a long size (2147483647 repetitions): \
+             at least 3:35 on any machine; the run goes on\n"
+        );
+        let barrier = ("Barrier", 1, None);
+        let l = long_size_line("imb-io", barrier, 10, 1.0, Some((4000.0, false))).unwrap();
+        assert_eq!(
+            l,
+            "imb-io: Barrier on 1 process: a long size (10 repetitions): at least 0:01 on any \
+             machine, about 1:06:40 from the repetitions timed so far; the run goes on\n"
+        );
+        assert!(
+            long_size_line("imb-io", barrier, 10, 1.0, Some((61.0, true)))
+                .unwrap()
+                .contains(
+                    "at least 0:01 on any machine, at most about 1:01 from one repetition timed \
+                 with its loop's fixed costs; the run goes on"
+                )
+        );
+        assert_eq!(l.matches('\n').count(), 1);
+    }
 
     fn work() -> Work {
         let t = |bench, name: &str, np, mode, sizes: Vec<(Option<usize>, f64)>| TableWork {
