@@ -68,15 +68,16 @@ impl Beside {
         Beside { child, out, err }
     }
 
-    /// Its output, once it has ended; killed (its whole session) after `limit` seconds, a
-    /// watchdog only.
+    /// Its output, once it has ended; killed (its whole session) after `limit` seconds of
+    /// the machine's time (imb_testkit::watchdog), a watchdog only.
     fn wait(mut self, limit: u64) -> Out {
         let start = std::time::Instant::now();
+        let mut dog = imb_testkit::watchdog::Watchdog::new(std::time::Duration::from_secs(limit));
         let status = loop {
             if let Some(st) = self.child.try_wait().unwrap() {
                 break Some(st);
             }
-            if start.elapsed().as_secs() > limit {
+            if dog.expired() {
                 // SAFETY: kill(2) of the session setsid made for our own child.
                 unsafe {
                     libc::kill(-(self.child.id() as i32), libc::SIGKILL);
