@@ -86,6 +86,7 @@ pub fn msglog(r: &mut Raw, v: &str) -> Result<(), String> {
     lens.extend((from..=n).map(|e| 1usize << e));
     r.msglog = Some((k, n));
     r.msgsize = Some(lens);
+    r.msgsize_by = Some("msglog");
     Ok(())
 }
 
@@ -99,6 +100,7 @@ pub fn msgsz(r: &mut Raw, v: &str) -> Result<(), String> {
         r.msglog = Some((k, need));
     }
     r.msgsize.get_or_insert_with(Vec::new).push(x);
+    r.msgsize_by = Some("msgsz");
     Ok(())
 }
 

@@ -206,7 +206,7 @@ pub fn prescan_thread_level(args: &[String]) -> Option<ThreadLevel> {
 /// Parse argv (without the program name) on world size `np`: `read`, then
 /// `resolve::resolve`.
 pub fn parse(spec: &Spec, args: &[String], np: usize) -> Result<Action> {
-    Ok(match read(args, spec.family)? {
+    Ok(match read(args, spec.family, spec.aggregate)? {
         raw::Command::Help => Action::Help(help(spec)),
         raw::Command::List(compat) => Action::List(list(spec, compat)),
         raw::Command::Run(raw) => Action::Run(Box::new(resolve::resolve(spec, &raw, np)?)),
