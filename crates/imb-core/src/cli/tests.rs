@@ -139,6 +139,15 @@ fn non_utf8_arguments_are_named() {
         e.unwrap().to_string(),
         "-json=a\\xffb: argument 2 is not valid UTF-8 text"
     );
+    // An option's value: the option is named.
+    let a = vec![
+        std::ffi::OsString::from("-npmin"),
+        std::ffi::OsString::from_vec(b"\xff3".to_vec()),
+    ];
+    assert_eq!(
+        utf8_args(a.into_iter()).1.unwrap().to_string(),
+        "\\xff3: argument 2, after -npmin, is not valid UTF-8 text"
+    );
 }
 
 #[test]
