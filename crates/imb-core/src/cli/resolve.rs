@@ -26,10 +26,7 @@ pub fn resolve(spec: &Spec, raw: &Raw, np: usize) -> Result<Options> {
     if !spec.aggregate && raw.shared.was_given("aggregate_mode") {
         return Err(Error::arg(
             "-aggregate_mode",
-            format!(
-                "{} has no AGGREGATE/NON-AGGREGATE tables (imb-ext and imb-io have)",
-                spec.exe
-            ),
+            format!("{} has no AGGREGATE/NON-AGGREGATE tables", spec.exe),
         ));
     }
     if let Some(Map { p, q }) = raw.map {
