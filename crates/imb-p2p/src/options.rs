@@ -218,7 +218,8 @@ without 0 (IMB-P2P; default 0, 1, ..., 4 MiB).\n",
         Refused {
             name: "compat",
             takes: Takes::Value,
-            why: "{exe} measures as IMB-P2P does, which IMB 3.0 did not have",
+            why: "{exe} always measures as IMB 2021's IMB-P2P does (IMB 3.0 had no IMB-P2P), \
+                  so -compat has nothing to choose: leave it out",
         },
         Refused {
             name: "iter_policy",

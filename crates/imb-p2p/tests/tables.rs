@@ -299,7 +299,13 @@ fn errors_name_the_option_typed() {
         ),
         (
             vec!["-compat", "2019"],
-            "-compat: imb-p2p measures as IMB-P2P",
+            "-compat: imb-p2p always measures as IMB 2021's",
+        ),
+        // The reason holds for 2021 too: the message once said IMB 3.0 lacked what it asked.
+        (
+            vec!["-compat", "2021"],
+            "-compat: imb-p2p always measures as IMB 2021's IMB-P2P does (IMB 3.0 had no \
+             IMB-P2P), so -compat has nothing to choose",
         ),
         (
             vec!["-aggregate_mode", "x"],
