@@ -187,7 +187,7 @@ fn core_error(reader: &str, e: &imb_core::Error) {
 pub fn core_cli(data: &[u8]) {
     let Some(argv) = args(data) else { return };
     let _ = cli::prescan_thread_level(&argv);
-    let raw = cli::read(&argv, specs()[0].family);
+    let raw = cli::read(&argv, specs()[0].family, specs()[0].aggregate);
     for spec in specs() {
         for np in [1, 2, 4, 6] {
             match cli::parse(&spec, &argv, np) {

@@ -96,6 +96,7 @@ pub fn msglog(r: &mut Raw, v: &str) -> Result<(), String> {
     lens.extend((from..=n).map(|e| 1usize << e));
     r.msglog = Some((k, n));
     r.msgsize = Some(lens);
+    r.msgsize_by = Some("msglog");
     Ok(())
 }
 
@@ -109,6 +110,7 @@ pub fn msgsz(r: &mut Raw, v: &str) -> Result<(), String> {
         r.msglog = Some((k, need));
     }
     r.msgsize.get_or_insert_with(Vec::new).push(x);
+    r.msgsize_by = Some("msgsz");
     Ok(())
 }
 
@@ -226,7 +228,8 @@ without 0 (IMB-P2P; default 0, 1, ..., 4 MiB).\n",
         Refused {
             name: "compat",
             takes: Takes::Value,
-            why: "{exe} measures as IMB-P2P does, which IMB 3.0 did not have",
+            why: "{exe} always measures as IMB 2021's IMB-P2P does (IMB 3.0 had no IMB-P2P), \
+                  so -compat has nothing to choose: leave it out",
         },
         Refused {
             name: "iter_policy",

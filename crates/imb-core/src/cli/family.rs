@@ -5,7 +5,7 @@
 //! engine names none of them: it reads, merges, broadcasts and shows what the family declares.
 
 use super::raw::Raw;
-use super::table::{Opt, Takes};
+use super::table::{Accept, Opt, Takes};
 use super::value::ThreadLevel;
 use crate::error::Result;
 use crate::settings::Params;
@@ -96,13 +96,19 @@ fn refuse(_: &mut Raw, _: &str) -> std::result::Result<(), String> {
 /// The rows argv is read against: the engine's, the family's, and a hidden row for each
 /// refused option (stored in `Raw::refused` by `mpi_opts::read`). A family row named as an
 /// engine row replaces it: the option keeps its name and takes the family's meaning
-/// (imb-p2p's `-msglog`, which IMB-P2P reads its own way).
-pub(super) fn all_rows(engine: &[Opt<Raw>], family: &Family) -> Vec<Opt<Raw>> {
+/// (imb-p2p's `-msglog`, which IMB-P2P reads its own way). A refused option replaces the
+/// engine's row of its name too, so its value is never read: it is refused whatever it is.
+/// So does an engine row the executable does not list (`-aggregate_mode` where `aggregate`
+/// is false), which `resolve` refuses.
+pub(super) fn all_rows(engine: &[Opt<Raw>], family: &Family, aggregate: bool) -> Vec<Opt<Raw>> {
     engine
         .iter()
-        .filter(|o| !family.replaces(o.name))
-        .chain(family.rows)
-        .copied()
+        .filter(|o| !family.replaces(o.name) && !family.refused.iter().any(|r| r.name == o.name))
+        .map(|o| match o.accept {
+            Accept::Aggregate if !aggregate => Opt::plain(o.name, o.takes, refuse),
+            _ => *o,
+        })
+        .chain(family.rows.iter().copied())
         .chain(
             family
                 .refused

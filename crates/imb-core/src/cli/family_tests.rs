@@ -60,11 +60,18 @@ static FAMILY: Family = Family {
             "",
         ),
     ],
-    refused: &[Refused {
-        name: "near",
-        takes: Takes::Flag,
-        why: "{exe} goes far",
-    }],
+    refused: &[
+        Refused {
+            name: "near",
+            takes: Takes::Flag,
+            why: "{exe} goes far",
+        },
+        Refused {
+            name: "warm_up",
+            takes: Takes::Value,
+            why: "{exe} is always warm",
+        },
+    ],
     resolve: far,
     // Far messages spread out: the buffers hold three times their bytes.
     span: |_, v| {
@@ -152,6 +159,32 @@ fn the_family_resolves_its_options_and_refuses_others() {
     // Refused before what the settings and the family's resolution say.
     let e = parse_on("-settings /nonexistent -far moon -near", 2).unwrap_err();
     assert_eq!(e.to_string(), "-near: imb-far goes far");
+}
+
+/// An engine option the family refuses is refused whatever its value (not "invalid value"),
+/// and `-aggregate_mode` is refused on an executable without AGGREGATE tables even when its
+/// family does not list it among its refusals.
+#[test]
+fn refused_whatever_the_value_and_aggregate_mode_without_aggregate_tables() {
+    for v in ["on", "maybe", ""] {
+        let e = parse_on(&format!("-warm_up={v}"), 2).unwrap_err();
+        assert_eq!(e.to_string(), "-warm_up: imb-far is always warm", "{v}");
+    }
+    for v in ["both", "aggregate", "x"] {
+        let e = parse_on(&format!("-aggregate_mode {v}"), 2).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "-aggregate_mode: imb-far has no AGGREGATE/NON-AGGREGATE tables",
+            "{v}"
+        );
+    }
+    // Where the executable has them, the option is taken.
+    let args = vec!["-aggregate_mode".to_string(), "aggregate".to_string()];
+    let with = Spec {
+        aggregate: true,
+        ..spec()
+    };
+    assert!(matches!(parse(&with, &args, 2), Ok(Action::Run(_))));
 }
 
 /// `Family::span` reads the resolved options into `Options::span`, which the plan sizes the

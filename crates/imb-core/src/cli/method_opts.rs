@@ -167,6 +167,7 @@ cache (-1: 8 MiB), so no repetition finds its data in that cache (IMB 2021's mod
         "msgsize",
         |r, v| -> Why {
             r.msgsize = Some(msgsize(v)?);
+            r.msgsize_by = None;
             Ok(())
         },
         (17, 1, "[-msgsize <l1,l2,...>]"),

@@ -168,16 +168,24 @@ pub enum Action {
 /// mistake or a path we cannot show and pass on faithfully: it is an error naming the argument
 /// (escaped), which rank 0 reports like any other argument error.
 pub fn utf8_args(args: impl Iterator<Item = std::ffi::OsString>) -> (Vec<String>, Option<Error>) {
-    let mut out = Vec::new();
+    let mut out: Vec<String> = Vec::new();
     let mut bad = None;
     for (i, a) in args.enumerate() {
         match a.into_string() {
             Ok(s) => out.push(s),
             Err(a) => {
+                // The option before it, if any: the value of `-npmin` is found by its name,
+                // not by counting arguments.
+                let after = match out.last() {
+                    Some(p) if p.starts_with('-') && !p.contains('=') => {
+                        format!(", after {p},")
+                    }
+                    _ => String::new(),
+                };
                 bad.get_or_insert_with(|| {
                     Error::arg(
                         crate::safefile::shown(&a),
-                        format!("argument {} is not valid UTF-8 text", i + 1),
+                        format!("argument {}{after} is not valid UTF-8 text", i + 1),
                     )
                 });
                 out.push(a.to_string_lossy().into_owned());
@@ -206,7 +214,7 @@ pub fn prescan_thread_level(args: &[String]) -> Option<ThreadLevel> {
 /// Parse argv (without the program name) on world size `np`: `read`, then
 /// `resolve::resolve`.
 pub fn parse(spec: &Spec, args: &[String], np: usize) -> Result<Action> {
-    Ok(match read(args, spec.family)? {
+    Ok(match read(args, spec.family, spec.aggregate)? {
         raw::Command::Help => Action::Help(help(spec)),
         raw::Command::List(compat) => Action::List(list(spec, compat)),
         raw::Command::Run(raw) => Action::Run(Box::new(resolve::resolve(spec, &raw, np)?)),

@@ -38,9 +38,9 @@ pub const FAMILY_AFTER: &str = "aggregate_mode";
 
 /// Read argv (without the program name) through `MPI` and `family`'s rows. Pure: the same
 /// argv gives the same result anywhere. `-h` wins over everything after it; wrong values over
-/// `-list`.
-pub fn read(args: &[String], family: &Family) -> Result<Command> {
-    let rows = all_rows(&engine_rows(), family);
+/// `-list`. `aggregate`: whether the executable has AGGREGATE tables (`Spec::aggregate`).
+pub fn read(args: &[String], family: &Family, aggregate: bool) -> Result<Command> {
+    let rows = all_rows(&engine_rows(), family, aggregate);
     let Some(given) = table::imb_style(args, &rows, IMB2021_REFUSED)? else {
         return Ok(Command::Help);
     };

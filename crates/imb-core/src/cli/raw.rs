@@ -23,8 +23,12 @@ pub struct Raw {
     pub multi: Option<Multi>,
     pub map: Option<Map>,
     pub msglen: Option<String>,
-    /// `-msgsize`'s lengths.
+    /// `-msgsize`'s lengths, or those of a family row that gives them its own way (imb-p2p's
+    /// `-msgsz` and `-msglog`).
     pub msgsize: Option<Vec<usize>>,
+    /// The option that gave `msgsize` last (None: `-msgsize`), which an error about the
+    /// lengths names: the user typed it.
+    pub msgsize_by: Option<&'static str>,
     pub msglog: Option<(u32, u32)>,
     /// `-iter MSGSPERSAMPLE[,OVERALL_VOL_MB[,MSGS_NONAGGR]]`.
     pub iter: Option<Iter>,

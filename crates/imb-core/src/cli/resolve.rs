@@ -21,12 +21,29 @@ pub fn resolve(spec: &Spec, raw: &Raw, np: usize) -> Result<Options> {
             r.why.replace("{exe}", spec.exe),
         ));
     }
+    // The engine's own refusal, so that no family can forget it (imb-p2p once took the
+    // option and ran without a word).
+    if !spec.aggregate && raw.shared.was_given("aggregate_mode") {
+        return Err(Error::arg(
+            "-aggregate_mode",
+            format!("{} has no AGGREGATE/NON-AGGREGATE tables", spec.exe),
+        ));
+    }
     if let Some(Map { p, q }) = raw.map {
-        if p * q != np {
-            return Err(Error::arg(
-                "-map",
-                format!("{p}x{q} has {} places but the job has {np} processes (P·Q must equal the process count)", p * q),
-            ));
+        match p.checked_mul(q) {
+            Some(places) if places == np => {}
+            Some(places) => {
+                return Err(Error::arg(
+                    "-map",
+                    format!("{p}x{q} has {places} places but the job has {np} processes (P·Q must equal the process count)"),
+                ))
+            }
+            None => {
+                return Err(Error::arg(
+                    "-map",
+                    format!("{p}x{q} has more places than a machine can count, but the job has {np} processes (P·Q must equal the process count)"),
+                ))
+            }
         }
     }
     let settings = match &raw.shared.settings {
@@ -54,7 +71,7 @@ pub fn resolve(spec: &Spec, raw: &Raw, np: usize) -> Result<Options> {
     let lengths = match (&raw.msglen, &raw.msgsize) {
         (Some(_), Some(_)) => {
             return Err(Error::arg(
-                "-msgsize",
+                format!("-{}", raw.msgsize_by.unwrap_or("msgsize")),
                 "cannot be combined with -msglen (both give the lengths)",
             ))
         }

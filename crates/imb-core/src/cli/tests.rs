@@ -117,8 +117,12 @@ fn help_lists_only_accepted_options() {
     let h = help(&mpi1);
     assert!(!h.contains("-aggregate_mode"));
     assert!(h.contains("-include") && h.contains("-force") && h.contains("settings/settings.toml"));
-    // Refusing it with a reason is the family's (`Family::refused`): the engine reads it.
-    assert!(parse(&mpi1, &args("-aggregate_mode both"), 2).is_ok());
+    // The engine refuses it where it is not listed: a family that forgot to (imb-p2p did)
+    // no longer runs as if it had been applied.
+    assert!(parse(&mpi1, &args("-aggregate_mode both"), 2)
+        .unwrap_err()
+        .to_string()
+        .starts_with("-aggregate_mode: imb-mpi1 has no AGGREGATE"));
     assert!(help(&spec()).contains("-aggregate_mode"));
 }
 
@@ -134,6 +138,15 @@ fn non_utf8_arguments_are_named() {
     assert_eq!(
         e.unwrap().to_string(),
         "-json=a\\xffb: argument 2 is not valid UTF-8 text"
+    );
+    // An option's value: the option is named.
+    let a = vec![
+        std::ffi::OsString::from("-npmin"),
+        std::ffi::OsString::from_vec(b"\xff3".to_vec()),
+    ];
+    assert_eq!(
+        utf8_args(a.into_iter()).1.unwrap().to_string(),
+        "\\xff3: argument 2, after -npmin, is not valid UTF-8 text"
     );
 }
 
@@ -271,6 +284,19 @@ fn map_must_fit_the_job() {
     assert!(err("-map 2x2", 6).contains("P·Q must equal"));
     assert_eq!(run("-map 2X3", 6).map, Some(Map { p: 2, q: 3 }));
     assert_eq!(run("-map 1x4", 4).map, Some(Map { p: 1, q: 4 }));
+    // P·Q beyond usize: an error, not an overflow (a panic, or in a release build a product
+    // that wraps round to the process count and is taken).
+    for (map, np) in [
+        ("9223372036854775808x2", 2),
+        ("9223372036854775809x2", 2),
+        ("4294967296x4294967296", 4),
+    ] {
+        let e = err(&format!("-map {map}"), np);
+        assert!(
+            e.starts_with(&format!("-map: {map} has more places")),
+            "{e}"
+        );
+    }
 }
 
 #[test]
@@ -343,6 +369,7 @@ fn reading_argv_touches_no_file() {
              -map 3x5 PingPong",
         ),
         &Family::NONE,
+        true,
     )
     .unwrap() else {
         panic!("not a run")
@@ -357,13 +384,16 @@ fn reading_argv_touches_no_file() {
     assert_eq!(r.map, Some(Map { p: 3, q: 5 }));
     assert!(err("-input /nonexistent/list", 2).starts_with("-input /nonexistent/list"));
     assert!(err("-map 3x5", 2).starts_with("-map: 3x5 has 15 places"));
-    assert_eq!(read(&args("-list -bogus_name"), &Family::NONE).ok(), None);
     assert_eq!(
-        read(&args("-list PingPong"), &Family::NONE).unwrap(),
+        read(&args("-list -bogus_name"), &Family::NONE, true).ok(),
+        None
+    );
+    assert_eq!(
+        read(&args("-list PingPong"), &Family::NONE, true).unwrap(),
         raw::Command::List(crate::method::Compat::V30)
     );
     assert_eq!(
-        read(&args("-list -compat 2021"), &Family::NONE).unwrap(),
+        read(&args("-list -compat 2021"), &Family::NONE, true).unwrap(),
         raw::Command::List(crate::method::Compat::V2021)
     );
 }
