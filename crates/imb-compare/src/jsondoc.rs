@@ -708,6 +708,27 @@ pub fn parse(name: &str, text: &str) -> Result<Run, Error> {
         if t.rows.is_empty() {
             continue;
         }
+        if t.processes == 0 || t.processes > i32::MAX as usize {
+            return Err(at_error(
+                name,
+                format!("tables[{i}].processes"),
+                format!(
+                    "{}: a table runs on 1 to {} processes (an MPI int)",
+                    t.processes,
+                    i32::MAX
+                ),
+            ));
+        }
+        for (k, n) in t.notes.iter().enumerate() {
+            let size = n.get("bytes").filter(|b| !b.is_null());
+            let bad = size.and_then(|b| match b.as_f64() {
+                Some(v) => check::bad_size(v).map(|why| format!("{}: {why}", check::shown(v))),
+                None => Some(format!("{b}: a size must be a number")),
+            });
+            if let Some(why) = bad {
+                return Err(at_error(name, format!("tables[{i}].notes[{k}].bytes"), why));
+            }
+        }
         let by = if t.keys.len() == t.columns.len() {
             &t.keys
         } else {
@@ -760,6 +781,7 @@ pub fn parse(name: &str, text: &str) -> Result<Run, Error> {
             ));
         }
         check::flag_defects(&mut table);
+        check::merge_repeats(&mut table);
         tables.push(table);
     }
     if tables.is_empty() {

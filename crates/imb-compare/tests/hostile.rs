@@ -40,6 +40,11 @@ fn s(p: &Path) -> &str {
 /// imb-compare with `args` in `cwd`, killed after a minute: a hang fails the test instead
 /// of the suite (the limit is a watchdog, not a judged time).
 fn run_in(cwd: &Path, args: &[&std::ffi::OsStr]) -> (Option<i32>, String, String) {
+    run_within(cwd, args, 60)
+}
+
+/// [`run_in`] with a watchdog of `limit` seconds.
+fn run_within(cwd: &Path, args: &[&std::ffi::OsStr], limit: u64) -> (Option<i32>, String, String) {
     let child = Command::new(env!("CARGO_BIN_EXE_imb-compare"))
         .args(args)
         .current_dir(cwd)
@@ -52,11 +57,11 @@ fn run_in(cwd: &Path, args: &[&std::ffi::OsStr]) -> (Option<i32>, String, String
     let (tx, rx) = std::sync::mpsc::channel();
     // Its output is read while it runs, so a long report cannot fill the pipe and stall it.
     std::thread::spawn(move || tx.send(child.wait_with_output()));
-    let o = match rx.recv_timeout(Duration::from_secs(60)) {
+    let o = match rx.recv_timeout(Duration::from_secs(limit)) {
         Ok(o) => o.unwrap(),
         Err(_) => {
             let _ = nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGKILL);
-            panic!("imb-compare {args:?} did not end within a minute");
+            panic!("imb-compare {args:?} did not end within {limit} s");
         }
     };
     (
@@ -441,4 +446,51 @@ fn output_targets_that_are_not_files() {
     assert_eq!(code, Some(3), "{err}");
     assert!(err.contains("PingPong-np2.svg: a symlink"), "{err}");
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), "theirs");
+}
+
+/// A text at the input cap that is one table of rows: each size once, every row the same size,
+/// and rows each with a flag note: each read and compared whole. (The check for a size twice
+/// in a table compared every row with every row before it: 100,000 rows took 10 s, and these
+/// files a minute each. The watchdog is not a judged time: the comparison takes 1 to 4 s on
+/// a 2-core machine at load 11.)
+#[test]
+fn a_table_of_rows_at_the_input_cap() {
+    let d = scratch("rows");
+    let cap = imb_core::safefile::INPUT_CAP as usize;
+    let head =
+        "# Benchmarking PingPong\n# #processes = 2\n#bytes #repetitions t[usec] Mbytes/sec\n";
+    let fill = |row: &dyn Fn(usize) -> String, notes: &dyn Fn(usize) -> String| {
+        let (mut text, mut after) = (head.to_string(), String::new());
+        let mut k = 0;
+        while text.len() + after.len() + row(k).len() + notes(k).len() < cap {
+            text.push_str(&row(k));
+            after.push_str(&notes(k));
+            k += 1;
+        }
+        text + &after
+    };
+    // Two launches of each (BASE and NEW must be independent to judge criteria): the second
+    // a tenth slower.
+    let runs = |t: &str| {
+        let t = t.to_string();
+        let distinct = fill(&|k| format!("{k} 1 {t} 1\n"), &|_| String::new());
+        let same = fill(&|k| format!("8 1 {}{t} 1\n", k % 7), &|_| String::new());
+        let flagged = fill(&|k| format!("{k} 1 {t} 1\n"), &|k| {
+            format!("# {k} bytes: UNRELIABLE: rank 1: corrected latency not above 0\n")
+        });
+        [("distinct", distinct), ("same", same), ("flagged", flagged)]
+    };
+    for ((name, base), (_, new)) in runs("0.5").into_iter().zip(runs("0.55")) {
+        let mut files = Vec::new();
+        for (side, text) in [("base", base), ("new", new)] {
+            assert!(text.len() <= cap && text.len() > cap - 200, "{name}");
+            let f = d.join(format!("{name}-{side}.txt"));
+            std::fs::write(&f, &text).unwrap();
+            files.push(f);
+        }
+        let args = [s(&files[0]), s(&files[1])].map(std::ffi::OsStr::new);
+        let (code, out, err) = run_within(&d, &args, 90);
+        assert_eq!(code, Some(0), "{name}: {err}");
+        assert!(out.contains("# PingPong, 2 processes"), "{name}: {err}");
+    }
 }

@@ -310,3 +310,77 @@ fn every_executable_under_compat_2021_and_multi() {
         reads_back(&dir, name);
     }
 }
+
+/// Our own output with a size twice in a table, as doc/ReadMe_IMB.md documents it: a `-msglen`
+/// file whose 1 and 3 both run as 4 under Allreduce, and an 8 given twice. Text and `-json`
+/// read back as one row a size (doc/ACCEPTANCE.md, "Repeated sizes"), a comparison of two such
+/// launches reads them, and the store takes them. (Refused as "size 4 a second time in this
+/// table" before.)
+#[test]
+fn a_size_repeated_by_msglen_is_read_compared_and_stored() {
+    let dir = scratch("repeated");
+    let lens = dir.join("lens");
+    std::fs::write(&lens, "1\n3\n8\n8\n").unwrap();
+    let lens = lens.to_string_lossy().into_owned();
+    let runs = ["a", "b"].map(|side| {
+        let run = dir.join(side);
+        std::fs::create_dir(&run).unwrap();
+        launch(
+            &run,
+            "1",
+            "imb-mpi1",
+            2,
+            &["Allreduce", "-msglen", &lens, "-iter", "5"],
+        );
+        let (t, j) = reads_back(&run, "1");
+        let printed: usize = std::fs::read_to_string(run.join("1.txt"))
+            .unwrap()
+            .lines()
+            .filter(|l| {
+                l.split_whitespace()
+                    .next()
+                    .is_some_and(|w| w == "4" || w == "8")
+            })
+            .count();
+        assert_eq!(printed, 4, "the launch printed a row per -msglen entry");
+        for r in [&t, &j] {
+            let sizes: Vec<f64> = r.tables[0].rows.iter().map(|row| row[0]).collect();
+            assert_eq!(sizes, [4.0, 8.0]);
+        }
+        run.to_string_lossy().into_owned()
+    });
+    let exe = env!("CARGO_BIN_EXE_imb-compare");
+    let o = std::process::Command::new(exe)
+        .args([&runs[0], &runs[1]])
+        .output()
+        .unwrap();
+    let (out, err) = (
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr),
+    );
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(out.contains("# Allreduce, 2 processes"), "{out}");
+    let db = dir.join("results.sqlite");
+    let db = db.to_string_lossy().into_owned();
+    let o = std::process::Command::new(exe)
+        .args(["store", "add", "--db", &db, "--system", "vm", &runs[0]])
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let o = std::process::Command::new(exe)
+        .args(["--db", &db, "--system", "vm", "@latest", &runs[1]])
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

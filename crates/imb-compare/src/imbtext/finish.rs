@@ -62,6 +62,7 @@ impl Reader<'_> {
                 });
             }
             check::flag_defects(&mut open.table);
+            check::merge_repeats(&mut open.table);
             if megabytes {
                 open.table.to_binary_megabytes();
             }
