@@ -680,11 +680,20 @@ fn provenance_conditions(p: &Value, c: &mut Conditions) -> (BTreeMap<u64, Seat>,
 
 /// Parse one `-json` document. `name` is the file's name, for messages.
 pub fn parse(name: &str, text: &str) -> Result<Run, Error> {
-    let doc: Doc = serde_json::from_str(text).map_err(|e| Error::Line {
-        file: name.to_string(),
-        line: e.line(),
-        msg: format!("not an imb-rs -json document: {e}"),
-    })?;
+    let doc: Doc = match serde_json::from_str(text) {
+        Ok(d) => d,
+        Err(e) => {
+            // A newer schema may have changed the shape: say so, not which field is missing.
+            if let Ok(Value::Object(m)) = serde_json::from_str::<Value>(text) {
+                schema(name, &m.get("schema_version").cloned())?;
+            }
+            return Err(Error::Line {
+                file: name.to_string(),
+                line: e.line(),
+                msg: format!("not an imb-rs -json document: {e}"),
+            });
+        }
+    };
     schema(name, &doc.schema_version)?;
     if let Some(s @ ("imb-threads" | "imb-omp")) = doc.suite.as_deref() {
         return Err(Error::File {
@@ -775,7 +784,8 @@ pub fn parse(name: &str, text: &str) -> Result<Run, Error> {
                 name,
                 format!("tables[{i}]"),
                 format!(
-                    "a second table of {} (the first is tables[{first}])",
+                    "a second table of {} (the first is tables[{first}]): a benchmark named \
+                     twice? name each benchmark once",
                     crate::imbtext::key_words(&table)
                 ),
             ));
@@ -1169,6 +1179,16 @@ mod tests {
         .unwrap_err()
         .to_string();
         assert!(e.contains("reads schemas 1 to 4"), "{e}");
+        // Also when a newer schema changed the document's shape (no `tables`): the schema is
+        // what is wrong, not a missing field.
+        let e = parse("9.json", r#"{"schema_version": 9, "runs": []}"#)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "9.json, schema_version: 9: this imb-compare reads schemas 1 to 4 (a newer imb-rs \
+             wrote it? use the imb-compare of that version)"
+        );
     }
 
     /// A schema 4 document of 4 ranks, 2 on each of two host names, as the test cluster's
@@ -1341,7 +1361,8 @@ mod tests {
         let e = parse("t.json", &twice).unwrap_err().to_string();
         assert_eq!(
             e,
-            "t.json, tables[1]: a second table of PingPong, 2 processes (the first is tables[0])"
+            "t.json, tables[1]: a second table of PingPong, 2 processes (the first is tables[0]): \
+             a benchmark named twice? name each benchmark once"
         );
         let grouped = DOC
             .replacen(

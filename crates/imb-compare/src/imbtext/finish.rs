@@ -55,8 +55,9 @@ impl Reader<'_> {
                     file: self.name.to_string(),
                     line: open.table.line,
                     msg: format!(
-                        "a second table of {} (the first's header at line {first}): its \
-                         banner must tell the two apart",
+                        "a second table of {} (the first's header at line {first}): two \
+                         launches in one file, or a benchmark named twice? keep each launch \
+                         in a file of its own and name each benchmark once",
                         key_words(&open.table),
                     ),
                 });

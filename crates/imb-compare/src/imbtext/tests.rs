@@ -619,7 +619,8 @@ Attention, msg size 100 truncated to 16
     assert_eq!(
         e,
         "a.txt, line 12: a second table of PingPong, 2 processes (the first's header at line \
-         4): its banner must tell the two apart"
+         4): two launches in one file, or a benchmark named twice? keep each launch in a file \
+         of its own and name each benchmark once"
     );
     // Half a banner line at the end of the file is a launch cut short, not an error.
     let cut = format!("{table}\n# Benchmarking PingPing \n# #processes = 2; rank ord");
