@@ -494,3 +494,92 @@ fn a_table_of_rows_at_the_input_cap() {
         assert!(out.contains("# PingPong, 2 processes"), "{name}: {err}");
     }
 }
+
+/// SIGINT, SIGTERM or SIGKILL at moments spread over a comparison that writes `--json` and
+/// `--junit` over older files: each file is whole afterwards, the old one or the new one, and
+/// no temporary file of ours outlives the next run in that directory (SIGINT and SIGTERM wait
+/// for a write in progress and leave none; a SIGKILL's is removed by the next write there,
+/// doc/OUTPUT.md, "Temporary files"). Nothing here judges a time: the moments only spread the
+/// signals over reading, comparing and writing.
+#[test]
+fn a_signal_at_any_moment_leaves_whole_outputs() {
+    use nix::sys::signal::{kill, Signal};
+    let d = scratch("signals");
+    // Inputs that take a moment to compare: two runs of many sizes.
+    let head =
+        "# Benchmarking PingPong\n# #processes = 2\n#bytes #repetitions t[usec] Mbytes/sec\n";
+    let mut files = Vec::new();
+    for (side, t) in [("base", "0.5"), ("new", "0.6")] {
+        let rows: String = (0..60_000).map(|k| format!("{k} 1 {t} 1\n")).collect();
+        let f = d.join(format!("{side}.txt"));
+        std::fs::write(&f, format!("{head}{rows}")).unwrap();
+        files.push(s(&f).to_string());
+    }
+    let refs = d.join("refs.toml");
+    std::fs::write(&refs, "[[criterion]]\nbenchmark = \"PingPong\"\nmetric = \"t\"\nreference = \"baseline\"\nupper = 1.0\n").unwrap();
+    let (json, junit) = (d.join("out.json"), d.join("out.xml"));
+    let args = [
+        "--json",
+        s(&json),
+        "--junit",
+        s(&junit),
+        "--references",
+        s(&refs),
+        &files[0],
+        &files[1],
+    ];
+    let whole = |what: &str| {
+        let j = std::fs::read_to_string(&json).unwrap();
+        assert!(
+            j == "old" || serde_json::from_str::<serde_json::Value>(&j).is_ok(),
+            "{what}: out.json half-written ({} bytes)",
+            j.len()
+        );
+        let x = std::fs::read_to_string(&junit).unwrap();
+        assert!(
+            x == "old" || x.trim_end().ends_with("</testsuites>"),
+            "{what}: out.xml half-written ({} bytes)",
+            x.len()
+        );
+    };
+    let ours = |d: &Path| -> Vec<String> {
+        std::fs::read_dir(d)
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".tmp"))
+            .collect()
+    };
+    for (k, sig) in [Signal::SIGINT, Signal::SIGTERM, Signal::SIGKILL]
+        .into_iter()
+        .cycle()
+        .take(18)
+        .enumerate()
+    {
+        std::fs::write(&json, "old").unwrap();
+        std::fs::write(&junit, "old").unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_imb-compare"))
+            .args(args)
+            .current_dir(&*d)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        // Moments from the start to past the end of a run on an idle machine.
+        std::thread::sleep(Duration::from_millis(40 * k as u64));
+        let _ = kill(nix::unistd::Pid::from_raw(child.id() as i32), sig);
+        let status = child.wait().unwrap();
+        let what = format!("{sig} after {} ms ({status})", 40 * k);
+        whole(&what);
+        if sig != Signal::SIGKILL {
+            assert_eq!(ours(&d), Vec::<String>::new(), "{what}");
+        }
+    }
+    // The next run in that directory leaves no temporary file of a killed one.
+    let (code, _, err) = run(&args);
+    // PASS, FAIL or INCONCLUSIVE (one launch a side): a verdict, not an error.
+    assert!(matches!(code, Some(0 | 1 | 4)), "{code:?} {err}");
+    whole("after the last run");
+    assert_eq!(ours(&d), Vec::<String>::new());
+}
