@@ -218,6 +218,16 @@ pub fn merge_repeats(t: &mut Table) {
         .collect();
 }
 
+/// Add `more`'s rows and flags (a second table under `t`'s key in one launch: its benchmark
+/// named twice) to `t`; [`merge_repeats`] then makes their sizes one, once every table of the
+/// key has joined. The columns are the same.
+pub fn join(t: &mut Table, more: Table) {
+    let had: HashSet<(Option<u64>, Flag)> = t.flags.iter().copied().collect();
+    t.flags
+        .extend(more.flags.into_iter().filter(|f| !had.contains(f)));
+    t.rows.extend(more.rows);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -778,22 +778,32 @@ pub fn parse(name: &str, text: &str) -> Result<Run, Error> {
                 ));
             }
         }
-        // Two tables under one key would be taken as one (their rows merged).
-        if let Some(first) = seen.insert(crate::imbtext::key(&table), i) {
-            return Err(at_error(
-                name,
-                format!("tables[{i}]"),
-                format!(
-                    "a second table of {} (the first is tables[{first}]): a benchmark named \
-                     twice? name each benchmark once",
-                    crate::imbtext::key_words(&table)
-                ),
-            ));
-        }
         check::flag_defects(&mut table);
-        check::merge_repeats(&mut table);
-        tables.push(table);
+        // A document is one launch: a second table under one key is its benchmark named
+        // twice (`imb-mpi1 PingPong PingPong`), whose rows join the first's as the text's do
+        // (doc/ACCEPTANCE.md, "Repeated sizes"); with other columns it cannot.
+        match seen.get(&crate::imbtext::key(&table)) {
+            None => {
+                seen.insert(crate::imbtext::key(&table), (i, tables.len()));
+                tables.push(table);
+            }
+            Some(&(_, k)) if tables[k].columns == table.columns => {
+                check::join(&mut tables[k], table)
+            }
+            Some(&(first, _)) => {
+                return Err(at_error(
+                    name,
+                    format!("tables[{i}]"),
+                    format!(
+                        "a second table of {} (the first is tables[{first}]) with other \
+                         columns: not one launch's document",
+                        crate::imbtext::key_words(&table)
+                    ),
+                ))
+            }
+        }
     }
+    tables.iter_mut().for_each(check::merge_repeats);
     if tables.is_empty() {
         return Err(Error::File {
             file: name.to_string(),
@@ -1350,8 +1360,9 @@ mod tests {
         assert_eq!(slurm("mpirun"), None);
     }
 
-    /// What the text reader refuses, this one refuses too: two tables under one key (their
-    /// rows would merge) and a row of a group the table does not have.
+    /// Two tables under one key: with the same columns, a benchmark named twice, its rows
+    /// joined to the first's; with other columns, refused. A row of a group the table does not
+    /// have is refused.
     #[test]
     fn tables_under_one_key_and_groups_beyond_the_table() {
         let twice = DOC
@@ -1361,9 +1372,19 @@ mod tests {
         let e = parse("t.json", &twice).unwrap_err().to_string();
         assert_eq!(
             e,
-            "t.json, tables[1]: a second table of PingPong, 2 processes (the first is tables[0]): \
-             a benchmark named twice? name each benchmark once"
+            "t.json, tables[1]: a second table of PingPong, 2 processes (the first is tables[0]) \
+             with other columns: not one launch's document"
         );
+        // PingPong's table twice again, its row slower: one row of the three's medians.
+        let mut v: Value = serde_json::from_str(DOC).unwrap();
+        for t in [0.3, 0.2] {
+            let mut again = v["tables"][0].clone();
+            again["rows"][0]["t_us"] = Value::from(t);
+            v["tables"].as_array_mut().unwrap().push(again);
+        }
+        let r = parse("t.json", &v.to_string()).unwrap();
+        assert_eq!(r.tables.len(), 2);
+        assert_eq!(r.tables[0].rows, [[0.0, 1000.0, 0.2, 0.0]]);
         let grouped = DOC
             .replacen(
                 r##""columns": ["#bytes""##,

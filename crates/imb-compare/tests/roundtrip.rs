@@ -384,3 +384,52 @@ fn a_size_repeated_by_msglen_is_read_compared_and_stored() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Our own output with a benchmark named twice (`imb-mpi1 PingPong PingPong`): two tables
+/// under one key, text and `-json`, read as one table whose sizes each join their two rows
+/// (doc/ACCEPTANCE.md, "Repeated sizes"), and compared. Two launches in one file (`cat`)
+/// stay refused, at the second launch's header. (The named-twice launch was refused as "a
+/// second table of PingPong" before.)
+#[test]
+fn a_benchmark_named_twice_is_read_and_two_launches_in_one_file_are_not() {
+    let dir = scratch("named-twice");
+    let args = ["PingPong", "PingPong", "-msglog", "0:1", "-iter", "5"];
+    launch(&dir, "1", "imb-mpi1", 2, &args);
+    launch(&dir, "2", "imb-mpi1", 2, &args);
+    let (t, j) = reads_back(&dir, "1");
+    for r in [&t, &j] {
+        assert_eq!(r.tables.len(), 1);
+        let sizes: Vec<f64> = r.tables[0].rows.iter().map(|row| row[0]).collect();
+        assert_eq!(sizes, [0.0, 1.0, 2.0]);
+    }
+    let f = |n: &str| dir.join(n).to_string_lossy().into_owned();
+    let exe = env!("CARGO_BIN_EXE_imb-compare");
+    let o = std::process::Command::new(exe)
+        .args([f("1.txt"), f("2.json")])
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let one = std::fs::read_to_string(dir.join("1.txt")).unwrap();
+    let two = std::fs::read_to_string(dir.join("2.txt")).unwrap();
+    std::fs::write(dir.join("both.txt"), format!("{one}{two}")).unwrap();
+    let date =
+        one.lines().count() + two.lines().position(|l| l.starts_with("# Date ")).unwrap() + 1;
+    let o = std::process::Command::new(exe)
+        .args([f("both.txt"), f("2.json")])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(&format!(
+            "both.txt, line {date}: a second launch's header (its Date; the first at line"
+        )),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -638,3 +638,33 @@ Attention, msg size 100 truncated to 16
         2
     );
 }
+
+/// Two launches in one file: a second dated header, or a table after the closing line, is
+/// refused where it starts; a benchmark named twice under one dated header is one table.
+#[test]
+fn two_launches_in_one_file_and_a_benchmark_named_twice() {
+    let table = "# Benchmarking PingPong \n# #processes = 2 \n\
+                 #bytes #repetitions t[usec] Mbytes/sec\n0 1000 0.50 0.00\n";
+    let head = "# Date                  : Wed Nov 25 05:21:10 2026\n";
+    let end = "# All processes entering MPI_Finalize\n";
+    let e = parse("a.txt", &format!("{head}{table}{head}{table}"))
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        e,
+        "a.txt, line 6: a second launch's header (its Date; the first at line 1): two launches \
+         in one file; keep each launch in a file of its own"
+    );
+    let e = parse("a.txt", &format!("{table}{end}{table}"))
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        e,
+        "a.txt, line 6: a table after the launch's closing line (# All processes entering \
+         MPI_Finalize): two launches in one file; keep each launch in a file of its own"
+    );
+    let again = table.replace("0.50", "0.70");
+    let r = parse("a.txt", &format!("{head}{table}{again}{end}")).unwrap();
+    assert_eq!(r.tables.len(), 1);
+    assert_eq!(r.tables[0].rows, [[0.0, 1000.0, 0.6, 0.0]]);
+}
