@@ -818,9 +818,25 @@ pub fn parse(name: &str, text: &str) -> Result<Run, Error> {
     if let Some(p) = &doc.provenance {
         identity.start = p.get("start").and_then(Value::as_str).map(str::to_string);
         identity.argv = p.get("argv").map(Value::to_string);
-        let one_minute = |v: Option<&Value>| v.and_then(|l| l.get(0)).and_then(Value::as_f64);
-        let start = one_minute(p.pointer("/hosts/0/load_average"));
-        identity.load = start.map(|s| (s, one_minute(p.get("load_average_end"))));
+        // A load average is a count of runnable tasks: never below 0, and no machine has a
+        // million. Beyond that the file is not as imb-rs wrote it.
+        let one_minute = |at: &str, v: Option<&Value>| match v.and_then(|l| l.get(0)) {
+            Some(x) => match x.as_f64() {
+                Some(l) if (0.0..=1e6).contains(&l) => Ok(Some(l)),
+                l => Err(at_error(
+                    name,
+                    format!("provenance.{at}[0]"),
+                    format!(
+                        "{}: a load average is a number from 0 to 10^6",
+                        l.map_or(x.to_string(), check::shown)
+                    ),
+                )),
+            },
+            None => Ok(None),
+        };
+        let start = one_minute("hosts[0].load_average", p.pointer("/hosts/0/load_average"))?;
+        let end = one_minute("load_average_end", p.get("load_average_end"))?;
+        identity.load = start.map(|s| (s, end));
     }
     let title = match &doc.header {
         Some(h) => {

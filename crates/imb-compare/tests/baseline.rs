@@ -617,6 +617,20 @@ fn invalid_figures_are_input_errors() {
             "tables[0].rows[1].t_us: t_us 1e308: beyond 10^15 either way",
         ),
         (
+            "load.json",
+            with(&|d| {
+                d["provenance"] =
+                    serde_json::json!({"hosts": [{"host": "vm", "load_average": [1e308, 0, 0]}]})
+            }),
+            "provenance.hosts[0].load_average[0]: 1e308: a load average is a number from 0 to \
+             10^6",
+        ),
+        (
+            "loadend.json",
+            with(&|d| d["provenance"] = serde_json::json!({"load_average_end": [-2.5, 0, 0]})),
+            "provenance.load_average_end[0]: -2.5: a load average is a number from 0 to 10^6",
+        ),
+        (
             "np0.json",
             with(&|d| d["tables"][0]["processes"] = Value::from(0)),
             "tables[0].processes: 0: a table runs on 1 to 2147483647 processes",
