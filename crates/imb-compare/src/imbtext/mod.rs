@@ -233,8 +233,9 @@ impl<'a> Reader<'a> {
         let taken = self.command_line(trimmed)
             || self.title_line(trimmed)
             || self.osu_title(no, trimmed)
-            || self.header_field(trimmed)
-            || self.launch_line(trimmed)
+            || self.header_field(trimmed);
+        let taken = taken || self.launch_line(trimmed).map_err(|msg| self.at(no, msg))?;
+        let taken = taken
             || self.warning_line(trimmed)
             || self.note_line(trimmed)
             || self.closing_line(trimmed)

@@ -98,6 +98,29 @@ fn imb2021_empty_thread_level_comes_from_the_command() {
     assert_eq!(parse("b", &timed).unwrap().wall_secs, Some(1.29));
     let failed = format!("{text}# core-to-core latency: ? ns before, 170 ns after\n");
     assert_eq!(parse("b", &failed).unwrap().core_to_core, None);
+    // A figure no probe measured is an input error on its line, not a note of 300 digits.
+    let line = text.lines().count() + 1;
+    for (bad, want) in [
+        (
+            "# core-to-core latency: 1e308 ns before, 170 ns after",
+            "core-to-core latency 1e308: not one a probe measured (from 0 to 1000000000)",
+        ),
+        (
+            "# core-to-core latency: 36 ns before, -5 ns after",
+            "core-to-core latency -5: not one",
+        ),
+        (
+            "# core-to-core latency: nan ns before, inf ns after",
+            "core-to-core latency NaN: not one",
+        ),
+        ("# launch wall time: inf s", "launch wall time inf: not one"),
+        ("# launch wall time: -3 s", "launch wall time -3: not one"),
+    ] {
+        let e = parse("b", &format!("{text}{bad}\n"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with(&format!("b, line {line}: {want}")), "{e}");
+    }
     let plain = text.replace(" -thread_level multiple", "");
     let r = parse("b", &plain).unwrap();
     assert_eq!(r.thread_level(), Some("MPI_THREAD_SINGLE"));
