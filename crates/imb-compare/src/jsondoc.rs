@@ -692,11 +692,20 @@ fn mt_threads(p: &Value) -> Option<String> {
 
 /// Parse one `-json` document. `name` is the file's name, for messages.
 pub fn parse(name: &str, text: &str) -> Result<Run, Error> {
-    let doc: Doc = serde_json::from_str(text).map_err(|e| Error::Line {
-        file: name.to_string(),
-        line: e.line(),
-        msg: format!("not an imb-rs -json document: {e}"),
-    })?;
+    let doc: Doc = match serde_json::from_str(text) {
+        Ok(d) => d,
+        Err(e) => {
+            // A newer schema may have changed the shape: say so, not which field is missing.
+            if let Ok(Value::Object(m)) = serde_json::from_str::<Value>(text) {
+                schema(name, &m.get("schema_version").cloned())?;
+            }
+            return Err(Error::Line {
+                file: name.to_string(),
+                line: e.line(),
+                msg: format!("not an imb-rs -json document: {e}"),
+            });
+        }
+    };
     schema(name, &doc.schema_version)?;
     if let Some(s @ ("imb-threads" | "imb-omp")) = doc.suite.as_deref() {
         return Err(Error::File {
@@ -722,6 +731,27 @@ pub fn parse(name: &str, text: &str) -> Result<Run, Error> {
     for (i, t) in doc.tables.iter().enumerate() {
         if t.rows.is_empty() {
             continue;
+        }
+        if t.processes == 0 || t.processes > i32::MAX as usize {
+            return Err(at_error(
+                name,
+                format!("tables[{i}].processes"),
+                format!(
+                    "{}: a table runs on 1 to {} processes (an MPI int)",
+                    t.processes,
+                    i32::MAX
+                ),
+            ));
+        }
+        for (k, n) in t.notes.iter().enumerate() {
+            let size = n.get("bytes").filter(|b| !b.is_null());
+            let bad = size.and_then(|b| match b.as_f64() {
+                Some(v) => check::bad_size(v).map(|why| format!("{}: {why}", check::shown(v))),
+                None => Some(format!("{b}: a size must be a number")),
+            });
+            if let Some(why) = bad {
+                return Err(at_error(name, format!("tables[{i}].notes[{k}].bytes"), why));
+            }
         }
         let by = if t.keys.len() == t.columns.len() {
             &t.keys
@@ -763,20 +793,32 @@ pub fn parse(name: &str, text: &str) -> Result<Run, Error> {
                 ));
             }
         }
-        // Two tables under one key would be taken as one (their rows merged).
-        if let Some(first) = seen.insert(crate::imbtext::key(&table), i) {
-            return Err(at_error(
-                name,
-                format!("tables[{i}]"),
-                format!(
-                    "a second table of {} (the first is tables[{first}])",
-                    crate::imbtext::key_words(&table)
-                ),
-            ));
-        }
         check::flag_defects(&mut table);
-        tables.push(table);
+        // A document is one launch: a second table under one key is its benchmark named
+        // twice (`imb-mpi1 PingPong PingPong`), whose rows join the first's as the text's do
+        // (doc/ACCEPTANCE.md, "Repeated sizes"); with other columns it cannot.
+        match seen.get(&crate::imbtext::key(&table)) {
+            None => {
+                seen.insert(crate::imbtext::key(&table), (i, tables.len()));
+                tables.push(table);
+            }
+            Some(&(_, k)) if tables[k].columns == table.columns => {
+                check::join(&mut tables[k], table)
+            }
+            Some(&(first, _)) => {
+                return Err(at_error(
+                    name,
+                    format!("tables[{i}]"),
+                    format!(
+                        "a second table of {} (the first is tables[{first}]) with other \
+                         columns: not one launch's document",
+                        crate::imbtext::key_words(&table)
+                    ),
+                ))
+            }
+        }
     }
+    tables.iter_mut().for_each(check::merge_repeats);
     if tables.is_empty() {
         return Err(Error::File {
             file: name.to_string(),
@@ -791,9 +833,25 @@ pub fn parse(name: &str, text: &str) -> Result<Run, Error> {
     if let Some(p) = &doc.provenance {
         identity.start = p.get("start").and_then(Value::as_str).map(str::to_string);
         identity.argv = p.get("argv").map(Value::to_string);
-        let one_minute = |v: Option<&Value>| v.and_then(|l| l.get(0)).and_then(Value::as_f64);
-        let start = one_minute(p.pointer("/hosts/0/load_average"));
-        identity.load = start.map(|s| (s, one_minute(p.get("load_average_end"))));
+        // A load average is a count of runnable tasks: never below 0, and no machine has a
+        // million. Beyond that the file is not as imb-rs wrote it.
+        let one_minute = |at: &str, v: Option<&Value>| match v.and_then(|l| l.get(0)) {
+            Some(x) => match x.as_f64() {
+                Some(l) if (0.0..=1e6).contains(&l) => Ok(Some(l)),
+                l => Err(at_error(
+                    name,
+                    format!("provenance.{at}[0]"),
+                    format!(
+                        "{}: a load average is a number from 0 to 10^6",
+                        l.map_or(x.to_string(), check::shown)
+                    ),
+                )),
+            },
+            None => Ok(None),
+        };
+        let start = one_minute("hosts[0].load_average", p.pointer("/hosts/0/load_average"))?;
+        let end = one_minute("load_average_end", p.get("load_average_end"))?;
+        identity.load = start.map(|s| (s, end));
     }
     let title = match &doc.header {
         Some(h) => {
@@ -1195,6 +1253,16 @@ mod tests {
         .unwrap_err()
         .to_string();
         assert!(e.contains("reads schemas 1 to 4"), "{e}");
+        // Also when a newer schema changed the document's shape (no `tables`): the schema is
+        // what is wrong, not a missing field.
+        let e = parse("9.json", r#"{"schema_version": 9, "runs": []}"#)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "9.json, schema_version: 9: this imb-compare reads schemas 1 to 4 (a newer imb-rs \
+             wrote it? use the imb-compare of that version)"
+        );
     }
 
     /// A schema 4 document of 4 ranks, 2 on each of two host names, as the test cluster's
@@ -1356,8 +1424,9 @@ mod tests {
         assert_eq!(slurm("mpirun"), None);
     }
 
-    /// What the text reader refuses, this one refuses too: two tables under one key (their
-    /// rows would merge) and a row of a group the table does not have.
+    /// Two tables under one key: with the same columns, a benchmark named twice, its rows
+    /// joined to the first's; with other columns, refused. A row of a group the table does not
+    /// have is refused.
     #[test]
     fn tables_under_one_key_and_groups_beyond_the_table() {
         let twice = DOC
@@ -1367,8 +1436,19 @@ mod tests {
         let e = parse("t.json", &twice).unwrap_err().to_string();
         assert_eq!(
             e,
-            "t.json, tables[1]: a second table of PingPong, 2 processes (the first is tables[0])"
+            "t.json, tables[1]: a second table of PingPong, 2 processes (the first is tables[0]) \
+             with other columns: not one launch's document"
         );
+        // PingPong's table twice again, its row slower: one row of the three's medians.
+        let mut v: Value = serde_json::from_str(DOC).unwrap();
+        for t in [0.3, 0.2] {
+            let mut again = v["tables"][0].clone();
+            again["rows"][0]["t_us"] = Value::from(t);
+            v["tables"].as_array_mut().unwrap().push(again);
+        }
+        let r = parse("t.json", &v.to_string()).unwrap();
+        assert_eq!(r.tables.len(), 2);
+        assert_eq!(r.tables[0].rows, [[0.0, 1000.0, 0.2, 0.0]]);
         let grouped = DOC
             .replacen(
                 r##""columns": ["#bytes""##,

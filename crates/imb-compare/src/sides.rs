@@ -148,7 +148,9 @@ pub fn launch_files(path: &str) -> Result<Vec<String>, Error> {
     if files.is_empty() {
         return Err(Error::File {
             file: path.to_string(),
-            msg: "no launch files in this directory".to_string(),
+            msg: "no launch files in this directory (a run's directory holds each launch's \
+                  output or -json file)"
+                .to_string(),
         });
     }
     Ok(files)
@@ -371,7 +373,10 @@ mod tests {
         std::fs::create_dir_all(&empty).unwrap();
         let e = load(empty.to_str().unwrap()).unwrap_err().to_string();
         assert!(
-            e.ends_with("empty: no launch files in this directory"),
+            e.ends_with(
+                "empty: no launch files in this directory (a run's directory holds each \
+                 launch's output or -json file)"
+            ),
             "{e}"
         );
         // An empty stderr capture beside the launches is passed over and named; alone it is

@@ -539,17 +539,27 @@ fn invalid_figures_are_input_errors() {
         (
             "negbytes.txt",
             row.replacen("  1 ", " -1 ", 1),
-            "#bytes -1: a count or size is a whole number not below 0",
+            "#bytes -1: a size is a whole number not below 0",
         ),
         (
             "frac.txt",
             row.replacen("  1 ", "1.5 ", 1),
-            "#bytes 1.5: a count or size is a whole number not below 0",
+            "#bytes 1.5: a size is a whole number not below 0",
         ),
         (
-            "dup.txt",
-            row.replacen("  1 ", "  0 ", 1),
-            "size 0 a second time in this table",
+            "huge.txt",
+            row.replacen("  1 ", "1e300 ", 1),
+            "#bytes 1e300: a size above 2^50 bytes",
+        ),
+        (
+            "reps.txt",
+            row.replacen(" 50 ", " 1e300 ", 1),
+            "#repetitions 1e300: a count above 2^53",
+        ),
+        (
+            "t308.txt",
+            row.replace("0.36", "1e308"),
+            "t[usec] 1e308: beyond 10^15 either way",
         ),
         (
             "word.txt",
@@ -597,9 +607,42 @@ fn invalid_figures_are_input_errors() {
             "tables[0].rows[0].t_us: t_us -0.5: a negative time or bandwidth",
         ),
         (
-            "dupsize.json",
-            with(&|d| d["tables"][0]["rows"][1]["bytes"] = Value::from(0)),
-            "tables[0].rows[1]: size 0 a second time in this table (first at tables[0].rows[0])",
+            "huge.json",
+            with(&|d| d["tables"][0]["rows"][1]["bytes"] = Value::from(1e300)),
+            "tables[0].rows[1].bytes: bytes 1e300: a size above 2^50 bytes",
+        ),
+        (
+            "t308.json",
+            with(&|d| d["tables"][0]["rows"][1]["t_us"] = Value::from(1e308)),
+            "tables[0].rows[1].t_us: t_us 1e308: beyond 10^15 either way",
+        ),
+        (
+            "load.json",
+            with(&|d| {
+                d["provenance"] =
+                    serde_json::json!({"hosts": [{"host": "vm", "load_average": [1e308, 0, 0]}]})
+            }),
+            "provenance.hosts[0].load_average[0]: 1e308: a load average is a number from 0 to \
+             10^6",
+        ),
+        (
+            "loadend.json",
+            with(&|d| d["provenance"] = serde_json::json!({"load_average_end": [-2.5, 0, 0]})),
+            "provenance.load_average_end[0]: -2.5: a load average is a number from 0 to 10^6",
+        ),
+        (
+            "np0.json",
+            with(&|d| d["tables"][0]["processes"] = Value::from(0)),
+            "tables[0].processes: 0: a table runs on 1 to 2147483647 processes",
+        ),
+        (
+            "note.json",
+            with(&|d| {
+                d["tables"][0]["notes"] = serde_json::json!([
+                    {"kind": "unreliable", "bytes": -8, "text": "x"}
+                ])
+            }),
+            "tables[0].notes[0].bytes: -8: a size is a whole number not below 0",
         ),
         (
             "threads.json",
@@ -616,6 +659,34 @@ fn invalid_figures_are_input_errors() {
             err.contains(&format!("{name}, line {line}: {want}")),
             "{name}: {err}"
         );
+    }
+    // A process count no MPI job has, in a banner.
+    let at = text
+        .lines()
+        .position(|l| l.starts_with("# #processes = "))
+        .unwrap()
+        + 1;
+    for (name, n, want) in [
+        ("np0.txt", "0", "0 processes: a table runs on at least 1"),
+        (
+            "npbig.txt",
+            "4294967296",
+            "4294967296 processes: more than an MPI int counts (2147483647)",
+        ),
+    ] {
+        let f = write(
+            &d,
+            name,
+            &text.replacen("# #processes = 2", &format!("# #processes = {n}"), 1),
+        );
+        let (code, out, err) = run(&[&f, &fixture("imb-rs-mpi1.txt")]);
+        assert_eq!((code, out.as_str()), (Some(2), ""), "{name}: {err}");
+        assert_eq!(err.lines().count(), 1, "{name}: {err}");
+        assert!(
+            err.contains(&format!("{name}, line {at}: ")),
+            "{name}: {err}"
+        );
+        assert!(err.contains(want), "{name}: {err}");
     }
     for (name, bad, want) in j_cases {
         let f = write(&d, name, &bad);

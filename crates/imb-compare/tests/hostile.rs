@@ -39,9 +39,14 @@ fn s(p: &Path) -> &str {
 /// imb-compare with `args` in `cwd`, killed after a minute of the machine's time
 /// (imb_testkit::watchdog): a hang fails the test instead of the suite.
 fn run_in(cwd: &Path, args: &[&std::ffi::OsStr]) -> (Option<i32>, String, String) {
+    run_within(cwd, args, 60)
+}
+
+/// [`run_in`] with a watchdog of `limit` seconds of the machine's time.
+fn run_within(cwd: &Path, args: &[&std::ffi::OsStr], limit: u64) -> (Option<i32>, String, String) {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_imb-compare"));
     cmd.args(args).current_dir(cwd).stdin(Stdio::null());
-    let o = imb_testkit::output_within(cmd, 60, &format!("imb-compare {args:?}"));
+    let o = imb_testkit::output_within(cmd, limit, &format!("imb-compare {args:?}"));
     (
         o.status.code(),
         String::from_utf8_lossy(&o.stdout).into_owned(),
@@ -424,4 +429,143 @@ fn output_targets_that_are_not_files() {
     assert_eq!(code, Some(3), "{err}");
     assert!(err.contains("PingPong-np2.svg: a symlink"), "{err}");
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), "theirs");
+}
+
+/// Texts at the input cap that are one table of rows: each size once, every row the same size,
+/// and rows each with a flag note: two launches a side, each read and compared whole. (The
+/// check for a size twice in a table compared every row with every row before it: 100,000
+/// rows took 10 s, and each of these files half a minute to a minute. The watchdog is not a
+/// judged time: the comparison takes 2 to 8 s on a 2-core machine at load 11.)
+#[test]
+fn a_table_of_rows_at_the_input_cap() {
+    let d = scratch("rows");
+    let cap = imb_core::safefile::INPUT_CAP as usize;
+    let head =
+        "# Benchmarking PingPong\n# #processes = 2\n#bytes #repetitions t[usec] Mbytes/sec\n";
+    let fill = |row: &dyn Fn(usize) -> String, notes: &dyn Fn(usize) -> String| {
+        let (mut text, mut after) = (head.to_string(), String::new());
+        let mut k = 0;
+        while text.len() + after.len() + row(k).len() + notes(k).len() < cap {
+            text.push_str(&row(k));
+            after.push_str(&notes(k));
+            k += 1;
+        }
+        text + &after
+    };
+    // Each launch's figures its own, so no two files are one launch.
+    let runs = |t: u32| {
+        let distinct = fill(&|k| format!("{k} 1 {t} 1\n"), &|_| String::new());
+        let same = fill(&|k| format!("8 1 {}{t} 1\n", k % 7 + 1), &|_| String::new());
+        let flagged = fill(&|k| format!("{k} 1 {t} 1\n"), &|k| {
+            format!("# {k} bytes: UNRELIABLE: rank 1: corrected latency not above 0\n")
+        });
+        [("distinct", distinct), ("same", same), ("flagged", flagged)]
+    };
+    let launches: Vec<_> = (1..=4).map(runs).collect();
+    for (k, name) in ["distinct", "same", "flagged"].into_iter().enumerate() {
+        let mut sides = Vec::new();
+        for (side, pair) in [("base", [0, 1]), ("new", [2, 3])] {
+            let dir = d.join(format!("{name}-{side}"));
+            std::fs::create_dir(&dir).unwrap();
+            for (n, l) in pair.into_iter().enumerate() {
+                let text = &launches[l][k].1;
+                assert!(text.len() <= cap && text.len() > cap - 200, "{name}");
+                std::fs::write(dir.join(format!("{}.txt", n + 1)), text).unwrap();
+            }
+            sides.push(dir);
+        }
+        let args = [s(&sides[0]), s(&sides[1])].map(std::ffi::OsStr::new);
+        let (code, out, err) = run_within(&d, &args, 90);
+        assert_eq!(code, Some(0), "{name}: {err}");
+        assert!(out.contains("# PingPong, 2 processes"), "{name}: {err}");
+    }
+}
+
+/// SIGINT, SIGTERM or SIGKILL at moments spread over a comparison that writes `--json` and
+/// `--junit` over older files: each file is whole afterwards, the old one or the new one, and
+/// no temporary file of ours outlives the next run in that directory (SIGINT and SIGTERM wait
+/// for a write in progress and leave none; a SIGKILL's is removed by the next write there,
+/// doc/OUTPUT.md, "Temporary files"). Nothing here judges a time: the moments only spread the
+/// signals over reading, comparing and writing.
+#[test]
+fn a_signal_at_any_moment_leaves_whole_outputs() {
+    use nix::sys::signal::{kill, Signal};
+    let d = scratch("signals");
+    // Inputs that take a moment to compare: two runs of many sizes.
+    let head =
+        "# Benchmarking PingPong\n# #processes = 2\n#bytes #repetitions t[usec] Mbytes/sec\n";
+    let mut files = Vec::new();
+    for (side, t) in [("base", "0.5"), ("new", "0.6")] {
+        let rows: String = (0..60_000).map(|k| format!("{k} 1 {t} 1\n")).collect();
+        let f = d.join(format!("{side}.txt"));
+        std::fs::write(&f, format!("{head}{rows}")).unwrap();
+        files.push(s(&f).to_string());
+    }
+    let refs = d.join("refs.toml");
+    std::fs::write(&refs, "[[criterion]]\nbenchmark = \"PingPong\"\nmetric = \"t\"\nreference = \"baseline\"\nupper = 1.0\n").unwrap();
+    let (json, junit) = (d.join("out.json"), d.join("out.xml"));
+    let args = [
+        "--json",
+        s(&json),
+        "--junit",
+        s(&junit),
+        "--references",
+        s(&refs),
+        &files[0],
+        &files[1],
+    ];
+    let whole = |what: &str| {
+        let j = std::fs::read_to_string(&json).unwrap();
+        assert!(
+            j == "old" || serde_json::from_str::<serde_json::Value>(&j).is_ok(),
+            "{what}: out.json half-written ({} bytes)",
+            j.len()
+        );
+        let x = std::fs::read_to_string(&junit).unwrap();
+        assert!(
+            x == "old" || x.trim_end().ends_with("</testsuites>"),
+            "{what}: out.xml half-written ({} bytes)",
+            x.len()
+        );
+    };
+    let ours = |d: &Path| -> Vec<String> {
+        std::fs::read_dir(d)
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".tmp"))
+            .collect()
+    };
+    for (k, sig) in [Signal::SIGINT, Signal::SIGTERM, Signal::SIGKILL]
+        .into_iter()
+        .cycle()
+        .take(18)
+        .enumerate()
+    {
+        std::fs::write(&json, "old").unwrap();
+        std::fs::write(&junit, "old").unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_imb-compare"))
+            .args(args)
+            .current_dir(&*d)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        // Moments from the start to past the end of a run on an idle machine.
+        std::thread::sleep(std::time::Duration::from_millis(40 * k as u64));
+        let _ = kill(nix::unistd::Pid::from_raw(child.id() as i32), sig);
+        let status = child.wait().unwrap();
+        let what = format!("{sig} after {} ms ({status})", 40 * k);
+        whole(&what);
+        if sig != Signal::SIGKILL {
+            assert_eq!(ours(&d), Vec::<String>::new(), "{what}");
+        }
+    }
+    // The next run in that directory leaves no temporary file of a killed one.
+    let (code, _, err) = run(&args);
+    // PASS, FAIL or INCONCLUSIVE (one launch a side): a verdict, not an error.
+    assert!(matches!(code, Some(0 | 1 | 4)), "{code:?} {err}");
+    whole("after the last run");
+    assert_eq!(ours(&d), Vec::<String>::new());
 }

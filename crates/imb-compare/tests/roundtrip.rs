@@ -303,3 +303,126 @@ fn every_executable_under_compat_2021_and_multi() {
         reads_back(&dir, name);
     }
 }
+
+/// Our own output with a size twice in a table, as doc/ReadMe_IMB.md documents it: a `-msglen`
+/// file whose 1 and 3 both run as 4 under Allreduce, and an 8 given twice. Text and `-json`
+/// read back as one row a size (doc/ACCEPTANCE.md, "Repeated sizes"), a comparison of two such
+/// launches reads them, and the store takes them. (Refused as "size 4 a second time in this
+/// table" before.)
+#[test]
+fn a_size_repeated_by_msglen_is_read_compared_and_stored() {
+    let dir = scratch("repeated");
+    let lens = dir.join("lens");
+    std::fs::write(&lens, "1\n3\n8\n8\n").unwrap();
+    let lens = lens.to_string_lossy().into_owned();
+    let runs = ["a", "b"].map(|side| {
+        let run = dir.join(side);
+        std::fs::create_dir(&run).unwrap();
+        launch(
+            &run,
+            "1",
+            "imb-mpi1",
+            2,
+            &["Allreduce", "-msglen", &lens, "-iter", "5"],
+        );
+        let (t, j) = reads_back(&run, "1");
+        let printed: usize = std::fs::read_to_string(run.join("1.txt"))
+            .unwrap()
+            .lines()
+            .filter(|l| {
+                l.split_whitespace()
+                    .next()
+                    .is_some_and(|w| w == "4" || w == "8")
+            })
+            .count();
+        assert_eq!(printed, 4, "the launch printed a row per -msglen entry");
+        for r in [&t, &j] {
+            let sizes: Vec<f64> = r.tables[0].rows.iter().map(|row| row[0]).collect();
+            assert_eq!(sizes, [4.0, 8.0]);
+        }
+        run.to_string_lossy().into_owned()
+    });
+    let exe = env!("CARGO_BIN_EXE_imb-compare");
+    let o = std::process::Command::new(exe)
+        .args([&runs[0], &runs[1]])
+        .output()
+        .unwrap();
+    let (out, err) = (
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr),
+    );
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(out.contains("# Allreduce, 2 processes"), "{out}");
+    let db = dir.join("results.sqlite");
+    let db = db.to_string_lossy().into_owned();
+    let o = std::process::Command::new(exe)
+        .args(["store", "add", "--db", &db, "--system", "vm", &runs[0]])
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let o = std::process::Command::new(exe)
+        .args(["--db", &db, "--system", "vm", "@latest", &runs[1]])
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Our own output with a benchmark named twice (`imb-mpi1 PingPong PingPong`): two tables
+/// under one key, text and `-json`, read as one table whose sizes each join their two rows
+/// (doc/ACCEPTANCE.md, "Repeated sizes"), and compared. Two launches in one file (`cat`)
+/// stay refused, at the second launch's header. (The named-twice launch was refused as "a
+/// second table of PingPong" before.)
+#[test]
+fn a_benchmark_named_twice_is_read_and_two_launches_in_one_file_are_not() {
+    let dir = scratch("named-twice");
+    let args = ["PingPong", "PingPong", "-msglog", "0:1", "-iter", "5"];
+    launch(&dir, "1", "imb-mpi1", 2, &args);
+    launch(&dir, "2", "imb-mpi1", 2, &args);
+    let (t, j) = reads_back(&dir, "1");
+    for r in [&t, &j] {
+        assert_eq!(r.tables.len(), 1);
+        let sizes: Vec<f64> = r.tables[0].rows.iter().map(|row| row[0]).collect();
+        assert_eq!(sizes, [0.0, 1.0, 2.0]);
+    }
+    let f = |n: &str| dir.join(n).to_string_lossy().into_owned();
+    let exe = env!("CARGO_BIN_EXE_imb-compare");
+    let o = std::process::Command::new(exe)
+        .args([f("1.txt"), f("2.json")])
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let one = std::fs::read_to_string(dir.join("1.txt")).unwrap();
+    let two = std::fs::read_to_string(dir.join("2.txt")).unwrap();
+    std::fs::write(dir.join("both.txt"), format!("{one}{two}")).unwrap();
+    let date =
+        one.lines().count() + two.lines().position(|l| l.starts_with("# Date ")).unwrap() + 1;
+    let o = std::process::Command::new(exe)
+        .args([f("both.txt"), f("2.json")])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(&format!(
+            "both.txt, line {date}: a second launch's header (its Date; the first at line"
+        )),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -106,11 +106,14 @@ impl Pending {
             self.ranks = Ranks::Rowwise(0);
         } else if let Some(t) = rest.strip_prefix("(threads:") {
             let t = t.strip_suffix(')').ok_or_else(bad)?.trim();
-            self.threads = Some(t.parse().map_err(|_| bad())?);
+            let t = t.parse().map_err(|_| bad())?;
+            self.threads =
+                Some(mpi_count("threads", t).map_err(|why| format!("{}: {why}", bad()))?);
         } else if !rest.is_empty() {
             return Err(bad());
         }
-        self.processes = Some(n);
+        self.processes =
+            Some(mpi_count("processes", n).map_err(|why| format!("{}: {why}", bad()))?);
         Ok(())
     }
 
@@ -127,6 +130,9 @@ impl Pending {
                 let n = n
                     .parse()
                     .map_err(|_| format!("\"( {v}\": {n:?} is no process count"))?;
+                let what = |why: String| format!("\"( {v}\": {why}");
+                let g = mpi_count("groups", g).map_err(what)?;
+                let n = mpi_count("processes", n).map_err(what)?;
                 self.groups = g;
                 self.processes = Some(n);
                 self.ranks = Ranks::Groups(Vec::new());
@@ -225,4 +231,19 @@ impl Pending {
 /// `#`; IMB's title lines do not have `# ` before them).
 fn table_titles(trimmed: &str) -> bool {
     super::imb::table_header(trimmed).is_some()
+}
+
+/// `n` as a count of processes, groups or threads: at least 1, and at most what an MPI `int`
+/// counts (a communicator's size is one).
+fn mpi_count(what: &str, n: usize) -> Result<usize, String> {
+    if n == 0 {
+        Err(format!("0 {what}: a table runs on at least 1"))
+    } else if n > i32::MAX as usize {
+        Err(format!(
+            "{n} {what}: more than an MPI int counts ({})",
+            i32::MAX
+        ))
+    } else {
+        Ok(n)
+    }
 }

@@ -1,10 +1,11 @@
 //! The run once every line is read: its conditions and status settled, its tables checked.
 
 use super::imb::{decimal_megabytes, has_closing_line};
-use super::{key, key_words, Reader};
+use super::{key, key_words, Key, Reader};
 use crate::check;
 use crate::error::Error;
 use crate::run::{Run, Status};
+use std::collections::HashMap;
 
 impl Reader<'_> {
     /// The run, its tables checked, its conditions and status settled.
@@ -43,30 +44,45 @@ impl Reader<'_> {
                 .optional
                 .iter()
                 .any(|l| crate::run::decimal_megabyte_line(l));
-        let mut seen = std::collections::HashMap::new();
+        // One launch prints a benchmark's table once per key, unless it was named twice
+        // (`imb-mpi1 PingPong PingPong`): then its rows join the first's, as a size measured
+        // twice does (doc/ACCEPTANCE.md, "Repeated sizes"). Only where the file is one
+        // launch's for sure: a dated header, printed once (OSU and IMB-MT 2021 print none).
+        let joins = self.date_line.is_some() && !self.osu;
+        let mut seen: HashMap<Key, usize> = HashMap::new();
         for mut open in std::mem::take(&mut self.done) {
             if open.table.rows.is_empty() && open.table.flags.is_empty() {
                 continue;
             }
             check::table(self.name, &open.table, &open.at, &open.titles)?;
-            // Two tables under one key would be taken as one (their rows merged).
-            if let Some(first) = seen.insert(key(&open.table), open.table.line) {
-                return Err(Error::Line {
-                    file: self.name.to_string(),
-                    line: open.table.line,
-                    msg: format!(
-                        "a second table of {} (the first's header at line {first}): its \
-                         banner must tell the two apart",
-                        key_words(&open.table),
-                    ),
-                });
-            }
             check::flag_defects(&mut open.table);
             if megabytes {
                 open.table.to_binary_megabytes();
             }
-            self.run.tables.push(open.table);
+            match seen.get(&key(&open.table)) {
+                None => {
+                    seen.insert(key(&open.table), self.run.tables.len());
+                    self.run.tables.push(open.table);
+                }
+                Some(&k) if joins && self.run.tables[k].columns == open.table.columns => {
+                    check::join(&mut self.run.tables[k], open.table);
+                }
+                Some(&k) => {
+                    return Err(Error::Line {
+                        file: self.name.to_string(),
+                        line: open.table.line,
+                        msg: format!(
+                            "a second table of {} (the first's header at line {}): two \
+                             launches in one file, or a benchmark named twice? keep each \
+                             launch in a file of its own and name each benchmark once",
+                            key_words(&open.table),
+                            self.run.tables[k].line,
+                        ),
+                    })
+                }
+            }
         }
+        self.run.tables.iter_mut().for_each(check::merge_repeats);
         Ok(())
     }
 }

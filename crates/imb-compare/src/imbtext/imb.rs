@@ -83,11 +83,35 @@ fn level_from_command(command: &str) -> String {
     format!("MPI_THREAD_{}", asked.to_uppercase())
 }
 
+/// The number a script's line starts `v` with, checked: none for a word that is no number (a
+/// "?" where the probe could not run), else a finite `what` from 0 to `max`.
+fn script_figure(v: &str, what: &str, max: f64) -> Result<Option<f64>, String> {
+    let Some(x) = v
+        .split_whitespace()
+        .next()
+        .and_then(|w| w.parse::<f64>().ok())
+    else {
+        return Ok(None);
+    };
+    if x.is_finite() && (0.0..=max).contains(&x) {
+        Ok(Some(x))
+    } else {
+        Err(format!(
+            "{what} {}: not one a probe measured (from 0 to {})",
+            crate::check::shown(x),
+            crate::check::shown(max)
+        ))
+    }
+}
+
 /// "36 ns before, 170 ns after" (a "?" where the probe could not run gives None).
-fn core_to_core(v: &str) -> Option<(f64, f64)> {
-    let (before, after) = v.split_once(',')?;
-    let ns = |s: &str| s.split_whitespace().next()?.parse::<f64>().ok();
-    Some((ns(before)?, ns(after)?))
+fn core_to_core(v: &str) -> Result<Option<(f64, f64)>, String> {
+    let Some((before, after)) = v.split_once(',') else {
+        return Ok(None);
+    };
+    // A second between two cores is beyond any machine's latency.
+    let ns = |s: &str| script_figure(s, "core-to-core latency", 1e9);
+    Ok(ns(before)?.zip(ns(after)?))
 }
 
 impl Reader<'_> {
@@ -145,16 +169,17 @@ impl Reader<'_> {
     }
 
     /// imb-rs's lines about the launch as a whole: its wall time and the core-to-core probe.
-    pub(super) fn launch_line(&mut self, trimmed: &str) -> bool {
+    pub(super) fn launch_line(&mut self, trimmed: &str) -> Result<bool, String> {
         if let Some(v) = trimmed.strip_prefix("# launch wall time:") {
-            self.run.wall_secs = v.split_whitespace().next().and_then(|w| w.parse().ok());
-            return true;
+            // A year: no launch the script times runs longer.
+            self.run.wall_secs = script_figure(v, "launch wall time", 3.2e7)?;
+            return Ok(true);
         }
         if let Some(v) = trimmed.strip_prefix("# core-to-core latency:") {
-            self.run.core_to_core = core_to_core(v);
-            return true;
+            self.run.core_to_core = core_to_core(v)?;
+            return Ok(true);
         }
-        false
+        Ok(false)
     }
 
     /// `# !!` warnings: oversubscription, and the block that lists an optional mode's

@@ -185,6 +185,8 @@ struct Reader<'a> {
     optional: Vec<String>,
     in_optional: bool,
     finished: bool,
+    /// The line of the header's `# Date`, which a launch prints once.
+    date_line: Option<usize>,
     cut: bool,
     /// The threads per process of every MT table read.
     threads: std::collections::BTreeSet<usize>,
@@ -215,6 +217,7 @@ impl<'a> Reader<'a> {
             optional: Vec::new(),
             in_optional: false,
             finished: false,
+            date_line: None,
             cut: false,
             threads: Default::default(),
         }
@@ -226,11 +229,13 @@ impl<'a> Reader<'a> {
         if self.in_optional && !trimmed.starts_with("# !!") {
             self.in_optional = false;
         }
+        self.one_launch(no, trimmed)?;
         let taken = self.command_line(trimmed)
             || self.title_line(trimmed)
             || self.osu_title(no, trimmed)
-            || self.header_field(trimmed)
-            || self.launch_line(trimmed)
+            || self.header_field(trimmed);
+        let taken = taken || self.launch_line(trimmed).map_err(|msg| self.at(no, msg))?;
+        let taken = taken
             || self.warning_line(trimmed)
             || self.note_line(trimmed)
             || self.closing_line(trimmed)
@@ -240,6 +245,30 @@ impl<'a> Reader<'a> {
         }
         self.banner_line(no, trimmed)
             .map_err(|msg| self.at(no, msg))
+    }
+
+    /// A second launch's header, or a table after the closing line: two launches in one file
+    /// (`cat 1.txt 2.txt`), whose tables must not be read as one launch's.
+    fn one_launch(&mut self, no: usize, trimmed: &str) -> Result<(), Error> {
+        let second = if trimmed.starts_with("# Date ") {
+            self.date_line.replace(no).map(|first| {
+                format!("a second launch's header (its Date; the first at line {first})")
+            })
+        } else if self.finished && trimmed.starts_with("# Benchmarking ") {
+            Some(
+                "a table after the launch's closing line (# All processes entering MPI_Finalize)"
+                    .to_string(),
+            )
+        } else {
+            None
+        };
+        match second {
+            Some(what) => Err(self.at(
+                no,
+                format!("{what}: two launches in one file; keep each launch in a file of its own"),
+            )),
+            None => Ok(()),
+        }
     }
 
     /// An input error on line `no` of this file.

@@ -125,8 +125,8 @@ impl Open {
                 self.table.line
             )),
             RowLine::NoFigure(size, flag) => {
-                if size < 0.0 || size.fract() != 0.0 {
-                    return Err(format!("size {size}: a size is a whole number not below 0"));
+                if let Some(why) = crate::check::bad_size(size) {
+                    return Err(format!("size {}: {why}", crate::check::shown(size)));
                 }
                 self.table.flags.push((Some(size as u64), flag));
                 Ok(true)

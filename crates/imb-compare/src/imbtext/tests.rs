@@ -98,6 +98,29 @@ fn imb2021_empty_thread_level_comes_from_the_command() {
     assert_eq!(parse("b", &timed).unwrap().wall_secs, Some(1.29));
     let failed = format!("{text}# core-to-core latency: ? ns before, 170 ns after\n");
     assert_eq!(parse("b", &failed).unwrap().core_to_core, None);
+    // A figure no probe measured is an input error on its line, not a note of 300 digits.
+    let line = text.lines().count() + 1;
+    for (bad, want) in [
+        (
+            "# core-to-core latency: 1e308 ns before, 170 ns after",
+            "core-to-core latency 1e308: not one a probe measured (from 0 to 1000000000)",
+        ),
+        (
+            "# core-to-core latency: 36 ns before, -5 ns after",
+            "core-to-core latency -5: not one",
+        ),
+        (
+            "# core-to-core latency: nan ns before, inf ns after",
+            "core-to-core latency NaN: not one",
+        ),
+        ("# launch wall time: inf s", "launch wall time inf: not one"),
+        ("# launch wall time: -3 s", "launch wall time -3: not one"),
+    ] {
+        let e = parse("b", &format!("{text}{bad}\n"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with(&format!("b, line {line}: {want}")), "{e}");
+    }
     let plain = text.replace(" -thread_level multiple", "");
     let r = parse("b", &plain).unwrap();
     assert_eq!(r.thread_level(), Some("MPI_THREAD_SINGLE"));
@@ -619,7 +642,8 @@ Attention, msg size 100 truncated to 16
     assert_eq!(
         e,
         "a.txt, line 12: a second table of PingPong, 2 processes (the first's header at line \
-         4): its banner must tell the two apart"
+         4): two launches in one file, or a benchmark named twice? keep each launch in a file \
+         of its own and name each benchmark once"
     );
     // Half a banner line at the end of the file is a launch cut short, not an error.
     let cut = format!("{table}\n# Benchmarking PingPing \n# #processes = 2; rank ord");
@@ -636,4 +660,34 @@ Attention, msg size 100 truncated to 16
             .len(),
         2
     );
+}
+
+/// Two launches in one file: a second dated header, or a table after the closing line, is
+/// refused where it starts; a benchmark named twice under one dated header is one table.
+#[test]
+fn two_launches_in_one_file_and_a_benchmark_named_twice() {
+    let table = "# Benchmarking PingPong \n# #processes = 2 \n\
+                 #bytes #repetitions t[usec] Mbytes/sec\n0 1000 0.50 0.00\n";
+    let head = "# Date                  : Wed Nov 25 05:21:10 2026\n";
+    let end = "# All processes entering MPI_Finalize\n";
+    let e = parse("a.txt", &format!("{head}{table}{head}{table}"))
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        e,
+        "a.txt, line 6: a second launch's header (its Date; the first at line 1): two launches \
+         in one file; keep each launch in a file of its own"
+    );
+    let e = parse("a.txt", &format!("{table}{end}{table}"))
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        e,
+        "a.txt, line 6: a table after the launch's closing line (# All processes entering \
+         MPI_Finalize): two launches in one file; keep each launch in a file of its own"
+    );
+    let again = table.replace("0.50", "0.70");
+    let r = parse("a.txt", &format!("{head}{table}{again}{end}")).unwrap();
+    assert_eq!(r.tables.len(), 1);
+    assert_eq!(r.tables[0].rows, [[0.0, 1000.0, 0.6, 0.0]]);
 }
