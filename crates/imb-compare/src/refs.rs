@@ -515,6 +515,13 @@ pub fn tests_in(criteria: &[Criterion]) -> usize {
         .max(1)
 }
 
+/// A confidence in percent as given, "95", "99.9": `{:.0}` printed 0.999 as "100", an
+/// interval no finite number of launches has.
+pub fn percent(confidence: f64) -> String {
+    let p = format!("{:.6}", 100.0 * confidence);
+    p.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
 /// The chance of any false FAIL over a whole references file at `confidence`: one tail of its
 /// intervals, 2.5 % at 95 % (doc/ACCEPTANCE.md, "The rule").
 pub fn false_fail_rate(confidence: f64) -> f64 {
@@ -763,8 +770,8 @@ impl Outcome {
                     format!("{} launch(es)", self.launches.0)
                 };
                 format!(
-                    "{:.0} % intervals of the {}, {of}",
-                    100.0 * self.confidence,
+                    "{} % intervals of the {}, {of}",
+                    percent(self.confidence),
                     st.key()
                 )
             }
@@ -1206,9 +1213,9 @@ fn check_size(
                 reason: reason(
                     "no-interval",
                     format!(
-                        "ratio {:.3}, no {:.0} % interval from {launches} ({need} needed)",
+                        "ratio {:.3}, no {} % interval from {launches} ({need} needed)",
                         value / reference,
-                        100.0 * confidence
+                        percent(confidence)
                     ),
                 ),
             }

@@ -1024,13 +1024,28 @@ fn confidences_and_percentiles_at_their_limits() {
     let slow: Vec<f64> = a.iter().map(|x| 3.0 * x).collect();
     let slow = launches("slow", &slow);
     c.statistic = Statistic::Median;
-    for conf in [0.5, 0.999] {
+    // The confidence is printed as given: 99.9 %, never rounded to a "100 %" no interval has.
+    for (conf, words) in [(0.5, "50 % intervals"), (0.999, "99.9 % intervals")] {
         let o = evaluate(&c, None, &slow, &Acceptance::text_runs(), conf, 1);
         assert_eq!(o.verdict, Verdict::Fail, "{conf}: {}", o.detail());
-        assert!(o
-            .detail()
-            .contains(&format!("{:.0} % intervals", 100.0 * conf)));
+        assert!(o.detail().contains(words), "{}", o.detail());
     }
+    let o = evaluate(
+        &c,
+        None,
+        &launches("one", &[3.0]),
+        &Acceptance::text_runs(),
+        0.999,
+        1,
+    );
+    assert!(
+        o.detail().contains("no 99.9 % interval from 1 launch(es)"),
+        "{}",
+        o.detail()
+    );
+    assert_eq!(percent(0.95), "95");
+    assert_eq!(percent(0.975), "97.5");
+    assert_eq!(percent(0.9999999), "99.99999");
     // A file of a million bound tests splits 0.05 % into parts that still decide a ratio of 3.
     let o = evaluate(&c, None, &slow, &Acceptance::text_runs(), 0.999, 1_000_000);
     assert_eq!(o.verdict, Verdict::Inconclusive, "{}", o.detail());
