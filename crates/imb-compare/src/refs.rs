@@ -73,19 +73,31 @@ fn kind(v: &toml::Value) -> &'static str {
 /// A value's problem: where it is and what is wrong, the key not yet named.
 type Bad = (usize, String);
 
-/// A name printed on one line of the report and written into JUnit's XML (where a control
-/// character is not allowed at all): a string, not blank, no control character.
+/// A name printed on one line of the report: a string, not blank, and without a control
+/// character (a newline breaks the line, an escape sequence drives the terminal) or a
+/// direction override (the rest of the line would read backwards).
 fn plain_string(v: &Spanned<toml::Value>, what: &str) -> Result<String, Bad> {
     let at = v.span().start;
     match v.get_ref() {
         toml::Value::String(s) if s.trim().is_empty() => Err((at, format!("{what}, not blank"))),
-        toml::Value::String(s) if s.chars().any(|c| c.is_control() && c != '\t') => Err((
-            at,
-            format!("{what}, without control characters (a newline, an escape), not {s:?}"),
-        )),
+        toml::Value::String(s) if s.chars().any(|c| (c.is_control() && c != '\t') || bidi(c)) => {
+            Err((
+                at,
+                format!(
+                    "{what}, without control characters (a newline, an escape) or direction \
+                 overrides, not {s:?}"
+                ),
+            ))
+        }
         toml::Value::String(s) => Ok(s.clone()),
         other => Err((at, format!("{what}, not {}", kind(other)))),
     }
+}
+
+/// A character that changes the direction of the text after it (U+061C, U+200E, U+200F,
+/// U+202A to U+202E, U+2066 to U+2069).
+fn bidi(c: char) -> bool {
+    matches!(c, '\u{61c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
 /// A number, integer or not, and how an error shows it (as written for an integer, in

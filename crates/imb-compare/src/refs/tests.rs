@@ -851,9 +851,10 @@ fn every_key_of_a_wrong_type_is_named() {
     }
 }
 
-/// A criterion's name, benchmark and mode are printed one per line in the report and written
-/// into JUnit's XML, where a control character is not allowed at all: refused, as are blank
-/// ones, a mode no table has and a process count of 0, which could only match nothing.
+/// A criterion's name, benchmark and mode are printed on one line of the report, which a
+/// newline breaks, an escape sequence drives the terminal from and a direction override turns
+/// backwards: refused, as are blank ones, a mode no table has and a process count of 0, which
+/// could only match nothing.
 #[test]
 fn names_benchmarks_and_modes_are_one_plain_line() {
     for (key, value, want) in [
@@ -862,6 +863,9 @@ fn names_benchmarks_and_modes_are_one_plain_line() {
         ("name", "\"a\\nb\"", "name: "),
         ("name", "\"a\\u001b[31m\"", "name: "),
         ("name", "\"a\\u007f\"", "name: "),
+        // Right-to-left override: the rest of the report's line would read backwards.
+        ("name", "\"lat\\u202eycnet\"", "name: "),
+        ("benchmark", "\"Ping\\u2067Pong\"", "benchmark: "),
         ("benchmark", "\"\"", "benchmark: "),
         ("benchmark", "\"Ping\\u0000Pong\"", "benchmark: "),
         ("benchmark", "\"PingPong\\r\"", "benchmark: "),
