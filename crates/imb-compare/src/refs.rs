@@ -141,10 +141,11 @@ fn key_at(text: &str, at: usize) -> Option<&str> {
             continue;
         };
         let key = key.trim();
+        // A bare key, dotted ones included (`benchmark.x = 1` makes a table of benchmark).
         let bare = !key.is_empty()
             && key
                 .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+                .all(|b| b.is_ascii_alphanumeric() || b"_-.".contains(&b));
         return bare.then_some(key);
     }
     None

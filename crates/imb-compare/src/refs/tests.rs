@@ -841,6 +841,17 @@ fn every_key_of_a_wrong_type_is_named() {
             "acc.toml, line 1: criterion: ",
         ),
         ("[[criterion]]\n", "acc.toml, line 1: benchmark: missing"),
+        // Dotted keys make tables where a value belongs.
+        (
+            "[[criterion]]\nbenchmark.x = 1\n",
+            "acc.toml, line 2: benchmark.x: ",
+        ),
+        ("[criterion.x]\na = 1\n", "acc.toml, line 1: criterion.x: "),
+        ("[[criterion]\n", "acc.toml, line 1: criterion: "),
+        (
+            "[[criterion]]\nupper = 0.1.2\n",
+            "acc.toml, line 2: upper: ",
+        ),
         (
             "[[criterion]]\nbenchmark = \"x\"\nreference = 1\nupper = 1\n",
             "acc.toml, line 1: metric: missing",
