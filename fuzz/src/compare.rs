@@ -118,16 +118,15 @@ pub fn compare_cli(data: &[u8]) {
 }
 
 /// A results store of its own for the selector harness: three runs of two systems (one of
-/// them accepted), from the imbtext corpus, in a directory of the scratch one that goes with
-/// it (a thread's store is removed when the thread ends; the corpus test replays in one).
+/// them accepted), from the imbtext corpus, made in the scratch directory and unlinked once
+/// made (one a thread; the corpus test replays in one).
 struct SelectorStore {
     store: imb_compare::store::Store,
-    dir: std::path::PathBuf,
 }
 
 impl SelectorStore {
     fn new() -> SelectorStore {
-        use imb_compare::store::{add, Store};
+        use imb_compare::store::{add, select::Selector, Store};
         use std::sync::atomic::{AtomicUsize, Ordering};
         static N: AtomicUsize = AtomicUsize::new(0);
         let dir = super::common::scratch().join(format!(
@@ -173,13 +172,15 @@ impl SelectorStore {
             store.add(&p, &filing).expect("a run added");
         }
         store.accept(1).expect("run 1 accepted");
-        SelectorStore { store, dir }
-    }
-}
-
-impl Drop for SelectorStore {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
+        // The files go now, while the store stays open (the harness only reads): a thread's
+        // end or the process's, which may come first, leaves nothing behind.
+        std::fs::remove_dir_all(&dir).expect("the store's directory removed");
+        let latest = Selector::parse("@latest,system=vm").expect("a selector");
+        let chosen = store
+            .select(&latest, None)
+            .expect("the open store still reads");
+        assert_eq!(chosen.len(), 1, "@latest,system=vm");
+        SelectorStore { store }
     }
 }
 
