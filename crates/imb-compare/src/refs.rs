@@ -26,9 +26,11 @@ use crate::family;
 use crate::run::Flag;
 use crate::sides::Side;
 use serde::Deserialize;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use toml::Spanned;
 
+// Every key is read as a TOML value and checked here, not by serde: serde's "invalid type:
+// integer `1`, expected a string" names no key, and an error must name it.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct FileDoc {
@@ -39,16 +41,114 @@ struct FileDoc {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct CritDoc {
-    name: Option<Spanned<String>>,
-    benchmark: String,
-    processes: Option<usize>,
-    mode: Option<String>,
-    bytes: Option<Spanned<Vec<u64>>>,
-    metric: Spanned<String>,
-    reference: Spanned<toml::Value>,
-    lower: Option<Spanned<f64>>,
-    upper: Option<Spanned<f64>>,
-    statistic: Option<Spanned<String>>,
+    name: Option<Spanned<toml::Value>>,
+    benchmark: Option<Spanned<toml::Value>>,
+    processes: Option<Spanned<toml::Value>>,
+    mode: Option<Spanned<toml::Value>>,
+    bytes: Option<Spanned<toml::Value>>,
+    metric: Option<Spanned<toml::Value>>,
+    reference: Option<Spanned<toml::Value>>,
+    lower: Option<Spanned<toml::Value>>,
+    upper: Option<Spanned<toml::Value>>,
+    statistic: Option<Spanned<toml::Value>>,
+}
+
+/// The smallest and largest reference numbers: beyond any figure a benchmark prints in µs,
+/// Mbytes/sec or messages/sec. Outside them a ratio runs to hundreds of digits in every output.
+pub const REFERENCE_RANGE: (f64, f64) = (1e-6, 1e12);
+
+/// What a TOML value is, in words.
+fn kind(v: &toml::Value) -> &'static str {
+    match v {
+        toml::Value::String(_) => "a string",
+        toml::Value::Integer(_) => "an integer",
+        toml::Value::Float(_) => "a floating-point number",
+        toml::Value::Boolean(_) => "a boolean",
+        toml::Value::Datetime(_) => "a date or time",
+        toml::Value::Array(_) => "an array",
+        toml::Value::Table(_) => "a table",
+    }
+}
+
+/// A value's problem: where it is and what is wrong, the key not yet named.
+type Bad = (usize, String);
+
+/// A name printed on one line of the report: a string, not blank, and without a control
+/// character (a newline breaks the line, an escape sequence drives the terminal) or a
+/// direction override (the rest of the line would read backwards).
+fn plain_string(v: &Spanned<toml::Value>, what: &str) -> Result<String, Bad> {
+    let at = v.span().start;
+    match v.get_ref() {
+        toml::Value::String(s) if s.trim().is_empty() => Err((at, format!("{what}, not blank"))),
+        toml::Value::String(s) if s.chars().any(|c| (c.is_control() && c != '\t') || bidi(c)) => {
+            Err((
+                at,
+                format!(
+                    "{what}, without control characters (a newline, an escape) or direction \
+                 overrides, not {s:?}"
+                ),
+            ))
+        }
+        toml::Value::String(s) => Ok(s.clone()),
+        other => Err((at, format!("{what}, not {}", kind(other)))),
+    }
+}
+
+/// A character that changes the direction of the text after it (U+061C, U+200E, U+200F,
+/// U+202A to U+202E, U+2066 to U+2069).
+fn bidi(c: char) -> bool {
+    matches!(c, '\u{61c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+/// A number, integer or not, and how an error shows it (as written for an integer, in
+/// exponent form when far from 1: 1e308 is not three hundred digits); `what` says which.
+fn number(v: &Spanned<toml::Value>, what: &str) -> Result<(f64, String), Bad> {
+    match v.get_ref() {
+        toml::Value::Float(x) if *x != 0.0 && !(1e-4..1e15).contains(&x.abs()) => {
+            Ok((*x, format!("{x:e}")))
+        }
+        toml::Value::Float(x) => Ok((*x, format!("{x}"))),
+        toml::Value::Integer(x) => Ok((*x as f64, format!("{x}"))),
+        other => Err((v.span().start, format!("{what}, not {}", kind(other)))),
+    }
+}
+
+/// A whole number from `min`.
+fn whole(v: &Spanned<toml::Value>, min: i64, what: &str) -> Result<u64, Bad> {
+    match v.get_ref() {
+        toml::Value::Integer(x) if *x >= min => Ok(*x as u64),
+        toml::Value::Integer(x) => Err((v.span().start, format!("{what}, not {x}"))),
+        other => Err((v.span().start, format!("{what}, not {}", kind(other)))),
+    }
+}
+
+/// The key of the value at byte `at`, for the TOML reader's own errors (a number too large,
+/// a value of the wrong type for the file's one table), whose messages name none: what stands
+/// before `=` on its line, on the line where an array over several lines opened, or in the
+/// table header there.
+fn key_at(text: &str, at: usize) -> Option<&str> {
+    let end = text
+        .get(at..)
+        .and_then(|rest| rest.find('\n'))
+        .map_or(text.len(), |i| at + i);
+    for line in text.get(..end)?.rsplit('\n') {
+        let line = line.trim();
+        let key = if let Some(header) = line.strip_prefix('[') {
+            header.trim_start_matches('[').split(']').next()?
+        } else if let Some((key, _)) = line.split_once('=') {
+            key
+        } else {
+            continue;
+        };
+        let key = key.trim();
+        // A bare key, dotted ones included (`benchmark.x = 1` makes a table of benchmark).
+        let bare = !key.is_empty()
+            && key
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"_-.".contains(&b));
+        return bare.then_some(key);
+    }
+    None
 }
 
 /// What a criterion's figure is held against.
@@ -77,8 +177,15 @@ impl Statistic {
             "median" => Ok(Statistic::Median),
             "min" => Ok(Statistic::Min),
             "max" => Ok(Statistic::Max),
+            // Digits only, without a leading zero: "p+5" and "p05" would be printed "p5".
             p if p.starts_with('p') => match p[1..].parse::<u32>() {
-                Ok(k) if (1..=99).contains(&k) => Ok(Statistic::Quantile(f64::from(k) / 100.0)),
+                Ok(k)
+                    if (1..=99).contains(&k)
+                        && p[1..].bytes().all(|b| b.is_ascii_digit())
+                        && !p[1..].starts_with('0') =>
+                {
+                    Ok(Statistic::Quantile(f64::from(k) / 100.0))
+                }
                 _ => Err(format!("{s:?}: a percentile is p1 to p99")),
             },
             _ => Err(format!("{s:?}: use median, min, max or p1 to p99")),
@@ -146,7 +253,7 @@ impl LineStarts {
     }
 }
 
-/// Read a references file. Every error names the file and the line.
+/// Read a references file. Every error names the file, the line and the key.
 pub fn parse(file: &str, text: &str) -> Result<Vec<Criterion>, Error> {
     let lines = LineStarts::new(text);
     let err = |at: usize, msg: String| Error::Line {
@@ -158,7 +265,14 @@ pub fn parse(file: &str, text: &str) -> Result<Vec<Criterion>, Error> {
         let at = e.span().map_or(0, |s| s.start);
         // toml's message may run over lines; ours is one.
         let msg: Vec<&str> = e.message().lines().map(str::trim).collect();
-        err(at, msg.join(": "))
+        // serde names our own type where the file has a table.
+        let mut msg = msg
+            .join(": ")
+            .replace("struct CritDoc", "a [[criterion]] table");
+        if let Some(key) = key_at(text, at).filter(|k| !msg.contains(&format!("`{k}`"))) {
+            msg = format!("{key}: {msg}");
+        }
+        err(at, msg)
     })?;
     if doc.criterion.is_empty() {
         return Err(Error::File {
@@ -167,34 +281,98 @@ pub fn parse(file: &str, text: &str) -> Result<Vec<Criterion>, Error> {
         });
     }
     let mut out = Vec::new();
-    let mut names: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let mut names: HashMap<String, usize> = HashMap::new();
+    let mut checks: HashMap<String, usize> = HashMap::new();
     for c in doc.criterion {
-        let line = lines.line_of(c.span().start);
+        let header = c.span().start;
+        let line = lines.line_of(header);
         let c = c.into_inner();
-        let metric = Metric::parse(c.metric.get_ref())
-            .map_err(|m| err(c.metric.span().start, format!("metric {m}")))?;
-        let reference =
-            match c.reference.get_ref() {
-                toml::Value::String(s) if s == "baseline" => Reference::Baseline,
-                toml::Value::Float(x) if x.is_finite() && *x > 0.0 => Reference::Value(*x),
-                toml::Value::Integer(x) if *x > 0 => Reference::Value(*x as f64),
-                _ => return Err(err(
-                    c.reference.span().start,
-                    "reference: a number above 0 (tolerances are fractions of it), or \"baseline\""
-                        .to_string(),
-                )),
-            };
+        let named = |key: &str, (at, msg): Bad| err(at, format!("{key}: {msg}"));
+        let required = |key: &str, v: &Option<Spanned<toml::Value>>| {
+            v.clone().ok_or_else(|| {
+                err(
+                    header,
+                    format!(
+                        "{key}: missing (every [[criterion]] has benchmark, metric and reference)"
+                    ),
+                )
+            })
+        };
+        let (benchmark, metric_doc, reference) = (
+            required("benchmark", &c.benchmark)?,
+            required("metric", &c.metric)?,
+            required("reference", &c.reference)?,
+        );
+        let name = c
+            .name
+            .as_ref()
+            .map(|n| plain_string(n, "a string of its own").map_err(|b| named("name", b)))
+            .transpose()?;
+        let benchmark = plain_string(
+            &benchmark,
+            "a benchmark name as the tables print it, or \"*\"",
+        )
+        .map_err(|b| named("benchmark", b))?;
+        let processes = c
+            .processes
+            .as_ref()
+            .map(|p| {
+                whole(p, 1, "a process count, 1 or more")
+                    .map(|n| n as usize)
+                    .map_err(|b| named("processes", b))
+            })
+            .transpose()?;
+        let mode = c
+            .mode
+            .as_ref()
+            .map(|m| {
+                plain_string(m, "AGGREGATE or NON-AGGREGATE")
+                    .and_then(|s| {
+                        if matches!(s.as_str(), "AGGREGATE" | "NON-AGGREGATE") {
+                            Ok(s)
+                        } else {
+                            Err((m.span().start, format!("{s:?}: AGGREGATE or NON-AGGREGATE")))
+                        }
+                    })
+                    .map_err(|b| named("mode", b))
+            })
+            .transpose()?;
+        let metric_name = plain_string(
+            &metric_doc,
+            "t, t_avg, t_min, t_max, mbytes, t_ovrl, t_pure or msg_per_s",
+        )
+        .map_err(|b| named("metric", b))?;
+        let metric = Metric::parse(&metric_name)
+            .map_err(|m| err(metric_doc.span().start, format!("metric {m}")))?;
+        let reference = match reference.get_ref() {
+            toml::Value::String(s) if s == "baseline" => Reference::Baseline,
+            _ => {
+                let (lo, hi) = REFERENCE_RANGE;
+                let want = "a number from 0.000001 to 1e12 in the metric's unit (tolerances are \
+                            fractions of it), or \"baseline\"";
+                match number(&reference, want) {
+                    Ok((x, _)) if (lo..=hi).contains(&x) => Reference::Value(x),
+                    Ok((_, x)) => {
+                        return Err(err(
+                            reference.span().start,
+                            format!("reference: {want}, not {x}"),
+                        ))
+                    }
+                    Err(b) => return Err(named("reference", b)),
+                }
+            }
+        };
         let statistic = match &c.statistic {
             None => Statistic::Median,
-            Some(st) => Statistic::parse(st.get_ref())
-                .map_err(|m| err(st.span().start, format!("statistic {m}")))?,
+            Some(st) => {
+                let s = plain_string(st, "median, min, max or p1 to p99")
+                    .map_err(|b| named("statistic", b))?;
+                Statistic::parse(&s).map_err(|m| err(st.span().start, format!("statistic {m}")))?
+            }
         };
         if matches!(statistic, Statistic::Min | Statistic::Max) && reference == Reference::Baseline
         {
-            let at = c
-                .statistic
-                .as_ref()
-                .map_or(c.reference.span().start, |s| s.span().start);
+            let at = c.statistic.as_ref().map_or(header, |s| s.span().start);
             return Err(err(
                 at,
                 format!(
@@ -208,81 +386,83 @@ pub fn parse(file: &str, text: &str) -> Result<Vec<Criterion>, Error> {
         }
         let bytes = match &c.bytes {
             None => None,
-            Some(b) => match b.get_ref().as_slice() {
-                [lo, hi] if lo <= hi => Some((*lo, *hi)),
-                _ => {
-                    return Err(err(
-                        b.span().start,
-                        "bytes: [smallest, largest], smallest not above largest".to_string(),
-                    ))
+            Some(b) => {
+                let want = "[smallest, largest], smallest not above largest";
+                let pair = match b.get_ref() {
+                    toml::Value::Array(a) => a.clone(),
+                    other => {
+                        return Err(err(
+                            b.span().start,
+                            format!("bytes: [smallest, largest], not {}", kind(other)),
+                        ))
+                    }
+                };
+                let sizes: Vec<u64> = pair
+                    .iter()
+                    .map(|v| match v {
+                        toml::Value::Integer(x) if *x >= 0 => Ok(*x as u64),
+                        toml::Value::Integer(x) => Err(format!("a size is 0 or more, not {x}")),
+                        other => Err(format!("a size is a whole number, not {}", kind(other))),
+                    })
+                    .collect::<Result<_, _>>()
+                    .map_err(|m| err(b.span().start, format!("bytes: {m}")))?;
+                match sizes.as_slice() {
+                    [lo, hi] if lo <= hi => Some((*lo, *hi)),
+                    _ => return Err(err(b.span().start, format!("bytes: {want}"))),
                 }
-            },
+            }
         };
         // A ratio is never below 0, so a lower tolerance of -1 or less could never fail; an
-        // upper one beyond a million times the reference is no bound either.
-        let tol = |t: &Option<Spanned<f64>>, name: &str, sign: f64| match t {
-            None => Ok(None),
-            Some(v)
-                if v.get_ref() * sign >= 0.0
-                    && v.get_ref().is_finite()
-                    && *v.get_ref() > -1.0
-                    && *v.get_ref() <= 1e6 =>
-            {
-                Ok(Some(*v.get_ref()))
+        // upper one beyond a million times the reference is no bound either. -0 is 0, and is
+        // printed so.
+        let tol = |t: &Option<Spanned<toml::Value>>, name: &str, sign: f64| {
+            let Some(v) = t else { return Ok(None) };
+            let want = if sign < 0.0 {
+                "a fraction of the reference, 0 or below and above -1 (e.g. -0.1)"
+            } else {
+                "a fraction of the reference, 0 or above, at most 1000000 (e.g. 0.1)"
+            };
+            match number(v, want) {
+                Ok((x, _)) if x * sign >= 0.0 && x.is_finite() && x > -1.0 && x <= 1e6 => {
+                    Ok(Some(x + 0.0))
+                }
+                Ok((_, x)) => Err(err(v.span().start, format!("{name}: {want}, not {x}"))),
+                Err(b) => Err(named(name, b)),
             }
-            Some(v) => Err(err(
-                v.span().start,
-                format!(
-                    "{name}: a fraction of the reference, {} (e.g. {})",
-                    if sign < 0.0 {
-                        "0 or below and above -1"
-                    } else {
-                        "0 or above, at most 1000000"
-                    },
-                    if sign < 0.0 { "-0.1" } else { "0.1" }
-                ),
-            )),
         };
         let (lower, upper) = (tol(&c.lower, "lower", -1.0)?, tol(&c.upper, "upper", 1.0)?);
         if lower.is_none() && upper.is_none() {
             return Err(err(
-                c.metric.span().start,
+                metric_doc.span().start,
                 "neither lower nor upper: the criterion could never fail".to_string(),
             ));
         }
-        let name = c
-            .name
-            .as_ref()
-            .map(|n| n.get_ref().clone())
-            .unwrap_or_else(|| {
-                let mut n = format!("{} {}", c.benchmark, c.metric.get_ref());
-                if let Some(p) = c.processes {
-                    n.push_str(&format!(" np={p}"));
-                }
-                if let Some((lo, hi)) = bytes {
-                    n.push_str(&format!(" {lo}..{hi} bytes"));
-                }
-                n
-            });
+        let name_given = name.is_some();
+        let name = name.unwrap_or_else(|| {
+            let mut n = format!("{benchmark} {metric_name}");
+            if let Some(p) = processes {
+                n.push_str(&format!(" np={p}"));
+            }
+            if let Some((lo, hi)) = bytes {
+                n.push_str(&format!(" {lo}..{hi} bytes"));
+            }
+            n
+        });
         // Two criteria of one name would be one test case in JUnit and one row in a report.
         if let Some(first) = names.insert(name.clone(), line) {
             let msg = format!(
                 "name {name:?} is the criterion's of line {first} too: give each its own name"
             );
-            return Err(match &c.name {
-                Some(n) => err(n.span().start, msg),
-                None => Error::Line {
-                    file: file.to_string(),
-                    line,
-                    msg,
-                },
+            return Err(match (&c.name, name_given) {
+                (Some(n), true) => err(n.span().start, msg),
+                _ => err(header, msg),
             });
         }
-        out.push(Criterion {
+        let criterion = Criterion {
             name,
-            benchmark: c.benchmark,
-            processes: c.processes,
-            mode: c.mode,
+            benchmark,
+            processes,
+            mode,
             bytes,
             metric,
             statistic,
@@ -290,9 +470,47 @@ pub fn parse(file: &str, text: &str) -> Result<Vec<Criterion>, Error> {
             lower,
             upper,
             line,
-        });
+        };
+        // Two criteria that check the same thing under two names count twice in the file's
+        // chance of a false FAIL and print one verdict twice.
+        if let Some(first) = checks.insert(criterion.check_key(), line) {
+            return Err(err(
+                header,
+                format!(
+                    "the criterion of line {first} checks the same (benchmark, processes, mode, \
+                     bytes, metric, statistic, reference and bounds): keep one"
+                ),
+            ));
+        }
+        out.push(criterion);
     }
     Ok(out)
+}
+
+impl Criterion {
+    /// What the criterion checks, its name and line aside: equal for two criteria that are one
+    /// test.
+    fn check_key(&self) -> String {
+        let bound = |b: Option<f64>| b.map(f64::to_bits);
+        let reference = match self.reference {
+            Reference::Value(x) => Some(x.to_bits()),
+            Reference::Baseline => None,
+        };
+        format!(
+            "{:?}",
+            (
+                &self.benchmark,
+                self.processes,
+                &self.mode,
+                self.bytes,
+                self.metric,
+                self.statistic.key(),
+                reference,
+                bound(self.lower),
+                bound(self.upper),
+            )
+        )
+    }
 }
 
 /// The tests a references file makes that can be wrong by chance: one per bound of each
@@ -308,6 +526,13 @@ pub fn tests_in(criteria: &[Criterion]) -> usize {
         .map(|c| usize::from(c.lower.is_some()) + usize::from(c.upper.is_some()))
         .sum::<usize>()
         .max(1)
+}
+
+/// A confidence in percent as given, "95", "99.9": `{:.0}` printed 0.999 as "100", an
+/// interval no finite number of launches has.
+pub fn percent(confidence: f64) -> String {
+    let p = format!("{:.6}", 100.0 * confidence);
+    p.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
 /// The chance of any false FAIL over a whole references file at `confidence`: one tail of its
@@ -558,8 +783,8 @@ impl Outcome {
                     format!("{} launch(es)", self.launches.0)
                 };
                 format!(
-                    "{:.0} % intervals of the {}, {of}",
-                    100.0 * self.confidence,
+                    "{} % intervals of the {}, {of}",
+                    percent(self.confidence),
                     st.key()
                 )
             }
@@ -1001,9 +1226,9 @@ fn check_size(
                 reason: reason(
                     "no-interval",
                     format!(
-                        "ratio {:.3}, no {:.0} % interval from {launches} ({need} needed)",
+                        "ratio {:.3}, no {} % interval from {launches} ({need} needed)",
                         value / reference,
-                        100.0 * confidence
+                        percent(confidence)
                     ),
                 ),
             }

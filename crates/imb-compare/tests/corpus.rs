@@ -39,6 +39,18 @@ fn references_files() {
     replay("refs", 2, through(compare::refs));
 }
 
+/// Store selectors, parsed and run against a real store of three runs.
+#[test]
+fn store_selectors() {
+    replay("selector", 10, through(compare::selector));
+}
+
+/// References files whose criteria parse, judged on constructed launches with known answers.
+#[test]
+fn criteria_on_constructed_launches() {
+    replay("criteria", 10, through(compare::criteria));
+}
+
 /// Every launch of both corpora, compared with itself in every output format.
 #[test]
 fn launches_through_the_whole_program() {

@@ -740,3 +740,353 @@ fn a_baseline_size_missing_from_new_fails() {
     only4.bytes = Some((4, 4));
     assert_ne!(eval(&only4, Some(&base), &new).verdict, Verdict::Fail);
 }
+
+/// One criterion with every key, each on its own line (line 2 to 11), for the tests that
+/// replace one key's value.
+const EVERY_KEY: &str = "[[criterion]]
+name = \"n\"
+benchmark = \"PingPong\"
+processes = 2
+mode = \"AGGREGATE\"
+bytes = [0, 8]
+metric = \"t\"
+statistic = \"median\"
+reference = 1
+lower = -0.1
+upper = 0.1
+";
+
+/// `EVERY_KEY` with `key`'s value replaced by `value`, and the line of that key.
+fn with_key(key: &str, value: &str) -> (String, usize) {
+    let mut line = 0;
+    let text: Vec<String> = EVERY_KEY
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            if l.starts_with(&format!("{key} = ")) {
+                line = i + 1;
+                format!("{key} = {value}")
+            } else {
+                l.to_string()
+            }
+        })
+        .collect();
+    assert!(line > 0, "{key}");
+    (text.join("\n") + "\n", line)
+}
+
+fn refused(text: &str) -> String {
+    let e = parse("acc.toml", text).unwrap_err().to_string();
+    assert_eq!(e.lines().count(), 1, "{e}");
+    assert!(!e.chars().any(|c| c.is_control()), "{e:?}");
+    e
+}
+
+/// Every key with a value of every wrong type (and numbers past what TOML holds): one line
+/// naming the file, the key's line and the key, never a bare serde message.
+#[test]
+fn every_key_of_a_wrong_type_is_named() {
+    assert!(parse("acc.toml", EVERY_KEY).is_ok());
+    let strings = ["name", "benchmark", "mode", "metric", "statistic"];
+    let numbers = ["processes", "reference", "lower", "upper"];
+    let wrong = [
+        "\"s\"",
+        "1",
+        "-1",
+        "1.5",
+        "true",
+        "[1, 2]",
+        "{ a = 1 }",
+        "1979-05-27",
+        "07:32:00",
+        "nan",
+        "-inf",
+        "[]",
+        "18446744073709551615",
+        "9223372036854775808",
+    ];
+    for key in strings.iter().chain(&numbers).chain(&["bytes"]) {
+        for value in wrong {
+            let fits = match *key {
+                // The values these keys take.
+                "name" | "benchmark" => value == "\"s\"",
+                "processes" => value == "1",
+                "reference" => matches!(value, "1" | "1.5"),
+                "upper" => matches!(value, "1" | "1.5"),
+                "bytes" => value == "[1, 2]",
+                _ => false,
+            };
+            let (text, line) = with_key(key, value);
+            if fits {
+                assert!(parse("acc.toml", &text).is_ok(), "{key} = {value}");
+                continue;
+            }
+            let e = refused(&text);
+            let named = [format!("{key}: "), format!("{key} \"")]
+                .iter()
+                .any(|k| e.starts_with(&format!("acc.toml, line {line}: {k}")));
+            assert!(named, "{key} = {value}: {e}");
+        }
+    }
+    // Inside an array over lines: the key is named, at its line.
+    let e = refused(&EVERY_KEY.replace("bytes = [0, 8]", "bytes = [\n  0,\n  \"a\"]"));
+    assert!(e.starts_with("acc.toml, line 6: bytes: "), "{e}");
+    let e = refused(&EVERY_KEY.replace("bytes = [0, 8]", "bytes = [\n  0,\n  1e999]"));
+    assert!(e.starts_with("acc.toml, line 8: bytes: "), "{e}");
+    for (bad, want) in [
+        ("criterion = 1\n", "acc.toml, line 1: criterion: "),
+        ("criterion = [1]\n", "acc.toml, line 1: criterion: "),
+        (
+            "[criterion]\nbenchmark = \"x\"\n",
+            "acc.toml, line 1: criterion: ",
+        ),
+        ("[[criterion]]\n", "acc.toml, line 1: benchmark: missing"),
+        // Dotted keys make tables where a value belongs.
+        (
+            "[[criterion]]\nbenchmark.x = 1\n",
+            "acc.toml, line 2: benchmark.x: ",
+        ),
+        ("[criterion.x]\na = 1\n", "acc.toml, line 1: criterion.x: "),
+        ("[[criterion]\n", "acc.toml, line 1: criterion: "),
+        (
+            "[[criterion]]\nupper = 0.1.2\n",
+            "acc.toml, line 2: upper: ",
+        ),
+        (
+            "[[criterion]]\nbenchmark = \"x\"\nreference = 1\nupper = 1\n",
+            "acc.toml, line 1: metric: missing",
+        ),
+    ] {
+        let e = refused(bad);
+        assert!(e.starts_with(want), "{bad:?}: {e}");
+    }
+}
+
+/// A criterion's name, benchmark and mode are printed on one line of the report, which a
+/// newline breaks, an escape sequence drives the terminal from and a direction override turns
+/// backwards: refused, as are blank ones, a mode no table has and a process count of 0, which
+/// could only match nothing.
+#[test]
+fn names_benchmarks_and_modes_are_one_plain_line() {
+    for (key, value, want) in [
+        ("name", "\"\"", "name: "),
+        ("name", "\"  \"", "name: "),
+        ("name", "\"a\\nb\"", "name: "),
+        ("name", "\"a\\u001b[31m\"", "name: "),
+        ("name", "\"a\\u007f\"", "name: "),
+        // Right-to-left override: the rest of the report's line would read backwards.
+        ("name", "\"lat\\u202eycnet\"", "name: "),
+        ("benchmark", "\"Ping\\u2067Pong\"", "benchmark: "),
+        ("benchmark", "\"\"", "benchmark: "),
+        ("benchmark", "\"Ping\\u0000Pong\"", "benchmark: "),
+        ("benchmark", "\"PingPong\\r\"", "benchmark: "),
+        ("mode", "\"\"", "mode: "),
+        (
+            "mode",
+            "\"aggregate\"",
+            "mode: \"aggregate\": AGGREGATE or NON-AGGREGATE",
+        ),
+        ("processes", "0", "processes: "),
+    ] {
+        let (text, line) = with_key(key, value);
+        let e = refused(&text);
+        assert!(
+            e.starts_with(&format!("acc.toml, line {line}: {want}")),
+            "{key} = {value}: {e}"
+        );
+    }
+    for (key, value) in [
+        ("name", "\"tab\\tinside, é and ∞\""),
+        ("mode", "\"NON-AGGREGATE\""),
+        ("benchmark", "\"*\""),
+    ] {
+        assert!(
+            parse("acc.toml", &with_key(key, value).0).is_ok(),
+            "{key} = {value}"
+        );
+    }
+}
+
+/// References far outside any figure a benchmark prints (1e-300 µs, 1e308 Mbytes/sec) are
+/// refused: their ratios ran to hundreds of digits in every output. -0 is 0.
+#[test]
+fn references_and_bounds_at_their_limits() {
+    for value in [
+        "1e-300",
+        "5e-324",
+        "1e-7",
+        "1e308",
+        "1.7976931348623157e308",
+        "9223372036854775807",
+        "1000000000001",
+        "-0.0",
+        "0",
+    ] {
+        let (text, line) = with_key("reference", value);
+        let e = refused(&text);
+        assert!(
+            e.starts_with(&format!("acc.toml, line {line}: reference: ")),
+            "{value}: {e}"
+        );
+    }
+    for (value, want) in [("1e-6", 1e-6), ("1e12", 1e12), ("1000000000000", 1e12)] {
+        let c = parse("acc.toml", &with_key("reference", value).0).unwrap();
+        assert_eq!(c[0].reference, Reference::Value(want), "{value}");
+    }
+    for (key, value) in [
+        ("lower", "-1"),
+        ("lower", "-1.0000001"),
+        ("lower", "1e-300"),
+        ("upper", "-1e-300"),
+        ("upper", "1000000.0001"),
+    ] {
+        let (text, line) = with_key(key, value);
+        let e = refused(&text);
+        assert!(
+            e.starts_with(&format!("acc.toml, line {line}: {key}: ")),
+            "{key} = {value}: {e}"
+        );
+    }
+    let c = parse("acc.toml", &with_key("lower", "-0.9999999").0).unwrap();
+    assert_eq!(c[0].lower, Some(-0.9999999));
+    let c = parse("acc.toml", &with_key("upper", "1000000").0).unwrap();
+    assert_eq!(c[0].upper, Some(1e6));
+    // -0 is 0 on either side, and is printed so.
+    let text = with_key("upper", "-0.0")
+        .0
+        .replace("lower = -0.1", "lower = -0.0");
+    let c = parse("acc.toml", &text).unwrap();
+    let (lo, hi) = (c[0].lower.unwrap(), c[0].upper.unwrap());
+    assert!(lo == 0.0 && lo.is_sign_positive() && hi.is_sign_positive());
+    // Known answers at those bounds: a min exactly at the reference is inside 0..0; one just
+    // above is beyond.
+    let mut c = crit(Reference::Value(1.0), Some(lo), Some(hi));
+    c.statistic = Statistic::Min;
+    c.bytes = Some((4, 4));
+    let o = eval(&c, None, &launches("at", &[1.0, 1.5]));
+    assert_eq!(o.verdict, Verdict::Pass, "{}", o.detail());
+    assert!(
+        o.detail().contains("inside +0.0 %..+0.0 % of 1"),
+        "{}",
+        o.detail()
+    );
+    let o = eval(&c, None, &launches("above", &[1.0001, 1.5]));
+    assert_eq!(o.verdict, Verdict::Fail, "{}", o.detail());
+    // The smallest and largest references: a 2 µs figure is two million times the first,
+    // beyond the largest upper bound; 1 µs is a trillionth of the second.
+    c.reference = Reference::Value(1e-6);
+    c.upper = Some(1e6);
+    let o = eval(&c, None, &launches("n", &[2.0]));
+    assert_eq!(o.verdict, Verdict::Fail, "{}", o.detail());
+    assert!(o.detail().contains("ratio 2000000.000"), "{}", o.detail());
+    let o = eval(&c, None, &launches("n", &[0.5]));
+    assert_eq!(o.verdict, Verdict::Pass, "{}", o.detail());
+    c.reference = Reference::Value(1e12);
+    c.lower = Some(-0.9999999);
+    c.upper = Some(0.0);
+    let o = eval(&c, None, &launches("n", &[1.0]));
+    assert_eq!(o.verdict, Verdict::Fail, "{}", o.detail());
+}
+
+/// A percentile is written one way, `p` and 1 to 99 without sign or leading zero, so that
+/// the report, JSON and JUnit name it as the file does.
+#[test]
+fn statistics_are_spelled_one_way() {
+    for ok in ["p1", "p9", "p50", "p99", "median", "min", "max"] {
+        let st = Statistic::parse(ok).unwrap();
+        assert_eq!(st.key(), ok);
+    }
+    for bad in [
+        "p+5", "p05", "p0", "p100", "p-1", "p 5", "p5 ", "p٣", "P50", "p", "p1e1", "p50.0",
+    ] {
+        assert!(Statistic::parse(bad).is_err(), "{bad}");
+        let (text, line) = with_key("statistic", &format!("{bad:?}"));
+        let e = refused(&text);
+        assert!(
+            e.starts_with(&format!("acc.toml, line {line}: statistic ")),
+            "{bad}: {e}"
+        );
+    }
+}
+
+/// Known answers at the limits of the confidence (0.5 and 0.999, what `--confidence` takes)
+/// and of the percentiles (p1, p99) on constructed launches.
+#[test]
+fn confidences_and_percentiles_at_their_limits() {
+    // 20 launches from 1.00 to 1.19 against the number 1: their p1 and p99 are 1.00 and 1.19.
+    let a: Vec<f64> = (0..20).map(|i| 1.0 + 0.01 * f64::from(i)).collect();
+    let new = launches("new", &a);
+    let mut c = crit(Reference::Value(1.0), None, Some(0.5));
+    c.bytes = Some((4, 4));
+    for conf in [0.5, 0.95, 0.999] {
+        c.statistic = Statistic::Median;
+        let o = evaluate(&c, None, &new, &Acceptance::text_runs(), conf, 1);
+        assert_eq!(o.verdict, Verdict::Pass, "{conf}: {}", o.detail());
+        // 20 launches bound no p1 or p99 at any of these: never a verdict from a guess.
+        for p in [0.01, 0.99] {
+            c.statistic = Statistic::Quantile(p);
+            let o = evaluate(&c, None, &new, &Acceptance::text_runs(), conf, 1);
+            assert_eq!(
+                o.verdict,
+                Verdict::Inconclusive,
+                "{conf} {p}: {}",
+                o.detail()
+            );
+        }
+    }
+    // Every launch 3 times the reference: beyond +50 % at every confidence, and no interval
+    // for p99 from 20 launches still decides nothing.
+    let slow: Vec<f64> = a.iter().map(|x| 3.0 * x).collect();
+    let slow = launches("slow", &slow);
+    c.statistic = Statistic::Median;
+    // The confidence is printed as given: 99.9 %, never rounded to a "100 %" no interval has.
+    for (conf, words) in [(0.5, "50 % intervals"), (0.999, "99.9 % intervals")] {
+        let o = evaluate(&c, None, &slow, &Acceptance::text_runs(), conf, 1);
+        assert_eq!(o.verdict, Verdict::Fail, "{conf}: {}", o.detail());
+        assert!(o.detail().contains(words), "{}", o.detail());
+    }
+    let o = evaluate(
+        &c,
+        None,
+        &launches("one", &[3.0]),
+        &Acceptance::text_runs(),
+        0.999,
+        1,
+    );
+    assert!(
+        o.detail().contains("no 99.9 % interval from 1 launch(es)"),
+        "{}",
+        o.detail()
+    );
+    assert_eq!(percent(0.95), "95");
+    assert_eq!(percent(0.975), "97.5");
+    assert_eq!(percent(0.9999999), "99.99999");
+    // A file of a million bound tests splits 0.05 % into parts that still decide a ratio of 3.
+    let o = evaluate(&c, None, &slow, &Acceptance::text_runs(), 0.999, 1_000_000);
+    assert_eq!(o.verdict, Verdict::Inconclusive, "{}", o.detail());
+}
+
+/// Two criteria that check the same thing under two names count twice in the file's error
+/// rate and print the same verdict twice: refused, naming the first.
+#[test]
+fn duplicate_criteria_are_refused() {
+    let two = format!("{EVERY_KEY}\n{}", EVERY_KEY.replace("\"n\"", "\"m\""));
+    let e = refused(&two);
+    assert!(
+        e.starts_with("acc.toml, line 13: the criterion of line 1 checks the same"),
+        "{e}"
+    );
+    // Any key that differs makes it another criterion.
+    for (from, to) in [
+        ("upper = 0.1", "upper = 0.2"),
+        ("bytes = [0, 8]", "bytes = [0, 16]"),
+        ("metric = \"t\"", "metric = \"t_avg\""),
+        ("mode = \"AGGREGATE\"", "mode = \"NON-AGGREGATE\""),
+    ] {
+        let other = format!(
+            "{EVERY_KEY}\n{}",
+            EVERY_KEY.replace("\"n\"", "\"m\"").replace(from, to)
+        );
+        assert!(parse("acc.toml", &other).is_ok(), "{to}");
+    }
+}
