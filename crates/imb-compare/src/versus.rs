@@ -158,12 +158,12 @@ fn flag_index(side: &Side, world: &BTreeMap<String, usize>) -> FlagIndex {
 
 /// How the comparison decides "beyond the noise" for `base` and `new` launches.
 pub fn noise_rule(base: usize, new: usize, confidence: f64) -> String {
-    let pct = 100.0 * confidence;
+    let pct = crate::refs::percent(confidence);
     if ratio_interval(&vec![1.0; new], &vec![1.0; base], confidence).is_some() {
-        format!("{pct:.0} % interval of the ratio over {base} and {new} launches")
+        format!("{pct} % interval of the ratio over {base} and {new} launches")
     } else {
         format!(
-            "none: {base} and {new} launches give no {pct:.0} % interval ({} a side at least)",
+            "none: {base} and {new} launches give no {pct} % interval ({} a side at least)",
             crate::stats::launches_needed(confidence)
         )
     }

@@ -864,6 +864,15 @@ fn bad_input_is_one_line_and_status_2() {
         err.contains("\"1.5\": a fraction from 0.5 to 0.999"),
         "{err}"
     );
+    // A confidence of 0.999 is said as given, never rounded to "100 %" (text and Markdown).
+    for form in [&[][..], &["--markdown"][..]] {
+        let mut args = vec!["--confidence", "0.999"];
+        args.extend_from_slice(form);
+        args.extend([f.as_str(), f.as_str()]);
+        let (_, out, err) = run(&args);
+        assert!(out.contains("99.9 % interval"), "{form:?}: {out}{err}");
+        assert!(!out.contains("100 % interval"), "{form:?}: {out}");
+    }
     assert_eq!(run(&["--junit", "j.xml", &f, &f]).0, Some(2));
     assert_eq!(run(&["--csv", "--markdown", &f, &f]).0, Some(2));
     // The subcommand still works beside the plain form.

@@ -19,11 +19,11 @@ pub fn render(c: &Comparison) -> String {
         let names: Vec<&str> = c.news.iter().map(|n| n.label.as_str()).collect();
         let _ = writeln!(
             s,
-            "## imb-compare: {} against {}, metric {}, ratio new/base, {:.0} % intervals\n",
+            "## imb-compare: {} against {}, metric {}, ratio new/base, {} % intervals\n",
             names.join(", "),
             base.label,
             c.metric.name(),
-            100.0 * c.confidence
+            crate::refs::percent(c.confidence)
         );
         for line in side_lines(base, "base") {
             let _ = writeln!(s, "- {line}");
@@ -104,9 +104,9 @@ pub fn render(c: &Comparison) -> String {
     if let Some(cr) = &c.criteria {
         let _ = writeln!(
             s,
-            "\n## Acceptance criteria of {} ({:.0} % intervals; {})\n",
+            "\n## Acceptance criteria of {} ({} % intervals; {})\n",
             cr.file,
-            100.0 * c.confidence,
+            crate::refs::percent(c.confidence),
             super::rate(cr)
         );
         s.push_str("| verdict | criterion | run | detail |\n|---|---|---|---|\n");

@@ -17,11 +17,11 @@ pub fn render(c: &Comparison) -> String {
         let names: Vec<&str> = c.news.iter().map(|n| n.label.as_str()).collect();
         let _ = writeln!(
             s,
-            "# imb-compare: {} against {}, metric {}, ratio new/base, {:.0} % intervals",
+            "# imb-compare: {} against {}, metric {}, ratio new/base, {} % intervals",
             names.join(", "),
             base.label,
             c.metric.name(),
-            100.0 * c.confidence
+            crate::refs::percent(c.confidence)
         );
         for line in side_lines(base, "base") {
             let _ = writeln!(s, "# {line}");
@@ -109,10 +109,10 @@ pub fn render(c: &Comparison) -> String {
     if let Some(cr) = &c.criteria {
         let _ = writeln!(
             s,
-            "\n# acceptance criteria of {} ({:.0} % intervals: PASS inside the bounds, FAIL \
+            "\n# acceptance criteria of {} ({} % intervals: PASS inside the bounds, FAIL \
              shown beyond a bound, INCONCLUSIVE across a bound or too few launches; {})",
             cr.file,
-            100.0 * c.confidence,
+            crate::refs::percent(c.confidence),
             super::rate(cr)
         );
         for o in &cr.outcomes {

@@ -220,8 +220,8 @@ pub(super) fn legend(
         checks.push((
             Sample::Interval(k),
             format!(
-                "bar: the {:.0} % interval a verdict used (of the ratio, times the reference)",
-                100.0 * confidence
+                "bar: the {} % interval a verdict used (of the ratio, times the reference)",
+                crate::refs::percent(confidence)
             ),
         ));
     }

@@ -176,8 +176,8 @@ pub fn svg(t: &Trend) -> Result<String, String> {
             (
                 Sample::Fail,
                 format!(
-                    "change point: beyond the runs before it ({:.0} % interval; doc/ACCEPTANCE.md, Trends)",
-                    100.0 * t.query.confidence
+                    "change point: beyond the runs before it ({} % interval; doc/ACCEPTANCE.md, Trends)",
+                    crate::refs::percent(t.query.confidence)
                 ),
             ),
             (

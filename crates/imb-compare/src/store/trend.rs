@@ -453,7 +453,7 @@ impl Trend {
     /// The trend as a text table.
     pub fn text(&self) -> String {
         let q = &self.query;
-        let pct = 100.0 * q.confidence;
+        let pct = crate::refs::percent(q.confidence);
         let system = self
             .points
             .first()
@@ -466,7 +466,7 @@ impl Trend {
             self.column
         );
         out.push_str(&format!(
-            "# change point: a run whose {pct:.0} % interval of the ratio to the runs since the \
+            "# change point: a run whose {pct} % interval of the ratio to the runs since the \
              last change point lies beyond their run-to-run range (doc/ACCEPTANCE.md, \"Trends\")\n"
         ));
         let mut rows: Vec<Vec<String>> = vec![[
