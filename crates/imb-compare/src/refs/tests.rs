@@ -516,6 +516,8 @@ fn one_error_rate_for_the_whole_file() {
     assert_eq!(tests_in(&list), 3);
     assert_eq!(tests_in(&[]), 1);
     assert!((false_fail_rate(0.95) - 0.025).abs() < 1e-12);
+    // As a report prints it: not 0.025000000000000022.
+    assert_eq!(false_fail_rate(0.95).to_string(), "0.025");
     // 5 against 5, every launch far beyond: alone 1 split in 252 is as extreme (0.4 %), under
     // 2.5 %; split among 7 tests (0.36 % each) it is not enough, 6 against 6 (1 in 924) is.
     let c = crit(Reference::Baseline, None, Some(0.1));
