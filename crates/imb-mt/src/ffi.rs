@@ -75,6 +75,23 @@ pub fn granted_level() -> c_int {
     level
 }
 
+/// The name of thread level `level` (a value of `granted_level`).
+pub fn level_name(level: c_int) -> String {
+    // SAFETY: reads constants the bindings export.
+    let names = unsafe {
+        [
+            (ffi::RSMPI_THREAD_SINGLE, "MPI_THREAD_SINGLE"),
+            (ffi::RSMPI_THREAD_FUNNELED, "MPI_THREAD_FUNNELED"),
+            (ffi::RSMPI_THREAD_SERIALIZED, "MPI_THREAD_SERIALIZED"),
+            (ffi::RSMPI_THREAD_MULTIPLE, "MPI_THREAD_MULTIPLE"),
+        ]
+    };
+    names
+        .iter()
+        .find(|(v, _)| *v == level)
+        .map_or_else(|| format!("thread level {level}"), |(_, n)| n.to_string())
+}
+
 /// MPI_THREAD_MULTIPLE's value.
 pub fn level_multiple() -> c_int {
     // SAFETY: reads a constant the bindings export.

@@ -11,7 +11,7 @@
 //! fewer CPUs than threads, or CPU sets the ranks share in part, the threads run unbound and
 //! the table says so.
 
-use crate::ffi::{Comm, Elem, MASK_WORDS};
+use crate::ffi::{self, Comm, Elem, MASK_WORDS};
 use crate::options::{Barrier, Datatype, Malloc, Mt};
 use crate::patterns::{self, Out, Pattern, Thread};
 use crate::table::Threads;
@@ -80,6 +80,9 @@ pub fn place(threads: usize, me: usize, masks: &[[u64; MASK_WORDS]]) -> Option<V
 impl Run {
     /// Collective on MPI_COMM_WORLD: every rank builds its communicators in the same order.
     pub fn new(mt: Mt, multiple: bool) -> Run {
+        if multiple && mt.threads > 1 {
+            still_multiple(mt.threads);
+        }
         let comms = if multiple {
             (0..mt.threads).map(Comm::world_dup_for).collect()
         } else {
@@ -105,6 +108,26 @@ impl Run {
             placements,
             unbound,
         }
+    }
+}
+
+/// End the run (every rank) unless MPI still runs at MPI_THREAD_MULTIPLE, which
+/// MPI_Init_thread granted (`before_run` checked it): a call made since may have lowered the
+/// library's level without an error (Open MPI 4.1's MPI_T_init_thread sets it to the level
+/// MPI_T is asked for), and `threads` threads calling a library that believes it has one
+/// corrupt its state: a communicator freed while in use, a segmentation fault in a later call.
+fn still_multiple(threads: usize) {
+    let level = ffi::granted_level();
+    if level < ffi::level_multiple() {
+        imb_core::mpirc::abort(
+            &format!(
+                "MPI now reports {} where MPI_Init_thread granted MPI_THREAD_MULTIPLE (a later \
+                 call lowered it); {threads} threads per rank calling MPI would corrupt the \
+                 library's state",
+                ffi::level_name(level)
+            ),
+            3,
+        );
     }
 }
 

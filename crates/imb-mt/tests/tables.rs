@@ -539,3 +539,56 @@ fn buffers_beyond_the_host_are_refused_up_front() {
     );
     assert!(!o.stdout.contains("# Benchmarking"));
 }
+
+/// Started without mpirun (MPI's singleton start), two threads on the process's two CPUs:
+/// rank 0's provenance opened MPI_T with MPI_T_init_thread(MPI_THREAD_SINGLE), which in Open
+/// MPI 4.1 also lowers the library's own thread level, so the threads then shared its
+/// single-thread request cache and a communicator was freed under them (rc 139 in about 4
+/// starts of 10). Twenty starts, a watchdog each; every one must end whole and checked.
+#[test]
+fn singleton_starts_of_two_threads_end_whole() {
+    let d = scratch("mt-singleton");
+    let mut bad = Vec::new();
+    for start in 0..20 {
+        let o = mpirun_with(
+            BIN,
+            &d,
+            1,
+            &[
+                "-count",
+                "1,4",
+                "-repeat",
+                "2",
+                "-check",
+                "on",
+                "SendRecvMT",
+                "ExchangeMT",
+            ],
+            120,
+            Launch {
+                env: &[("OMP_NUM_THREADS", "2")],
+                direct: true,
+                ..Launch::default()
+            },
+        );
+        let whole = o.code == Some(0)
+            && o.stdout.contains("# #processes = 1 (threads: 2)")
+            && o.stdout
+                .contains("\n\n!!!!  ALL BENCHMARKS SUCCESSFUL !!!! \n");
+        if !whole {
+            bad.push(format!(
+                "start {start}: rc {:?}: {}",
+                o.code,
+                o.stderr.trim()
+            ));
+        } else {
+            checked_clean(&o, &[]);
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "{} of 20 starts failed:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
+}

@@ -323,13 +323,34 @@ fn num() -> Result<usize, String> {
     Ok(n.max(0) as usize)
 }
 
+/// The thread level MPI runs at (MPI_Query_thread), or SINGLE outside MPI_Init and
+/// MPI_Finalize, where MPI_Query_thread may not be called.
+fn mpi_level() -> c_int {
+    let (mut init, mut fin, mut level): (c_int, c_int, c_int) = (0, 0, 0);
+    // SAFETY: MPI_Initialized and MPI_Finalized may be called at any time; MPI_Query_thread
+    // only between them, as here; the outputs outlive the calls.
+    unsafe {
+        ffi::MPI_Initialized(&mut init);
+        ffi::MPI_Finalized(&mut fin);
+        if init != 0 && fin == 0 && ffi::MPI_Query_thread(&mut level) == ffi::MPI_SUCCESS as c_int {
+            return level;
+        }
+        ffi::RSMPI_THREAD_SINGLE
+    }
+}
+
 /// Everything, between MPI_T_init_thread and MPI_T_finalize.
 fn read_all() -> Result<ControlVariables, String> {
     let t0 = std::time::Instant::now();
     let mut provided: c_int = 0;
+    // MPI_T is asked for the level MPI runs at, not SINGLE: Open MPI 4.1's MPI_T_init_thread
+    // also sets the library's own level to the one it is asked for, and a multi-threaded
+    // run (imb-mt) then went on at MPI_THREAD_SINGLE, its threads sharing the library's
+    // single-thread paths (segmentation faults).
+    let level = mpi_level();
     // SAFETY: MPI_T may be initialised at any time, also after MPI_Init (MPI 3.1 section
     // 14.3.4); `provided` outlives the call. Only this thread uses MPI_T.
-    let rc = unsafe { ffi::MPI_T_init_thread(ffi::RSMPI_THREAD_SINGLE, &mut provided) };
+    let rc = unsafe { ffi::MPI_T_init_thread(level, &mut provided) };
     ok(rc, "MPI_T_init_thread")?;
     let r = (|| {
         let count = num()?;
