@@ -39,7 +39,9 @@ fn files_of_others_are_left_alone() {
 }
 
 /// `mpirun -np 2 imb-io ARGS` in `dir` in a session of its own, outside the test kit's one
-/// launch at a time.
+/// launch at a time. Open MPI's session directories go under `dir` too: two mpiruns that
+/// both create the first `/tmp/ompi.HOST.UID` race in orte's mkdir ("File exists", orte_init
+/// fails), which a fresh machine's first launches met.
 struct Beside {
     child: std::process::Child,
     out: std::path::PathBuf,
@@ -49,6 +51,8 @@ struct Beside {
 impl Beside {
     fn start(dir: &std::path::Path, args: &[&str]) -> Beside {
         let (out, err) = (dir.join("beside.out"), dir.join("beside.err"));
+        let session = dir.join("beside.ompi");
+        std::fs::create_dir_all(&session).unwrap();
         let mut cmd = std::process::Command::new("setsid");
         cmd.arg("mpirun");
         if open_mpi() {
@@ -60,6 +64,7 @@ impl Beside {
             .current_dir(dir)
             .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
             .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+            .env("OMPI_MCA_orte_tmpdir_base", &session)
             .stdin(std::process::Stdio::null())
             .stdout(std::fs::File::create(&out).unwrap())
             .stderr(std::fs::File::create(&err).unwrap())
