@@ -14,8 +14,10 @@ use std::process::{Command, Stdio};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-/// One mpirun at a time: concurrent oversubscribed jobs on 2 cores would crawl. (The lock is per
-/// test binary; cargo runs test binaries one after another.)
+/// One mpirun (or MPI singleton start) at a time: concurrent oversubscribed jobs on 2 cores
+/// would crawl, and two Open MPI starts that both create the first session directory
+/// (`/tmp/ompi.HOST.UID`, as on a fresh machine) race in its mkdir and one fails. (The lock is
+/// per test binary; cargo runs test binaries one after another.)
 static LAUNCH: Mutex<()> = Mutex::new(());
 
 pub struct Out {
@@ -403,6 +405,8 @@ pub fn checked_clean(o: &Out, unchecked: &[&str]) -> Vec<Table> {
 /// under a [`watchdog`] of `limit` seconds: its output, or a panic naming `what` after killing
 /// it (a hang; the limit judges no speed).
 pub fn output_within(mut cmd: Command, limit: u64, what: &str) -> std::process::Output {
+    // One at a time as mpirun is (the command may be an MPI singleton start).
+    let _one = LAUNCH.lock().unwrap_or_else(|e| e.into_inner());
     let child = cmd
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -460,6 +464,7 @@ pub fn run_with_stdout(
     limit: u64,
 ) -> (i32, String) {
     default_signals();
+    let _one = LAUNCH.lock().unwrap_or_else(|e| e.into_inner());
     let child = Command::new(bin)
         .args(args)
         .current_dir(dir)
@@ -487,6 +492,7 @@ pub fn run_reader_leaves(
 ) -> (String, i32, String) {
     use std::os::fd::AsRawFd;
     default_signals();
+    let _one = LAUNCH.lock().unwrap_or_else(|e| e.into_inner());
     let (mut out, w) = std::io::pipe().expect("a pipe");
     // SAFETY: fcntl(2) F_SETPIPE_SZ on a pipe we own and nobody has written to; on failure
     // the pipe keeps its default size (the test is then as before, racing the reader).
