@@ -32,7 +32,7 @@ pub fn refs(data: &[u8]) {
 /// acceptance criteria of settings/acceptance.toml and a catch-all one, in every output format,
 /// and as `agreement` of two sides. Plots are left out (they need a directory).
 pub fn pipeline(data: &[u8]) {
-    use imb_compare::{agree::Metric, comparison, export, refs, report, sides::Side};
+    use imb_compare::{agree::Metric, comparison, refs, report, sides::Side};
     let Some(t) = text(data) else { return };
     let parsed = if t.trim_start().starts_with('{') {
         imb_compare::jsondoc::parse("launch", t)
@@ -87,17 +87,7 @@ pub fn pipeline(data: &[u8]) {
             Some(("acceptance.toml", criteria)),
             &acceptance,
         );
-        for format in [
-            export::Format::Text,
-            export::Format::Markdown,
-            export::Format::Csv,
-        ] {
-            let _ = export::render(&c, format);
-        }
-        let _ = export::json::render(&c);
-        if let Some(cr) = &c.criteria {
-            let _ = export::junit::document(&cr.file, &cr.outcomes);
-        }
+        render_all(&c);
         let _ = c.exit_status();
         let _ = report::report(&[base.clone(), new[0].clone()], metric, false);
     }
@@ -410,7 +400,7 @@ pub fn criteria(data: &[u8]) {
         }
     }
     // The whole file's verdicts in every output, as `imb-compare --references` writes them.
-    use imb_compare::{agree::Metric, comparison, export};
+    use imb_compare::{agree::Metric, comparison};
     let news = [sides.slow.clone()];
     let c = comparison::build(
         Some(&sides.base),
@@ -420,14 +410,20 @@ pub fn criteria(data: &[u8]) {
         Some(("refs.toml", list)),
         &acceptance,
     );
+    render_all(&c);
+}
+
+/// Every output format of `c` (text, Markdown, CSV, JSON, JUnit): none may panic.
+fn render_all(c: &imb_compare::comparison::Comparison<'_>) {
+    use imb_compare::export;
     for format in [
         export::Format::Text,
         export::Format::Markdown,
         export::Format::Csv,
     ] {
-        let _ = export::render(&c, format);
+        let _ = export::render(c, format);
     }
-    let _ = export::json::render(&c);
+    let _ = export::json::render(c);
     if let Some(cr) = &c.criteria {
         let _ = export::junit::document(&cr.file, &cr.outcomes);
     }
