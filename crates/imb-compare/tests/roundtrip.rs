@@ -40,6 +40,18 @@ fn launch(dir: &Path, name: &str, exe: &str, np: usize, args: &[&str]) {
 }
 
 /// A table's key, as a comparison matches tables.
+/// imb-compare with `args`, under a watchdog: its status, stdout and stderr.
+fn compare<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> (Option<i32>, String, String) {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_imb-compare"));
+    cmd.args(args).stdin(std::process::Stdio::null());
+    let o = imb_testkit::output_within(cmd, 120, "imb-compare");
+    (
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
 fn key(t: &Table) -> (String, Option<usize>, usize, Option<String>) {
     (t.benchmark.clone(), t.processes, t.groups, t.mode.clone())
 }
@@ -342,39 +354,15 @@ fn a_size_repeated_by_msglen_is_read_compared_and_stored() {
         }
         run.to_string_lossy().into_owned()
     });
-    let exe = env!("CARGO_BIN_EXE_imb-compare");
-    let o = std::process::Command::new(exe)
-        .args([&runs[0], &runs[1]])
-        .output()
-        .unwrap();
-    let (out, err) = (
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr),
-    );
-    assert_eq!(o.status.code(), Some(0), "{err}");
+    let (code, out, err) = compare(&[&runs[0], &runs[1]]);
+    assert_eq!(code, Some(0), "{err}");
     assert!(out.contains("# Allreduce, 2 processes"), "{out}");
     let db = dir.join("results.sqlite");
     let db = db.to_string_lossy().into_owned();
-    let o = std::process::Command::new(exe)
-        .args(["store", "add", "--db", &db, "--system", "vm", &runs[0]])
-        .output()
-        .unwrap();
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    let o = std::process::Command::new(exe)
-        .args(["--db", &db, "--system", "vm", "@latest", &runs[1]])
-        .output()
-        .unwrap();
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    let (code, _, err) = compare(&["store", "add", "--db", &db, "--system", "vm", &runs[0]]);
+    assert_eq!(code, Some(0), "{err}");
+    let (code, _, err) = compare(&["--db", &db, "--system", "vm", "@latest", &runs[1]]);
+    assert_eq!(code, Some(0), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -396,28 +384,15 @@ fn a_benchmark_named_twice_is_read_and_two_launches_in_one_file_are_not() {
         assert_eq!(sizes, [0.0, 1.0, 2.0]);
     }
     let f = |n: &str| dir.join(n).to_string_lossy().into_owned();
-    let exe = env!("CARGO_BIN_EXE_imb-compare");
-    let o = std::process::Command::new(exe)
-        .args([f("1.txt"), f("2.json")])
-        .output()
-        .unwrap();
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    let (code, _, err) = compare(&[f("1.txt"), f("2.json")]);
+    assert_eq!(code, Some(0), "{err}");
     let one = std::fs::read_to_string(dir.join("1.txt")).unwrap();
     let two = std::fs::read_to_string(dir.join("2.txt")).unwrap();
     std::fs::write(dir.join("both.txt"), format!("{one}{two}")).unwrap();
     let date =
         one.lines().count() + two.lines().position(|l| l.starts_with("# Date ")).unwrap() + 1;
-    let o = std::process::Command::new(exe)
-        .args([f("both.txt"), f("2.json")])
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{err}");
+    let (code, _, err) = compare(&[f("both.txt"), f("2.json")]);
+    assert_eq!(code, Some(2), "{err}");
     assert!(
         err.contains(&format!(
             "both.txt, line {date}: a second launch's header (its Date; the first at line"
