@@ -186,12 +186,10 @@ thread_local! {
 pub fn selector(data: &[u8]) {
     use imb_compare::store::select::{is_selector, Selector};
     let Some(t) = text(data) else { return };
-    // Control characters are shown escaped: the text itself is then not in the message.
-    let named = if t.chars().any(char::is_control) {
-        ""
-    } else {
-        t
-    };
+    // The message names the selector as a terminal may show it: control, text-direction and
+    // zero-width characters escaped (imb_core::error::plain), so that escaped form is what
+    // the message must contain.
+    let named = &*imb_core::error::plain(t);
     let sel = match Selector::parse(t) {
         Err(e) => return one_line("selector", &e.to_string(), named),
         Ok(s) => s,

@@ -145,34 +145,12 @@ fn path(s: &str) -> Result<String, String> {
     }
 }
 
-/// Characters that change how the text around them is shown without being seen themselves:
-/// the bidirectional embeddings, overrides and isolates (a right-to-left override makes
-/// `nightly` read as `ylthgin`, or a run's label pass for another's), the direction marks, and
-/// the zero-width ones that make two names look alike.
-fn invisible(c: char) -> bool {
-    matches!(
-        c,
-        '\u{061c}'
-            | '\u{200b}'..='\u{200f}'
-            | '\u{202a}'..='\u{202e}'
-            | '\u{2060}'..='\u{2069}'
-            | '\u{feff}'
-    )
-}
-
-/// `s` with its control, invisible and text-direction characters escaped (`\u{202e}`), the
-/// rest as it is: an argument quoted in a message then reads as typed, and cannot turn the
-/// line around or hide a character.
+/// `s` with its control, invisible and text-direction characters escaped, the rest as it is:
+/// an argument quoted in a message then reads as typed, and cannot turn the line around or
+/// hide a character. The engine's escaping ([`imb_core::error::plain`]), so an argument is
+/// shown alike in every message (fuzz/regressions/selector).
 pub fn shown(s: &str) -> String {
-    s.chars()
-        .map(|c| {
-            if c.is_control() || invisible(c) {
-                c.escape_unicode().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
+    imb_core::error::plain(s).into_owned()
 }
 
 /// A system, label or tag, from an option or `$IMB_RS_SYSTEM` alike: a selector's terms are
@@ -186,7 +164,10 @@ pub fn name(s: &str) -> Result<String, String> {
         Err(format!("{s:?}: a blank name (only spaces)"))
     } else if s.trim() != s {
         Err(format!("{s:?}: a name does not start or end with a space"))
-    } else if s.chars().any(|c| c.is_control() || invisible(c)) {
+    } else if s
+        .chars()
+        .any(|c| c.is_control() || imb_core::error::unseen(c))
+    {
         Err(format!(
             "\"{}\": a name has no control, invisible or text-direction characters",
             shown(s)
@@ -544,7 +525,11 @@ mod tests {
         ] {
             let e = name(bad).unwrap_err();
             assert!(e.contains(says), "{bad:?}: {e}");
-            assert!(!e.chars().any(|c| c.is_control() || invisible(c)), "{e:?}");
+            assert!(
+                !e.chars()
+                    .any(|c| c.is_control() || imb_core::error::unseen(c)),
+                "{e:?}"
+            );
         }
     }
 
