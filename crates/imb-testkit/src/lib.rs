@@ -2,11 +2,14 @@
 //! parse its tables. Each crate's `tests/common/mod.rs` re-exports this and adds `mpirun`/
 //! `mpirun_in` bound to its own binary (`env!("CARGO_BIN_EXE_…")`).
 //!
+//! `structure` reads the workspace's sources for the structure tests (`tests/structure.rs`).
+//!
 //! mpirun runs in its own session (`setsid`): Open MPI puts ranks in their own process groups,
 //! so on a timeout every process of the session is killed, not just mpirun's group.
 
 pub mod corpus;
 pub mod json;
+pub mod structure;
 pub mod watchdog;
 
 use std::io::Read;
