@@ -15,6 +15,16 @@ use crate::error::Result;
 type Row = Opt<Raw>;
 type Why = std::result::Result<(), String>;
 
+/// A list of `-include`/`-exclude` that names a benchmark: `-include "$LIST"` with an empty
+/// variable would otherwise run the default list without a word.
+fn names_some(v: &str) -> std::result::Result<&str, String> {
+    if v.split(',').all(|n| n.trim().is_empty()) {
+        Err("names no benchmark (a comma-separated list of names)".to_string())
+    } else {
+        Ok(v)
+    }
+}
+
 const fn value(
     name: &'static str,
     set: table::Set<Raw>,
@@ -120,7 +130,7 @@ lines starting with # and blank lines are skipped. It replaces the default lengt
         "include",
         Takes::Append,
         |r, v| -> Why {
-            r.include.push(v.to_string());
+            r.include.push(names_some(v)?.to_string());
             Ok(())
         },
         (5, 1, "[-include <b1,b2,...>]"),
@@ -131,7 +141,7 @@ or remove them from it (IMB 2021).\n\n",
         "exclude",
         Takes::Append,
         |r, v| -> Why {
-            r.exclude.push(v.to_string());
+            r.exclude.push(names_some(v)?.to_string());
             Ok(())
         },
         (5, 2, "[-exclude <b1,b2,...>]"),

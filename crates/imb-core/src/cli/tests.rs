@@ -55,6 +55,22 @@ fn imb_2021_list_options_and_unsupported_ones() {
     );
 }
 
+/// `-include "$LIST"` with an empty variable must not run the default list in its place.
+#[test]
+fn an_include_or_exclude_naming_no_benchmark_is_refused() {
+    for opt in ["-include", "-exclude"] {
+        for v in ["", ",", " , "] {
+            let a = [opt.to_string(), v.to_string()];
+            let e = parse(&spec(), &a, 2).unwrap_err().to_string();
+            assert_eq!(
+                e,
+                format!("{opt}: invalid value {v:?}: names no benchmark (a comma-separated list of names)"),
+                "{opt} {v:?}"
+            );
+        }
+    }
+}
+
 #[test]
 fn imb_2021_method_options() {
     use crate::method::*;
