@@ -1,7 +1,8 @@
 //! The shape of imb-core, checked on its sources (doc/ARCHITECTURE.md, "Rules the code keeps"):
 //! no import circle between its top-level modules nor between the files of one folder module,
-//! no file over 400 lines of code, and every crate of the workspace inheriting the workspace's
-//! `rust-version` and lints. These are rules a review forgets and a compiler does not check.
+//! no import of the printer (`report`) but the driver's, no file over 400 lines of code, and
+//! every crate of the workspace inheriting the workspace's `rust-version` and lints. These are
+//! rules a review forgets and a compiler does not check.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -98,8 +99,14 @@ fn expand(text: &str, start: usize, mut base: ModPath, out: &mut Vec<ModPath>) -
         if s < i {
             base.push(text[s..i].to_string());
         }
-        if b[i..].starts_with(b"::{") {
-            i += 3;
+        // `a::{…}`, or a group right after the root (`crate::{a, b}`).
+        let group = match (s < i, &b[i..]) {
+            (true, r) if r.starts_with(b"::{") => 3,
+            (false, r) if r.starts_with(b"{") => 1,
+            _ => 0,
+        };
+        if group > 0 {
+            i += group;
             let mut depth = 1;
             let inner = i;
             while i < b.len() && depth > 0 {
@@ -333,11 +340,72 @@ fn no_import_circle() {
     assert!(report.is_empty(), "\n{}", report.join("\n"));
 }
 
+/// The printer only prints: what its sinks render is declared below it (`table::column`,
+/// `note`, `header`, `plan::Work`), so inside imb-core only the driver imports `report`, and no
+/// crate of the workspace does, in its sources, examples or tests, but imb-threads and imb-omp,
+/// binaries that print their own tables through `report`'s grid, progress and `-json` file
+/// without the engine's driver.
+#[test]
+fn only_the_driver_imports_the_printer() {
+    let mut found = Vec::new();
+    let mut files = Vec::new();
+    rs_files(&src(), &mut files);
+    for f in files.iter().filter(|f| !is_test_file(f)) {
+        let at = mod_path(f);
+        if matches!(at.first().map(String::as_str), Some("report" | "driver")) {
+            continue;
+        }
+        for used in paths(&code_lines(f).join("\n"), &at) {
+            if used.first().is_some_and(|m| m == "report") {
+                found.push(format!("{}: {}", f.display(), used.join("::")));
+            }
+        }
+    }
+    let crates = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    for e in std::fs::read_dir(&crates).unwrap() {
+        let dir = e.unwrap().path();
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        if matches!(name.as_str(), "imb-core" | "imb-threads" | "imb-omp") {
+            continue;
+        }
+        let mut files = Vec::new();
+        for sub in ["src", "examples", "tests", "benches"] {
+            if dir.join(sub).is_dir() {
+                rs_files(&dir.join(sub), &mut files);
+            }
+        }
+        for f in &files {
+            // The crate's own paths set aside, imb-core's read as this scanner reads `crate::`.
+            let text: String = std::fs::read_to_string(f)
+                .unwrap()
+                .lines()
+                .map(|l| l.split("//").next().unwrap_or(""))
+                .collect::<Vec<_>>()
+                .join("\n")
+                .replace("crate::", "own::")
+                .replace("super::", "own::")
+                .replace("imb_core::", "crate::");
+            for used in paths(&text, &[]) {
+                if used.first().is_some_and(|m| m == "report") {
+                    let rel = f.strip_prefix(&crates).unwrap_or(f).display();
+                    found.push(format!("crates/{rel}: imb_core::{}", used.join("::")));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "imports of the printer below it:\n{}",
+        found.join("\n")
+    );
+}
+
 #[test]
 fn the_scanner_reads_use_trees() {
     let at: ModPath = vec!["cli".into(), "syntax".into()];
     let got = paths(
-        "use crate::a::{b, c::{d, e as f}, self};\nlet x = super::table::Opt::row();\n",
+        "use crate::a::{b, c::{d, e as f}, self};\nlet x = super::table::Opt::row();\n\
+         use crate::{g::h, i};\n",
         &at,
     );
     let want: Vec<ModPath> = [
@@ -346,6 +414,8 @@ fn the_scanner_reads_use_trees() {
         &["a", "c", "e"],
         &["a"],
         &["cli", "table", "Opt", "row"],
+        &["g", "h"],
+        &["i"],
     ]
     .iter()
     .map(|p| p.iter().map(|s| s.to_string()).collect())

@@ -21,10 +21,10 @@ mod team;
 
 use imb_core::bench::{Class, Info, Procs};
 use imb_core::cli::{Options, ThreadLevel};
+use imb_core::header::Header;
 use imb_core::kernel::{Benchmark, Ctx, Hooks, RunState, Suite, Timed};
 use imb_core::note::{Note, Remark};
 use imb_core::plan::{Plan, StepPlan};
-use imb_core::report::Header;
 use imb_core::vocab::Layout;
 use patterns::Pattern;
 use serde::Serialize;
