@@ -3,7 +3,7 @@
 //! and whether a step's buffers fit in the host's available memory (an error, not an OOM kill).
 
 use crate::kernel::Comm;
-use crate::report::Note;
+use crate::note::Note;
 use crate::sysinfo;
 use imb_harness::binding;
 use mpi::collective::SystemOperation;

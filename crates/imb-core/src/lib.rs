@@ -3,7 +3,7 @@
 //! It owns the whole path from the command line to the printed row: settings, message-length
 //! ladders and `n_sample`, the plan of process counts and groups (`plan::build`), warm-up,
 //! barrier synchronisation, the timed loop (`kernel::bracket`), statistics across ranks and
-//! every byte of output (`report`, its lines beyond the tables as typed `report::Note`s). The
+//! every byte of output (`report`, its lines beyond the tables as typed `note::Note`s). The
 //! executables only declare their benchmarks (`bench::Info`, with a `table::TableKind`) and
 //! implement one repetition of each pattern (`kernel::Kernel`); a family with needs of its own
 //! registers `kernel::Hooks` in its suite; `driver::main` does the rest (doc/ARCHITECTURE.md).
@@ -17,6 +17,7 @@ pub mod cli;
 pub mod cpu_exploit;
 pub mod error;
 pub mod grid;
+pub mod header;
 pub mod lengths;
 pub mod method;
 pub mod note;

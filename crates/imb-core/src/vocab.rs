@@ -45,6 +45,15 @@ pub enum Mode {
     NonAggregate,
 }
 
+/// A mode's name as the banner prints it.
+pub fn mode_name(m: Mode) -> Option<&'static str> {
+    match m {
+        Mode::Plain => None,
+        Mode::Aggregate => Some("AGGREGATE"),
+        Mode::NonAggregate => Some("NON-AGGREGATE"),
+    }
+}
+
 /// The `-map PxQ` grid (validated: P·Q = np).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Map {

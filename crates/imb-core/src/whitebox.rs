@@ -8,10 +8,10 @@
 //! `Timer`, so the variant timed with `Off` has the calls compiled out (zero-sized marks,
 //! empty inline bodies) and the instrumented variant is a separate monomorphisation.
 
-use crate::report::column::{self, Column};
-pub use crate::report::SectionsRow;
-use crate::report::{Note, SectionClass};
+pub use crate::note::SectionsRow;
+use crate::note::{Note, SectionClass};
 use crate::stats::{self, RankResult, Usec};
+use crate::table::column::{self, Column};
 use crate::table::{Record, RowIn, TableIn};
 
 pub use crate::vocab::{Activity, Section};

@@ -11,7 +11,7 @@
 use imb_core::bench::Mode;
 use imb_core::kernel::Comm;
 use imb_core::pairs::{self, Goal, Pairing, Table};
-use imb_core::report::mode_name;
+use imb_core::vocab::mode_name;
 use mpi::ffi;
 use mpi::raw::AsRaw;
 use mpi::traits::*;

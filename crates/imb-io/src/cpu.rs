@@ -37,7 +37,7 @@ impl imb_core::note::Remark for Speed {
 
 #[cfg(test)]
 mod tests {
-    use imb_core::report::Note;
+    use imb_core::note::Note;
 
     #[test]
     fn the_block_prints_as_imb_3_0_does() {

@@ -17,7 +17,7 @@ use crate::ffi::{Elems, Mpi, Requests};
 use imb_core::bench::{Class, Effort, Info, Procs, Shape};
 use imb_core::buffers::Defect;
 use imb_core::kernel::{Benchmark, Comm, Ctx, Kernel, Loop, Measure, Sample, Timed};
-use imb_core::report::column::{self, Column};
+use imb_core::table::column::{self, Column};
 use imb_core::table::{Record, Reduce, RowIn, TableKind};
 use std::os::raw::c_int;
 

@@ -25,7 +25,7 @@ use crate::ffi::{Elems, Mpi};
 use imb_core::bench::{Class, Effort, Info, Procs, Shape};
 use imb_core::buffers::Defect;
 use imb_core::kernel::{bracket, Barriers, Benchmark, Comm, Ctx, Loop, Measure, Sample, Timed};
-use imb_core::report::Note;
+use imb_core::note::Note;
 use imb_core::table::{Reduce, TableIn, TableKind};
 use imb_core::whitebox;
 use imb_core::whitebox::{Activity, Off, On, Section, Timer, Times};

@@ -60,7 +60,7 @@ impl Remark for Unreliable {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use imb_core::report::Note;
+    use imb_core::note::Note;
 
     #[test]
     fn printed_and_kept_as_before() {

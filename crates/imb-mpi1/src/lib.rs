@@ -23,9 +23,10 @@ mod p2p;
 mod source;
 
 use imb_core::cli::Options;
+use imb_core::header::Header;
 use imb_core::kernel::Benchmark;
 use imb_core::kernel::{Hooks, Suite};
-use imb_core::report::{Header, Note};
+use imb_core::note::Note;
 
 /// Every benchmark, in IMB 3.0's default run order.
 pub static BENCHMARKS: &[&dyn Benchmark] = &[

@@ -21,9 +21,9 @@ pub mod options;
 
 use imb_core::bench::{BufShape, Class, Info};
 use imb_core::cli::Options;
+use imb_core::header::Header;
 use imb_core::kernel::{Benchmark, Hooks, RunState, Suite};
 use imb_core::note::{Note, Remark};
-use imb_core::report::Header;
 use imb_nbc::overlap::Nbc;
 use imb_nbc::Root;
 use serde::Serialize;

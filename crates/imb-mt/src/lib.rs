@@ -7,8 +7,8 @@
 //! repetitions, on every process at once; a row's #bytes is what all of a rank's threads
 //! move (count·type size·T). The crate declares the benchmarks (here), its options
 //! (`options`), the threads and their kernel (`team`), each thread's pattern (`patterns`), the
-//! MPI calls (`ffi`), the tables (`table`) and the run-time bound (`cost`); imb-core runs
-//! them.
+//! threads' barrier both pass (`rendezvous`), the MPI calls (`ffi`), the tables (`table`) and
+//! the run-time bound (`cost`); imb-core runs them.
 
 #![allow(non_upper_case_globals)] // benchmark statics carry IMB-MT's names
 
@@ -16,15 +16,16 @@ pub mod cost;
 mod ffi;
 pub mod options;
 pub mod patterns;
+mod rendezvous;
 pub mod table;
 mod team;
 
 use imb_core::bench::{Class, Info, Procs};
 use imb_core::cli::{Options, ThreadLevel};
+use imb_core::header::Header;
 use imb_core::kernel::{Benchmark, Ctx, Hooks, RunState, Suite, Timed};
 use imb_core::note::{Note, Remark};
 use imb_core::plan::{Plan, StepPlan};
-use imb_core::report::Header;
 use imb_core::vocab::Layout;
 use patterns::Pattern;
 use serde::Serialize;

@@ -8,7 +8,7 @@
 //! or formats between two reads of the clock.
 
 use crate::ffi::{Comm, Elem, Requests};
-use crate::team::Rendezvous;
+use crate::rendezvous::Rendezvous;
 use std::os::raw::c_int;
 
 /// IMB-MT's benchmarks, one pattern each.

@@ -6,7 +6,7 @@
 //! (its weak-scaling #bytes); the window benchmarks' rates add up every pair's.
 
 use imb_core::note::{Note, Remark};
-use imb_core::report::column::{self, Column};
+use imb_core::table::column::{self, Column};
 use imb_core::table::{Record, Reduce, RowIn, TableIn, TableKind};
 use serde::Serialize;
 

@@ -1,5 +1,5 @@
 //! A rank's threads at one size: the run-wide state they share (`Run`: their communicators,
-//! datatype, CPUs), their barrier (`Rendezvous`), their buffers, and the kernel the engine
+//! datatype, CPUs), their barrier (a `Rendezvous` each), their buffers, and the kernel the engine
 //! times (`MtKernel`), which starts the threads, binds each to its CPU, lets each run its
 //! pattern and gathers what they measured into the rank's record.
 //!
@@ -12,8 +12,9 @@
 //! the table says so.
 
 use crate::ffi::{self, Comm, Elem, MASK_WORDS};
-use crate::options::{Barrier, Datatype, Malloc, Mt};
+use crate::options::{Datatype, Malloc, Mt};
 use crate::patterns::{self, Out, Pattern, Thread};
+use crate::rendezvous::Rendezvous;
 use crate::table::Threads;
 use imb_core::buffers::Defect;
 use imb_core::kernel::{Comm as EngineComm, Loop, Measure, Sample};
@@ -128,40 +129,6 @@ fn still_multiple(threads: usize) {
             ),
             3,
         );
-    }
-}
-
-/// IMB-MT's barrier of a rank's threads: the threads meet, thread 0 synchronises the ranks
-/// (MPI_Barrier or the special barrier on MPI_COMM_WORLD), the threads meet again. One thread:
-/// the ranks' barrier alone.
-pub struct Rendezvous<'a> {
-    threads: Option<&'a ThreadBarrier>,
-    kind: Barrier,
-    leader: bool,
-    world: Comm,
-}
-
-impl Rendezvous<'_> {
-    /// The threads of the rank meet.
-    #[inline]
-    pub fn threads(&self) {
-        if let Some(b) = self.threads {
-            b.wait();
-        }
-    }
-    /// `-barrier`'s barrier.
-    pub fn full(&self) {
-        if self.kind == Barrier::Off {
-            return;
-        }
-        self.threads();
-        if self.leader {
-            match self.kind {
-                Barrier::Special => self.world.special_barrier(),
-                _ => self.world.barrier(),
-            }
-        }
-        self.threads();
     }
 }
 

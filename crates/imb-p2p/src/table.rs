@@ -6,7 +6,7 @@
 //! t[usec] = Σ time / M (PingPong: / 2M, half a round trip), Msg/sec = M / t_max and
 //! Mbytes/sec = Msg/sec · X / 10^6, IMB-P2P's megabyte (the header says so: `lib.rs`).
 
-use imb_core::report::column::{self, Column};
+use imb_core::table::column::{self, Column};
 use imb_core::table::{Record, Reduce, RowIn, TableKind};
 
 /// Messages this process sent or received in one repetition.

@@ -22,8 +22,8 @@ use imb_core::kernel::{
     bracket, Barriers, Benchmark, Comm, Ctx, Loop, Measure, Prep, Sample, Timed,
 };
 use imb_core::method::Rotations;
-use imb_core::report::column::{self, Column};
 use imb_core::stats::{self, Usec};
+use imb_core::table::column::{self, Column};
 use imb_core::table::{self, Record, Reduce, RowIn, TableKind};
 use imb_ext::copies;
 use imb_ext::rma::{self, Info as Hints, Win};

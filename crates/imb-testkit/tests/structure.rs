@@ -18,7 +18,6 @@ const KNOWN: &[&str] = &[
     // Import circles (doc/ARCHITECTURE.md: none, in any crate).
     "imb-compare src/: import circle: agree conditions imbtext jsondoc sides",
     "imb-compare src/plot/: import circle: draw legend",
-    "imb-mt src/: import circle: patterns team",
     // Families that lean on another (issue 40, Build 2).
     "imb-mpi4 Cargo.toml: family depends on a family: imb-nbc",
     "imb-mpi4 Cargo.toml: family depends on a family: imb-ext",
@@ -40,24 +39,6 @@ const KNOWN: &[&str] = &[
     "imb-mpi4 src/ffi.rs: MPI unsafe outside imb-mpi: 3 unsafe",
     "imb-mt src/ffi.rs: MPI unsafe outside imb-mpi: 19 unsafe",
     "imb-nbc src/ffi.rs: MPI unsafe outside imb-mpi: 3 unsafe",
-    // Declarations still taken from the printer (issue 40, Build 4).
-    "imb-core src/kernel.rs: imports report below the printer",
-    "imb-core src/table/mod.rs: imports report below the printer",
-    "imb-ext examples/overhead.rs: imports report below the printer",
-    "imb-io src/cpu.rs: imports report below the printer",
-    "imb-io src/lib.rs: imports report below the printer",
-    "imb-mpi1 src/band.rs: imports report below the printer",
-    "imb-mpi1 src/jacobi.rs: imports report below the printer",
-    "imb-mpi1 src/latency.rs: imports report below the printer",
-    "imb-mpi1 src/latency_notes.rs: imports report below the printer",
-    "imb-mpi1 src/lib.rs: imports report below the printer",
-    "imb-mpi4 src/lib.rs: imports report below the printer",
-    "imb-mt src/lib.rs: imports report below the printer",
-    "imb-mt src/table.rs: imports report below the printer",
-    "imb-p2p src/lib.rs: imports report below the printer",
-    "imb-p2p src/table.rs: imports report below the printer",
-    "imb-rma src/truly.rs: imports report below the printer",
-    "imb-rma examples/unidir_put_overhead.rs: imports report below the printer",
     // Files over 400 lines of code.
     "imb-compare src/cli.rs: over 400 code lines",
     "imb-compare src/conditions.rs: over 400 code lines",

@@ -9,15 +9,16 @@ use crate::buffers::{Buffer, TOL};
 use crate::cli::{self, Action, Lengths, Multi, Options, ThreadLevel};
 use crate::comm;
 use crate::error::{Error, Result};
+use crate::header::Header;
 use crate::hostcheck::Host;
 use crate::kernel::Suite;
 use crate::kernel::{Barriers, Benchmark, Comm, Ctx, Loop, Prep, Sample};
 use crate::lengths::{self, Len};
+use crate::note::{AdaptiveRule, Changed, Note, Unsettled};
 use crate::plan::{self, Layout, Plan, Sizes, StepPlan};
 use crate::provenance::Status;
 use crate::report::{
-    long_size_line, AdaptiveRule, Banner, Changed, Collector, Columns, Failure, Header, Json, Note,
-    Progress, Row, Sink, Text, Unsettled, Verdict,
+    long_size_line, Banner, Collector, Columns, Failure, Json, Progress, Row, Sink, Text, Verdict,
 };
 use crate::settings::{self, Params};
 use crate::stats::{self, RankResult, Usec};

@@ -17,7 +17,7 @@ pub use least::{
     Sleep, BYTES_PER_SEC, CALL_SECS, LONG_RUN_SECS, MSG_SECS,
 };
 pub use sizes::Sizes;
-pub use work::{with_sleep, work};
+pub use work::{with_sleep, work, TableWork, Work};
 
 /// The index of every world rank (3.0's renumbering: fill grid rows first).
 /// Identity unless P > 1 and Q > 1.

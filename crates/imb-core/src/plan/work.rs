@@ -4,8 +4,40 @@
 use super::least::size_effort;
 use super::{Plan, StepPlan};
 use crate::bench::Class;
-use crate::report::{TableWork, Work};
 use crate::settings::Params;
+use crate::vocab::Mode;
+
+/// One table the run will print: its benchmark's place in the run, its step and the weight of
+/// each measured size in order (its bytes, None for Barrier-like tables).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TableWork {
+    /// 1-based place of the benchmark in the run list.
+    pub bench: usize,
+    pub name: String,
+    pub np: usize,
+    pub groups: usize,
+    pub mode: Mode,
+    pub sizes: Vec<(Option<usize>, f64)>,
+}
+
+/// Everything the run will measure, in run order.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Work {
+    /// Benchmarks in the run list.
+    pub benchmarks: usize,
+    pub tables: Vec<TableWork>,
+}
+
+impl Work {
+    /// The weight of the whole run.
+    pub fn total(&self) -> f64 {
+        self.tables
+            .iter()
+            .flat_map(|t| &t.sizes)
+            .map(|(_, w)| w)
+            .sum()
+    }
+}
 
 /// What every size costs besides its repetitions (barriers, gather, the row): a guess that
 /// keeps sizes with few, short repetitions from weighing nothing.
@@ -69,7 +101,6 @@ pub fn with_sleep(mut work: Work, secs: f64) -> Work {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::vocab::Mode;
 
     #[test]
     fn a_sleep_weighs_on_every_size() {

@@ -2,7 +2,7 @@
 //! then renamed) after each table, so a crash leaves a valid file with everything measured so
 //! far, and `"complete": false` says the run did not finish. Values keep full precision. A
 //! table lists its IMB column titles (`columns`) and their machine keys with units (`keys`:
-//! `t_avg_us`, `mbytes_per_s`, each `report::Column` holds both); rows are keyed by the
+//! `t_avg_us`, `mbytes_per_s`, each `table::Column` holds both); rows are keyed by the
 //! machine keys. Notes are objects with a `kind`, their fields, and `text`, the printed lines.
 //! The `provenance` object says where the results came from (`crate::provenance`); its
 //! `status` and `end` are set when the run ends, however it ends.
@@ -11,7 +11,7 @@ use super::rewrite::Rewritten;
 use super::{Banner, Failure, Header, Note, Row, Sink, Summary, Verdict};
 use crate::provenance::{Provenance, Status};
 use crate::safefile::OutFile;
-use crate::vocab::Mode;
+use crate::vocab::mode_name;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -146,11 +146,7 @@ impl Sink for Json {
             groups: b.layout.groups.clone(),
             idle: b.layout.idle,
             multi: b.layout.multi,
-            mode: match b.mode {
-                Mode::Plain => None,
-                Mode::Aggregate => Some("AGGREGATE"),
-                Mode::NonAggregate => Some("NON-AGGREGATE"),
-            },
+            mode: mode_name(b.mode),
             columns: b.cols.titles(),
             keys: b.cols.keys(),
             rows: Vec::new(),
@@ -219,6 +215,7 @@ mod tests {
     use super::*;
     use crate::plan::layout;
     use crate::report::Columns;
+    use crate::vocab::Mode;
 
     #[test]
     fn tables_as_data() {

@@ -3,7 +3,6 @@
 //! (`-progress`, on stderr; `rows` for the suites without MPI); `summary` collects rows for
 //! `-summary`; `suitejson` is the `-json` file of the suites without MPI.
 
-pub mod column;
 mod json;
 mod progress;
 mod rewrite;
@@ -13,49 +12,21 @@ mod summary;
 mod text;
 
 pub use crate::grid::{grid_rule, grid_text, suite_head};
-pub use column::Column;
-
-pub use crate::note::{AdaptiveRule, Changed, Note, SectionClass, SectionsRow, Unsettled};
 pub use json::{Json, SCHEMA_VERSION};
 pub use progress::{
-    long_size_line, Position, Progress, TableWork, Work, INTERVAL as PROGRESS_INTERVAL,
-    LONG_SIZE_SECS,
+    long_size_line, Position, Progress, INTERVAL as PROGRESS_INTERVAL, LONG_SIZE_SECS,
 };
 pub use rows::RowProgress;
 pub use suitejson::{close, SuiteJson};
-pub use summary::{mode_name, summarise, summary_text, Best, Collector, Summary, SummaryLine};
+pub use summary::{summarise, summary_text, Best, Collector, Summary, SummaryLine};
 pub use text::{header_text, process_block, row_text, row_text_with, Text};
 
+use crate::header::Header;
+use crate::note::Note;
+use crate::table::column::{self, Column};
 use crate::vocab::Layout;
 use crate::vocab::Mode;
 use serde::Serialize;
-
-/// The header's facts (gathered by `sysinfo` and the driver).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Header {
-    pub version: String,
-    pub part: String,
-    pub date: String,
-    pub machine: String,
-    pub system: String,
-    pub release: String,
-    pub uversion: String,
-    pub mpi_version: (i32, i32),
-    pub thread_env: String,
-    /// IO prints "io portion" lines and no datatype lines.
-    pub io: bool,
-    /// (min, max) of the ladder, or None when `-msglen` gave the lengths.
-    pub min_max: Option<(usize, usize)>,
-    /// MPI_Info hints in force (`[info]` of the settings file).
-    pub info: Vec<(String, String)>,
-    /// The `# !!` blocks at the header's end: optional mode, then why the times may not be
-    /// results (oversubscription).
-    pub notes: Vec<Note>,
-    /// The text output leaves the header out (a family's `-noheader`, IMB-MT's); `-json`
-    /// keeps it.
-    #[serde(skip)]
-    pub hidden: bool,
-}
 
 /// The columns of one table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,5 +1,5 @@
 //! `-progress`: where a long run is, on stderr, never on stdout (doc/OUTPUT.md, "Progress").
-//! The driver hands the sink the run's `Work`, read off the plan before anything runs: every
+//! The driver hands the sink the run's `plan::Work`, read off the plan before anything runs: every
 //! table in run order with the weight of each measured size. A line is written when a table
 //! starts, after a size when `interval` has passed since the last line, and at the end. The
 //! estimate of the time left scales the elapsed time by the weight still to do over the
@@ -7,40 +7,10 @@
 //! terminal, in a log file and through a launcher's pipe.
 
 use super::{Banner, Sink, Verdict};
-use crate::vocab::Mode;
+use crate::plan::{TableWork, Work};
+use crate::vocab::mode_name;
 use std::io::Write;
 use std::time::{Duration, Instant};
-
-/// One table the run will print: its benchmark's place in the run, its step and the weight of
-/// each measured size in order (its bytes, None for Barrier-like tables).
-#[derive(Debug, Clone, PartialEq)]
-pub struct TableWork {
-    /// 1-based place of the benchmark in the run list.
-    pub bench: usize,
-    pub name: String,
-    pub np: usize,
-    pub groups: usize,
-    pub mode: Mode,
-    pub sizes: Vec<(Option<usize>, f64)>,
-}
-
-/// Everything the run will measure, in run order.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Work {
-    /// Benchmarks in the run list.
-    pub benchmarks: usize,
-    pub tables: Vec<TableWork>,
-}
-
-impl Work {
-    fn total(&self) -> f64 {
-        self.tables
-            .iter()
-            .flat_map(|t| &t.sizes)
-            .map(|(_, w)| w)
-            .sum()
-    }
-}
 
 /// Where the run is: a table and how many of its sizes are done (the last one's bytes).
 #[derive(Debug, Clone, PartialEq)]
@@ -77,7 +47,7 @@ pub fn progress_line(exe: &str, p: &Position, elapsed: f64, left: Option<f64>) -
     } else {
         format!("{} processes", t.np)
     };
-    let mode = super::summary::mode_name(t.mode)
+    let mode = mode_name(t.mode)
         .map(|m| format!(", {m}"))
         .unwrap_or_default();
     let at = match (p.done, p.bytes) {
@@ -285,6 +255,7 @@ impl<W: Write> Sink for Progress<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::vocab::Mode;
 
     /// A size says it is long when its least time or the run's own estimate passes a minute,
     /// naming the benchmark, the size, the repetitions and the range.

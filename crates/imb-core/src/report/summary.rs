@@ -5,14 +5,14 @@
 //! JSON sink stores the same lines as data.
 
 use super::{Banner, Columns, Row, Sink};
-use crate::vocab::Mode;
+use crate::vocab::mode_name;
 use serde::Serialize;
 
 /// The columns a table's latency is read from, in order of preference: the one its
 /// bandwidth comes from (`t[usec]` and `t_max[usec]` are the slowest rank's time), the
 /// white-box total, the non-blocking overlapped time.
 const LATENCY: &[&str] = &["t[usec]", "t_max[usec]", "total[usec]", "t_ovrl[usec]"];
-const BANDWIDTH: &str = super::column::MBYTES.title;
+const BANDWIDTH: &str = crate::table::column::MBYTES.title;
 
 /// One extreme of a table: the value, its column's machine key and its size (None in a table
 /// without sizes: Barrier, Open_Close).
@@ -40,15 +40,6 @@ pub struct SummaryLine {
 
 /// The summary of a run: one line per table, in run order.
 pub type Summary = Vec<SummaryLine>;
-
-/// A mode's name as the banner prints it.
-pub fn mode_name(m: Mode) -> Option<&'static str> {
-    match m {
-        Mode::Plain => None,
-        Mode::Aggregate => Some("AGGREGATE"),
-        Mode::NonAggregate => Some("NON-AGGREGATE"),
-    }
-}
 
 /// The lowest latency and the highest bandwidth of one table's rows. The latency is taken
 /// over the non-empty messages: the 0-byte row counts only in a table with no other size.

@@ -7,16 +7,17 @@
 //! imb-io and imb-nbc).
 
 pub use crate::method::Megabyte;
-use crate::report::column::{self, Column};
-use crate::report::Note;
+use crate::note::Note;
 use crate::stats::{self, RankResult, Stats};
 use crate::vocab::Layout;
 use crate::vocab::Multi;
 use std::any::TypeId;
 use std::fmt;
 
+pub mod column;
 mod record;
 
+pub use column::Column;
 pub use record::{Record, Wire};
 
 /// What one row is reduced from, each rank's record read as `R`.

@@ -107,21 +107,22 @@ pub fn mpi_unsafe(krate: &Crate) -> Vec<Violation> {
     out
 }
 
-/// Declarations are not the printer's: no family (sources, tests, examples), no example and
-/// neither imb-core's `kernel` nor `table` imports `imb_core::report`.
+/// The printer only prints: in imb-core only the driver (and the printer itself) imports
+/// `report`; in every other crate no source, test or example imports `imb_core::report`,
+/// except imb-threads and imb-omp, which print their own tables through it.
 pub fn report_imports(krate: &Crate) -> Vec<Violation> {
     let mut out = Vec::new();
     for f in &krate.files {
-        let below = match f.kind {
-            Kind::Example => true,
-            Kind::Src | Kind::Test if krate.is_family() => true,
-            Kind::Src if krate.name == "imb-core" => {
-                matches!(
-                    f.module.first().map(String::as_str),
-                    Some("kernel" | "table")
-                )
+        let below = match krate.name.as_str() {
+            "imb-threads" | "imb-omp" => false,
+            "imb-core" => {
+                f.kind == Kind::Src
+                    && !matches!(
+                        f.module.first().map(String::as_str),
+                        Some("report" | "driver")
+                    )
             }
-            _ => false,
+            _ => true,
         };
         if !below {
             continue;

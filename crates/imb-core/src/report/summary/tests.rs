@@ -3,9 +3,10 @@
 
 use super::*;
 use crate::plan::layout;
-use crate::report::column::{self, Column};
 use crate::report::{Text, Verdict};
 use crate::table;
+use crate::table::column::{self, Column};
+use crate::vocab::Mode;
 
 fn cols(kind: &'static [Column], group: bool) -> Columns {
     Columns {

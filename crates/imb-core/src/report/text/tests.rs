@@ -68,7 +68,7 @@ fn header_datatypes_in_their_lines() {
     let mut h = header();
     let optional = Note::OptionalMode {
         from: "the command line".into(),
-        parameters: vec![crate::report::Changed {
+        parameters: vec![crate::note::Changed {
             key: "DATA_TYPE".into(),
             value: "int".into(),
             standard: "byte".into(),
@@ -108,7 +108,7 @@ fn header_io_user_lengths_optional() {
     h.info = vec![("striping_factor".into(), "4".into())];
     h.notes = vec![Note::OptionalMode {
         from: "the [optional] block of s.toml".into(),
-        parameters: vec![crate::report::Changed {
+        parameters: vec![crate::note::Changed {
             key: "MAXMSGLOG".into(),
             value: "10".into(),
             standard: "22".into(),

@@ -1,6 +1,7 @@
 //! A table column as every sink needs it: the IMB title the text prints (and IMB-output
 //! scripts parse), the machine key with units a `-json` row uses (doc/OUTPUT.md, "JSON"), and
-//! how its values print. Only the columns of IMB's plain tables and the two the driver adds
+//! how its values print. A declaration, not printing: table kinds hold their columns and the
+//! sinks read them. Only the columns of IMB's plain tables and the two the driver adds
 //! (`Group`, `defects`) are here; a family declares its own beside the table kind that fills
 //! them, so a new column needs no edit of the engine.
 
@@ -33,7 +34,7 @@ impl Column {
             whole: true,
         }
     }
-    /// Whether a row holds it as an integer before the values (`report::Row`).
+    /// Whether a row holds it as an integer before the values (the printed `Row`).
     pub fn is_int(&self) -> bool {
         [GROUP, BYTES, REPETITIONS].contains(self)
     }
