@@ -8,7 +8,7 @@ use imb_core::error::plain;
 
 // Their other items are the benchmarks', not the readers'.
 #[allow(dead_code)]
-#[path = "../../crates/imb-ext/src/options.rs"]
+#[path = "../../crates/imb-refusals/src/lib.rs"]
 mod ext_options;
 #[allow(dead_code)]
 #[path = "../../crates/imb-io/src/options.rs"]

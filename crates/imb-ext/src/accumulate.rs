@@ -10,13 +10,13 @@
 //! spans the receive buffer and so every copy. Each block of each copy is still added to once
 //! per process.
 
-use crate::copies;
 use crate::epoch::Epochs;
-use crate::rma::{self, Info as Hints, Win};
 use imb_core::bench::{BufShape, Class, Effort, Info, Mode};
 use imb_core::buffers::{check_sum, Defect};
 use imb_core::kernel::{Benchmark, Ctx, Kernel, Prep, Timed};
 use imb_core::method::Rotations;
+use imb_mpi::window::{Hints, Win};
+use imb_onesided::copies;
 
 pub struct Accumulate;
 static ACCUMULATE: Info = Info {
@@ -96,8 +96,8 @@ impl Benchmark for Accumulate {
     fn info(&self) -> &'static Info {
         &ACCUMULATE
     }
-    fn prepare(&self, p: &Prep) -> rma::Prepared {
-        rma::prepare(p)
+    fn prepare(&self, p: &Prep) -> imb_onesided::Prepared {
+        imb_onesided::prepare(p)
     }
     fn kernel<'a>(&self, c: Ctx<'a>) -> Box<dyn Timed + 'a> {
         // A copy's blocks span at most the copy (n·X <= OVERALL_VOL); the window spans the

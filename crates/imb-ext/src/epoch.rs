@@ -4,9 +4,9 @@
 //! the timed loop, and its data can only be checked after that fence. Put/Get and Accumulate
 //! share these rules; only the transfer and the check of one block differ.
 
-use crate::rma::Win;
 use imb_core::bench::{Effort, Mode, Shape};
 use imb_core::buffers::Defect;
+use imb_mpi::window::Win;
 
 /// One repetition for the run-time bound (`imb_core::plan::least`): a one-sided operation of X
 /// bytes, which need not wait for anyone (a shared-memory window is a copy), and under

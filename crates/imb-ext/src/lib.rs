@@ -4,16 +4,15 @@
 //! Windows are created with the MPI_Info hints of the settings file's `[info]` table (the
 //! guide's User_Set_Info, 5.2.3.3) and completed with MPI_Win_fence. This crate only declares
 //! the benchmarks and implements one repetition of each pattern; imb-core runs them. All calls
-//! rsmpi does not wrap go through the checked wrappers of `rma`.
+//! rsmpi does not wrap go through imb-mpi's checked wrappers (`imb_mpi::window`); the set-up
+//! and `-off_cache`'s copies it shares with imb-rma are imb-onesided's, its options and
+//! settings file imb-refusals'.
 
 #![allow(non_camel_case_types)] // benchmark types carry the guide's names (Unidir_Put)
 
 mod accumulate;
-pub mod copies;
 mod epoch;
 mod onesided;
-pub mod options;
-pub mod rma;
 mod window;
 
 use imb_core::kernel::Benchmark;
@@ -33,11 +32,11 @@ pub static BENCHMARKS: &[&dyn Benchmark] = &[
 pub static SUITE: Suite = Suite {
     exe: "imb-ext",
     part: "MPI-2 part",
-    settings: &options::SETTINGS,
+    settings: &imb_refusals::SETTINGS,
     npmin: 2,
     benchmarks: BENCHMARKS,
     defaults_2021: &[],
-    options: &options::OPTIONS,
+    options: &imb_refusals::OPTIONS,
     hooks: Hooks::IMB,
 };
 

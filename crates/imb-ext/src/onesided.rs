@@ -13,14 +13,14 @@
 //! repetition i does the above inside copy i % copies of each buffer (`Place`), and the
 //! windows, which span the buffers, expose every copy.
 
-use crate::copies;
 use crate::epoch::Epochs;
-use crate::rma::{self, Info as Hints, Win};
 use imb_core::bench::{BufShape, Class, Info, Mode, Procs};
 use imb_core::buffers::{check_copy, Defect};
 use imb_core::kernel::{Benchmark, Ctx, Kernel, Prep, Timed};
 use imb_core::method::Rotations;
 use imb_core::table;
+use imb_mpi::window::{Hints, Win};
+use imb_onesided::copies;
 use std::os::raw::c_int;
 
 /// Where repetition i reads (in a send buffer: the Put origin's, the Get target's window) and
@@ -177,8 +177,8 @@ macro_rules! one_sided {
             fn info(&self) -> &'static Info {
                 &$info
             }
-            fn prepare(&self, p: &Prep) -> rma::Prepared {
-                rma::prepare(p)
+            fn prepare(&self, p: &Prep) -> imb_onesided::Prepared {
+                imb_onesided::prepare(p)
             }
             fn kernel<'a>(&self, c: Ctx<'a>) -> Box<dyn Timed + 'a> {
                 Box::new(OneSided::new(c, $get, $bidir))

@@ -10,9 +10,9 @@
 //! `-off_cache` leaves Window at offset 0: IMB 2021's Window kernel creates every window over
 //! the start of its receive buffer and puts from the start of its send buffer, without copies.
 
-use crate::rma::{self, Info as Hints, Win};
 use imb_core::bench::{Class, Effort, Info};
 use imb_core::kernel::{Benchmark, Comm, Ctx, Kernel, Prep, Timed};
+use imb_mpi::window::{Hints, Win};
 use std::os::raw::c_int;
 
 pub struct Window;
@@ -57,8 +57,8 @@ impl Benchmark for Window {
     fn info(&self) -> &'static Info {
         &WINDOW
     }
-    fn prepare(&self, p: &Prep) -> rma::Prepared {
-        rma::prepare(p)
+    fn prepare(&self, p: &Prep) -> imb_onesided::Prepared {
+        imb_onesided::prepare(p)
     }
     fn kernel<'a>(&self, c: Ctx<'a>) -> Box<dyn Timed + 'a> {
         let hints = Hints::new(c.info);

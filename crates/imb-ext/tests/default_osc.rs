@@ -1,6 +1,6 @@
 //! `-multi` and one-process groups under the library's default one-sided component, with
 //! `OMPI_MCA_osc` unset. Open MPI 4's osc/rdma let the windows of `-multi`'s groups collide
-//! (doc/ReadMe_IMB.md, "Open MPI notes for imb-ext"): before `imb_ext::rma::apart`, nearly
+//! (doc/ReadMe_IMB.md, "Open MPI notes for imb-ext"): before `imb_onesided::apart`, nearly
 //! every launch at np 4 failed in MPI_Win_create or hung. So many launches, each under the
 //! watchdog, must all run to the end; and a group of one process, on which osc/rdma cannot
 //! create a window, must end every rank with one line naming the remedy.

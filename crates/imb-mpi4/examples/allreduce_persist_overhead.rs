@@ -5,7 +5,7 @@
 //! buffers: MPI_Allreduce_init of X/4 MPI_FLOATs with MPI_SUM (outside the clock), N_BARR
 //! barriers, then per call a barrier (outside the clock), MPI_Wtime, MPI_Start, MPI_Wait,
 //! MPI_Wtime, and MPI_Request_free after the last call. The function is looked up as imb-mpi4
-//! looks it up (`imb_mpi4::ffi::loaded`): MPI 4.0's name first, else Open MPI 4.1's
+//! looks it up (`imb_mpi::persistent::loaded`): MPI 4.0's name first, else Open MPI 4.1's
 //! `MPIX_Allreduce_init`. Alternating pairs in one process cancel the launch-to-launch and
 //! load drift of a small shared machine; the paired ratios are printed (`imb_core::pairs`).
 //!
@@ -44,12 +44,12 @@ fn check(rc: c_int) {
 
 /// MPI_Allreduce_init under the first of imb-mpi4's two names the process has, and that name.
 fn allreduce_init() -> (AllreduceInit, &'static CStr) {
-    let (std, ext) = imb_mpi4::ffi::SYMBOLS
+    let (std, ext) = imb_mpi::persistent::SYMBOLS
         .into_iter()
         .find(|(s, _)| *s == c"MPI_Allreduce_init")
         .expect("imb-mpi4 looks MPI_Allreduce_init up");
     for name in [std, ext] {
-        let p = imb_mpi4::ffi::loaded(name);
+        let p = imb_mpi::persistent::loaded(name);
         if !p.is_null() {
             // SAFETY: p is the MPI library's function exported under this name, whose C
             // signature (MPI 4.0's, shared by Open MPI's MPIX_ function) is AllreduceInit.

@@ -9,13 +9,13 @@
 //! request is initialised once per size before the timer (`MPI_<Op>_init`), each repetition is
 //! MPI_Start and MPI_Wait (with the CPU work between them in the overlap loop), and the request
 //! is freed after the loops. So this crate declares the benchmarks and the requests (`ops`,
-//! through the wrappers of `ffi`, which finds the MPI 4.0 functions at run time), and imb-nbc
-//! brings the rest: the loops and table (`imb_nbc::overlap`), the CPU work and its
-//! calibration (`imb_nbc::calibrate_for`, through `Hooks::run_state`).
+//! through imb-mpi's wrappers, `imb_mpi::persistent`, which finds the MPI 4.0 functions at run
+//! time), and imb-overlap, which imb-nbc shares, brings the rest: the loops and table
+//! (`imb_overlap::overlap`), the CPU work and its calibration (`imb_overlap::calibrate_for`,
+//! through `Hooks::run_state`).
 
 #![allow(non_upper_case_globals)] // benchmark statics carry IMB's names (Bcast_persist_pure)
 
-pub mod ffi;
 pub mod ops;
 pub mod options;
 
@@ -24,8 +24,9 @@ use imb_core::cli::Options;
 use imb_core::header::Header;
 use imb_core::kernel::{Benchmark, Hooks, RunState, Suite};
 use imb_core::note::{Note, Remark};
-use imb_nbc::overlap::Nbc;
-use imb_nbc::Root;
+use imb_mpi::persistent;
+use imb_overlap::overlap::Nbc;
+use imb_overlap::Root;
 use serde::Serialize;
 use std::marker::PhantomData;
 
@@ -41,7 +42,7 @@ const fn info(
     root: Root,
     default: bool,
 ) -> Info {
-    let i = imb_nbc::info(name, class, bufs, unit, pure, root);
+    let i = imb_overlap::info(name, class, bufs, unit, pure, root);
     Info {
         on_request: i.on_request || !default,
         ..i
@@ -136,7 +137,7 @@ pub static BENCHMARKS: &[&dyn Benchmark] = &[
 pub static SUITE: Suite = Suite {
     exe: "imb-mpi4",
     part: "MPI-4 part",
-    settings: &imb_ext::options::SETTINGS,
+    settings: &imb_refusals::SETTINGS,
     npmin: 2,
     benchmarks: BENCHMARKS,
     defaults_2021: &[],
@@ -158,7 +159,7 @@ pub struct Persistent {
 }
 
 impl Persistent {
-    pub fn of(api: &ffi::Api) -> Persistent {
+    pub fn of(api: &persistent::Api) -> Persistent {
         let all = |p: &str| api.names.iter().all(|n| n.starts_with(p));
         Persistent {
             prefix: if all("MPI_") {
@@ -189,18 +190,18 @@ impl Remark for Persistent {
 /// IMB's header, and the note of the functions found (rank 0 found them in `resolve`).
 fn header(h: &mut Header, o: &Options) {
     (Hooks::IMB.header)(h, o);
-    if let Ok(api) = ffi::api() {
+    if let Ok(api) = persistent::api() {
         h.notes.push(Note::of(&Persistent::of(api)));
     }
 }
 
 /// Every rank looks the functions up here, before the first table (rank 0 did in
-/// `resolve`), then gets imb-nbc's CPU calibration when an overlap benchmark is selected.
+/// `resolve`), then gets the CPU calibration when an overlap benchmark is selected.
 fn run_state(selected: &[&'static Info], opts: &Options) -> Option<RunState> {
-    if let Err(e) = ffi::api() {
+    if let Err(e) = persistent::api() {
         imb_core::mpirc::abort(&e.to_string(), 1);
     }
-    imb_nbc::calibrate_for(selected, opts)
+    imb_overlap::calibrate_for(selected, opts)
 }
 
 #[cfg(test)]
@@ -208,7 +209,7 @@ mod tests {
     use super::*;
     use imb_core::bench::{Mode, Procs};
     use imb_core::table;
-    use imb_nbc::overlap::{OVERLAP, OVERLAP_SYNC};
+    use imb_overlap::overlap::{OVERLAP, OVERLAP_SYNC};
 
     const DEFAULTS: [&str; 12] = [
         "Bcast_persist",
@@ -328,7 +329,7 @@ mod tests {
     /// The header note names the prefix, and `-json` keeps every function's name.
     #[test]
     fn the_note_names_the_functions_found() {
-        let api = ffi::api().expect("the test's MPI library has them");
+        let api = persistent::api().expect("the test's MPI library has them");
         let p = Persistent::of(api);
         assert!(["MPI_", "MPIX_"].contains(&p.prefix), "{}", p.prefix);
         let line = &p.lines()[0];

@@ -1,5 +1,5 @@
-//! The thirteen persistent collectives, each an imb-nbc `Op` whose start is MPI_Start of one
-//! request, and what `-check` compares afterwards (guide 3.3.4 for the patterns).
+//! The thirteen persistent collectives, each an overlap `Op` (imb-overlap's) whose start is
+//! MPI_Start of one request, and what `-check` compares afterwards (guide 3.3.4 for the patterns).
 //!
 //! As in IMB 2021's IMB-MPI4, the request is initialised once, before the timed loops (here
 //! when the kernel is built for a size, and freed when it is dropped), on the first copy of
@@ -13,12 +13,12 @@
 //! Bcast_persist's): the copies byte for byte against the sender's BUF_VALUE pattern, the
 //! sums within the float tolerance, as imb-nbc does with its root fixed at 0.
 
-use crate::ffi::{Init, Persistent};
 use imb_core::buffers::{check_copy, check_sum, Defect};
 use imb_core::kernel::Ctx;
 use imb_core::mpirc::{ints, uniform};
-use imb_nbc::ffi::Pending;
-use imb_nbc::ops::{Op, Pattern};
+use imb_mpi::nonblocking::Pending;
+use imb_mpi::persistent::{Init, Persistent};
+use imb_overlap::op::{Op, Pattern};
 
 /// The root of every rooted operation (IMB 2021's, fixed at initialisation).
 const ROOT: usize = 0;

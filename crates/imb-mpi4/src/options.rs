@@ -5,20 +5,16 @@
 //! what is measured (ops.rs). `resolve` looks the persistent collectives up on rank 0, so a
 //! library without them ends the run before any table, on every rank.
 
-use crate::ffi;
 use imb_core::cli::table::Takes;
 use imb_core::cli::{Family, FamilyIn, Refused};
 use imb_core::error::{Error, Result};
 use imb_core::values::Values;
-use imb_ext::options::{DIR, TYPES, WINDOW};
+use imb_mpi::persistent;
+use imb_refusals::{AGGREGATE, DIR, TYPES, WINDOW};
 
 /// The options refused, in the order they are checked.
 pub const REFUSED: [Refused; 9] = [
-    Refused {
-        name: "aggregate_mode",
-        takes: Takes::Value,
-        why: "{exe} has no AGGREGATE/NON-AGGREGATE tables (imb-ext and imb-io have)",
-    },
+    AGGREGATE,
     WINDOW,
     DIR[0],
     DIR[1],
@@ -50,6 +46,6 @@ pub static OPTIONS: Family = Family {
 
 /// No values of its own; the run needs the persistent collectives.
 fn resolve(_: &FamilyIn) -> Result<Values> {
-    ffi::api().map_err(|e| Error::Run(e.to_string()))?;
+    persistent::api().map_err(|e| Error::Run(e.to_string()))?;
     Ok(Values::default())
 }

@@ -4,77 +4,20 @@
 //! Ibarrier measure how much of a collective's time a process can spend computing (t_ovrl,
 //! t_pure, t_CPU, overlap[%]); each `_pure` variant, run only when named, times the operation
 //! alone as a Collective (Ibarrier_pure: Sync) table. imb-core runs them; this crate declares the
-//! benchmarks, starts one operation of each pattern (`ops`, through the checked wrappers of
-//! `ffi`), and brings the overlap loops and table (`overlap`) and the CPU work (`cpu`), whose
-//! calibration reaches every kernel through the suite's `Hooks::run_state`.
+//! benchmarks and starts one operation of each pattern (`ops`, through imb-mpi's checked
+//! wrappers, `imb_mpi::nonblocking`); the overlap loops and table, the CPU work and its
+//! calibration, which reaches every kernel through the suite's `Hooks::run_state`, are
+//! imb-overlap's, which imb-mpi4 shares; its options and settings file are imb-refusals'.
 
 #![allow(non_upper_case_globals)] // benchmark statics carry IMB's names (Ibcast_pure)
 
-pub mod cpu;
-pub mod cpu2021;
-pub mod ffi;
 pub mod ops;
-pub mod overlap;
 
-pub use overlap::overlap_pct;
-
-use imb_core::bench::{BufShape, Class, Info};
-use imb_core::cli::Options;
-use imb_core::kernel::{Benchmark, Hooks, RunState, Suite};
-use imb_core::method::Compat;
-use overlap::{Nbc, OVERLAP, OVERLAP_SYNC};
-use std::any::Any;
+use imb_core::bench::{BufShape, Class};
+use imb_core::kernel::{Benchmark, Hooks, Suite};
+use imb_overlap::overlap::Nbc;
+use imb_overlap::{calibrate_for, info, Root};
 use std::marker::PhantomData;
-
-/// Whether a pattern has a root, and whether IMB 2021 counts its benchmarks as rooted (its
-/// `-iter_policy auto` gives those `multiple_np`). Public, with `info`, for imb-mpi4, whose
-/// persistent benchmarks IMB 2021 flags as it flags these.
-#[derive(Clone, Copy)]
-pub enum Root {
-    None,
-    /// Both the overlap benchmark and its `_pure` variant.
-    Both,
-    /// The overlap benchmark only: IMB 2021 leaves Ireduce_pure out, though its root moves.
-    Overlap,
-}
-
-/// The metadata of an overlap benchmark (`pure` false) or its `_pure` variant.
-pub const fn info(
-    name: &'static str,
-    class: Class,
-    bufs: BufShape,
-    unit: usize,
-    pure: bool,
-    root: Root,
-) -> Info {
-    let base = Info::mpi1(name, class);
-    // A rooted pattern's NP blocks of X pass through the root alone, and under `-root_shift
-    // on` each rank is the root only every NP-th call, so the bound, which cannot see that
-    // option, counts X for it, as imb-mpi1 does for its rotating roots.
-    let blocks = matches!(root, Root::None) && !matches!(bufs, BufShape::Plain);
-    Info {
-        table: match (pure, class) {
-            (true, _) => base.table,
-            (false, Class::Sync) => &OVERLAP_SYNC,
-            (false, _) => &OVERLAP,
-        },
-        bufs,
-        unit,
-        on_request: pure,
-        rooted: match root {
-            Root::None => false,
-            Root::Both => true,
-            Root::Overlap => !pure,
-        },
-        effort: match (pure, blocks) {
-            (true, false) => |s| overlap::effort(1, s.x),
-            (true, true) => |s| overlap::effort(1, s.np.saturating_mul(s.x)),
-            (false, false) => |s| overlap::effort(2, s.x),
-            (false, true) => |s| overlap::effort(2, s.np.saturating_mul(s.x)),
-        },
-        ..base
-    }
-}
 
 /// Declare the overlap benchmark `$id` and its `_pure` variant `$pure` of pattern `$p`.
 macro_rules! nbc {
@@ -238,39 +181,25 @@ pub static BENCHMARKS: &[&dyn Benchmark] = &[
 pub static SUITE: Suite = Suite {
     exe: "imb-nbc",
     part: "MPI-NBC part",
-    settings: &imb_ext::options::SETTINGS,
+    settings: &imb_refusals::SETTINGS,
     npmin: 2,
     benchmarks: BENCHMARKS,
     defaults_2021: &[],
-    options: &imb_ext::options::WITHOUT_AGGREGATE,
+    options: &imb_refusals::WITHOUT_AGGREGATE,
     hooks: Hooks {
         run_state: calibrate_for,
         ..Hooks::IMB
     },
 };
 
-/// When an overlap benchmark is selected, every rank calibrates its own CPU work, once per
-/// process: at start-up under the default profile; under `-compat 2021` at the first call
-/// that needs it, as IMB 2021 does (this builds the empty calibration its kernels fill). IMB-NBC
-/// prints no block for it, so neither do we. imb-mpi4's suite calls it too.
-pub fn calibrate_for(selected: &[&'static Info], opts: &Options) -> Option<RunState> {
-    let overlap = selected
-        .iter()
-        .any(|i| *i.table == OVERLAP || *i.table == OVERLAP_SYNC);
-    overlap.then(|| {
-        let state: Box<dyn Any> = match opts.method.compat {
-            Compat::V30 => Box::new(cpu::Calibration::measure()),
-            Compat::V2021 => Box::new(cpu2021::Calibration::default()),
-        };
-        (state, None)
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use imb_core::bench::{Mode, Procs};
+    use imb_core::method::Compat;
     use imb_core::table;
+    use imb_overlap::overlap::{OVERLAP, OVERLAP_SYNC};
+    use imb_overlap::{cpu, cpu2021};
 
     /// IMB 2021 has its datatype options only in IMB-MPI1: refused, naming imb-mpi1.
     #[test]

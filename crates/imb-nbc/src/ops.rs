@@ -18,29 +18,13 @@
 //! Check mode reads the receive copy of the call it checks; every copy is written whole by its
 //! call, so nothing accumulates.
 
-use crate::ffi::{Mpi, Pending};
 use imb_core::buffers::{check_copy, check_sum, Defect};
 use imb_core::kernel::Ctx;
 use imb_core::method::{Rotation, Rotations};
 use imb_core::mpirc::{ints, uniform};
+use imb_mpi::nonblocking::{Mpi, Pending};
+use imb_overlap::op::{Op, Pattern};
 use std::os::raw::c_int;
-
-/// One non-blocking collective, ready to start over and over on the same buffers.
-pub trait Op {
-    /// Start call `i` of a loop; the loop waits for it. The index, not a counter kept here,
-    /// picks the root, so every loop starts at root 0 without being told to.
-    fn start(&mut self, i: usize) -> Pending<'_>;
-    /// Check mode: what call `i`, the last completed, left in this rank's receive buffer.
-    fn check(&self, _i: usize) -> Defect {
-        Defect::NONE
-    }
-}
-
-/// How a benchmark's operation is built for one size (untimed).
-pub trait Pattern: Sync + 'static {
-    type Op<'a>: Op + 'a;
-    fn build(c: Ctx<'_>) -> Self::Op<'_>;
-}
 
 /// What every operation holds: the communicator's handles and the buffers it touches.
 pub struct Coll<'a> {

@@ -24,8 +24,8 @@ use imb_core::kernel::{Benchmark, Ctx, Prep, Timed};
 use imb_core::method::Rotations;
 use imb_core::stats;
 use imb_core::table::{self, Reduce, RowIn, TableKind};
-use imb_ext::copies;
-use imb_ext::rma::{self, Info as Hints, Win};
+use imb_mpi::window::{Hints, Win};
+use imb_onesided::copies;
 use std::os::raw::c_int;
 
 /// `#bytes #repetitions t[usec] Mbytes/sec` for one origin and NP−1 targets: the origin's
@@ -134,8 +134,8 @@ macro_rules! to_all {
             fn info(&self) -> &'static Info {
                 &$info
             }
-            fn prepare(&self, p: &Prep) -> rma::Prepared {
-                rma::prepare(p)
+            fn prepare(&self, p: &Prep) -> imb_onesided::Prepared {
+                imb_onesided::prepare(p)
             }
             fn kernel<'a>(&self, c: Ctx<'a>) -> Box<dyn Timed + 'a> {
                 kernel(c, $get, $all, $flush)

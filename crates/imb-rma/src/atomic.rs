@@ -26,8 +26,8 @@ use imb_core::bench::{BufShape, Class, Info, Mode};
 use imb_core::buffers::{buf_value, Defect, TOL};
 use imb_core::kernel::{Benchmark, Ctx, Prep, Timed};
 use imb_core::method::Rotations;
-use imb_ext::copies::{self, elements};
-use imb_ext::rma::{self, Info as Hints, Win};
+use imb_mpi::window::{Hints, Win};
+use imb_onesided::copies::{self, elements};
 
 /// The operation of one repetition.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -197,8 +197,8 @@ macro_rules! atomic_benchmark {
             fn info(&self) -> &'static Info {
                 &$info
             }
-            fn prepare(&self, p: &Prep) -> rma::Prepared {
-                rma::prepare(p)
+            fn prepare(&self, p: &Prep) -> imb_onesided::Prepared {
+                imb_onesided::prepare(p)
             }
             fn kernel<'a>(&self, c: Ctx<'a>) -> Box<dyn Timed + 'a> {
                 kernel(c, $op)

@@ -7,7 +7,7 @@
 //! it has no time of its own.
 
 use imb_core::kernel::Comm;
-use imb_ext::rma::Win;
+use imb_mpi::window::Win;
 use mpi::traits::*;
 use std::os::raw::c_int;
 

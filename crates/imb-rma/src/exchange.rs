@@ -17,8 +17,8 @@ use imb_core::bench::{BufShape, Class, Info};
 use imb_core::buffers::{check_copy, Defect};
 use imb_core::kernel::{Benchmark, Ctx, Prep, Timed};
 use imb_core::method::Rotations;
-use imb_ext::copies;
-use imb_ext::rma::{self, Info as Hints, Win};
+use imb_mpi::window::{Hints, Win};
+use imb_onesided::copies;
 use std::os::raw::c_int;
 
 struct Exchange<'a> {
@@ -105,8 +105,8 @@ impl Benchmark for Exchange_put {
     fn info(&self) -> &'static Info {
         &EXCHANGE_PUT
     }
-    fn prepare(&self, p: &Prep) -> rma::Prepared {
-        rma::prepare(p)
+    fn prepare(&self, p: &Prep) -> imb_onesided::Prepared {
+        imb_onesided::prepare(p)
     }
     fn kernel<'a>(&self, c: Ctx<'a>) -> Box<dyn Timed + 'a> {
         kernel(c, false)
@@ -119,8 +119,8 @@ impl Benchmark for Exchange_get {
     fn info(&self) -> &'static Info {
         &EXCHANGE_GET
     }
-    fn prepare(&self, p: &Prep) -> rma::Prepared {
-        rma::prepare(p)
+    fn prepare(&self, p: &Prep) -> imb_onesided::Prepared {
+        imb_onesided::prepare(p)
     }
     fn kernel<'a>(&self, c: Ctx<'a>) -> Box<dyn Timed + 'a> {
         kernel(c, true)

@@ -8,8 +8,8 @@ use imb_core::bench::{Effort, Mode, Shape};
 use imb_core::buffers::Defect;
 use imb_core::kernel::{Comm, Kernel, Timed};
 use imb_core::method::Rotation;
-use imb_ext::copies;
-use imb_ext::rma::Win;
+use imb_mpi::window::Win;
+use imb_onesided::copies;
 
 /// One repetition on an origin for the run-time bound (`imb_core::plan::least`): `ops`
 /// operations of X bytes and, if `every`, the flush after them; none of them need wait for

@@ -4,8 +4,10 @@
 //! passive-target synchronisation (MPI_Win_lock/lock_all, completed by MPI_Win_flush,
 //! flush_local, flush_all or flush_local_all), NON-AGGREGATE tables before AGGREGATE ones.
 //! Windows are created with the MPI_Info hints of the settings file's `[info]` table through
-//! imb-ext's wrappers (`imb_ext::rma`), which hold all one-sided `unsafe`. This crate only
-//! declares the benchmarks and implements one repetition of each pattern; imb-core runs them.
+//! imb-mpi's wrappers (`imb_mpi::window`), which hold all one-sided `unsafe`; the set-up and
+//! `-off_cache`'s copies it shares with imb-ext are imb-onesided's, its options and settings
+//! file imb-refusals'. This crate only declares the benchmarks and implements one repetition of
+//! each pattern; imb-core runs them.
 
 #![allow(non_camel_case_types)] // benchmark types carry IMB's names (Unidir_put)
 
@@ -47,11 +49,11 @@ pub static BENCHMARKS: &[&dyn Benchmark] = &[
 pub static SUITE: Suite = Suite {
     exe: "imb-rma",
     part: "MPI-RMA part",
-    settings: &imb_ext::options::SETTINGS,
+    settings: &imb_refusals::SETTINGS,
     npmin: 2,
     benchmarks: BENCHMARKS,
     defaults_2021: &[],
-    options: &imb_ext::options::OPTIONS,
+    options: &imb_refusals::OPTIONS,
     hooks: Hooks::IMB,
 };
 

@@ -20,8 +20,8 @@ use imb_core::bench::{Class, Info, Mode};
 use imb_core::buffers::{check_copy, Defect};
 use imb_core::kernel::{Benchmark, Ctx, Prep, Timed};
 use imb_core::method::Rotations;
-use imb_ext::copies;
-use imb_ext::rma::{self, Info as Hints, Win};
+use imb_mpi::window::{Hints, Win};
+use imb_onesided::copies;
 use std::os::raw::c_int;
 
 /// Put or get of X bytes with the peer.
@@ -113,8 +113,8 @@ macro_rules! pair_benchmark {
             fn info(&self) -> &'static Info {
                 &$info
             }
-            fn prepare(&self, p: &Prep) -> rma::Prepared {
-                rma::prepare(p)
+            fn prepare(&self, p: &Prep) -> imb_onesided::Prepared {
+                imb_onesided::prepare(p)
             }
             fn kernel<'a>(&self, c: Ctx<'a>) -> Box<dyn Timed + 'a> {
                 kernel(c, $get, $bidir, $flush)

@@ -25,8 +25,8 @@ use imb_core::method::Rotations;
 use imb_core::stats::{self, Usec};
 use imb_core::table::column::{self, Column};
 use imb_core::table::{self, Record, Reduce, RowIn, TableKind};
-use imb_ext::copies;
-use imb_ext::rma::{self, Info as Hints, Win};
+use imb_mpi::window::{Hints, Win};
+use imb_onesided::copies;
 use mpi::traits::*;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -181,8 +181,8 @@ impl Benchmark for Truly_passive_put {
     fn info(&self) -> &'static Info {
         &TRULY_PASSIVE_PUT
     }
-    fn prepare(&self, p: &Prep) -> rma::Prepared {
-        rma::prepare(p)
+    fn prepare(&self, p: &Prep) -> imb_onesided::Prepared {
+        imb_onesided::prepare(p)
     }
     fn kernel<'a>(&self, c: Ctx<'a>) -> Box<dyn Timed + 'a> {
         copies::assert_fit("send buffer", c.rot.send, c.x, c.send.len());

@@ -18,27 +18,17 @@ const KNOWN: &[&str] = &[
     // Import circles (doc/ARCHITECTURE.md: none, in any crate).
     "imb-compare src/: import circle: agree conditions imbtext jsondoc sides",
     "imb-compare src/plot/: import circle: draw legend",
-    // Families that lean on another (issue 40, Build 2).
-    "imb-mpi4 Cargo.toml: family depends on a family: imb-nbc",
-    "imb-mpi4 Cargo.toml: family depends on a family: imb-ext",
-    "imb-nbc Cargo.toml: family depends on a family: imb-ext",
-    "imb-rma Cargo.toml: family depends on a family: imb-ext",
     // MPI `unsafe` blocks and fns outside imb-mpi, counted per file (issue 40, Build 1).
     "imb-core src/driver/provenance.rs: MPI unsafe outside imb-mpi: 1 unsafe",
     "imb-core src/hints.rs: MPI unsafe outside imb-mpi: 4 unsafe",
     "imb-core src/mpirc.rs: MPI unsafe outside imb-mpi: 2 unsafe",
     "imb-core src/provenance/mpit.rs: MPI unsafe outside imb-mpi: 11 unsafe",
-    "imb-ext src/rma/mod.rs: MPI unsafe outside imb-mpi: 10 unsafe",
-    "imb-ext src/rma/ops.rs: MPI unsafe outside imb-mpi: 6 unsafe",
-    "imb-ext src/rma/sync.rs: MPI unsafe outside imb-mpi: 10 unsafe",
     "imb-io src/file.rs: MPI unsafe outside imb-mpi: 18 unsafe",
     "imb-mpi1 src/ffi/mod.rs: MPI unsafe outside imb-mpi: 19 unsafe",
     "imb-mpi1 src/ffi/rooted.rs: MPI unsafe outside imb-mpi: 6 unsafe",
     "imb-mpi1 src/ffi/types.rs: MPI unsafe outside imb-mpi: 12 unsafe",
     "imb-mpi1 src/ffi/window.rs: MPI unsafe outside imb-mpi: 6 unsafe",
-    "imb-mpi4 src/ffi.rs: MPI unsafe outside imb-mpi: 3 unsafe",
     "imb-mt src/ffi.rs: MPI unsafe outside imb-mpi: 19 unsafe",
-    "imb-nbc src/ffi.rs: MPI unsafe outside imb-mpi: 3 unsafe",
     // Files over 400 lines of code.
     "imb-compare src/cli.rs: over 400 code lines",
     "imb-compare src/conditions.rs: over 400 code lines",

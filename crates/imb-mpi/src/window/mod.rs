@@ -1,13 +1,13 @@
-//! Thin, checked wrappers over the one-sided calls rsmpi does not wrap, shared by imb-ext and
-//! imb-rma (the settings file's MPI_Info hints come from `imb_core::hints`): MPI_Win_create and
-//! MPI_Win_free (`Win`, freed in `Drop`) here; the transfers and atomics (MPI_Put, MPI_Get,
+//! Thin, checked wrappers over the one-sided calls rsmpi does not wrap (imb-ext's and imb-rma's
+//! windows): MPI_Win_create and MPI_Win_free (`Win`, freed in `Drop`) here, with the MPI_Info
+//! of the settings file's hints (`Hints`); the transfers and atomics (MPI_Put, MPI_Get,
 //! MPI_Accumulate, MPI_Get_accumulate, MPI_Fetch_and_op, MPI_Compare_and_swap) in `ops`; the
 //! synchronisation, active (MPI_Win_fence) and passive target (lock, lock_all, the flushes), in
 //! `sync`. Every return code is checked: a failure prints one line naming the call and MPI's
 //! error string, then aborts every rank (MPI_Abort), so no rank hangs in a collective the
-//! failed rank never reaches. All `unsafe` of imb-ext and imb-rma is in this module. `apart`
-//! is what every benchmark prepares per process count so that the windows of `-multi`'s groups
-//! stay apart under Open MPI 4.
+//! failed rank never reaches. What the families do with windows beyond these calls (the
+//! probe of `Benchmark::prepare`, `-multi`'s groups kept apart, `-off_cache`'s copies) is
+//! imb-onesided's.
 //!
 //! Memory contract: a `Win` borrows its window memory (and the memory gets and fetching
 //! atomics land in) for its whole life, and every origin buffer of a put or accumulate for
@@ -17,29 +17,29 @@
 //! the window's own (`exposing_landing_inside`, for `-off_cache`'s copies): Rust then holds
 //! one exclusive borrow of both, and MPI writes them only through the raw pointers here.
 
-pub use imb_core::hints::Info;
-use imb_core::kernel::{Comm, Prep};
-use imb_core::mpirc::{self, aint, check, count};
+pub use hints::Hints;
 use mpi::ffi;
 use mpi::raw::AsRaw;
+use mpi::topology::SimpleCommunicator;
 use mpi::traits::Communicator;
-use std::any::Any;
+use rc::{aint, check, count};
 use std::marker::PhantomData;
 use std::os::raw::{c_int, c_void};
 
-pub mod apart;
+mod hints;
 mod ops;
+pub(crate) mod rc;
 mod sync;
 
 fn misuse(what: &str) -> ! {
-    mpirc::abort(what, 1)
+    rc::abort(what, 1)
 }
 
 /// The line for an MPI_Win_create on `procs` processes that returned `rc`: it names the hints,
 /// which are the usual cause; without hints, the component may be (see `osc_hint`).
 #[cold]
 #[inline(never)]
-fn create_failure(rc: c_int, info: &Info, procs: c_int) -> String {
+fn create_failure(rc: c_int, info: &Hints, procs: c_int) -> String {
     let hints = info.describe();
     let hint = if hints == "no [info] hints" {
         osc_hint(procs)
@@ -48,17 +48,17 @@ fn create_failure(rc: c_int, info: &Info, procs: c_int) -> String {
     };
     format!(
         "MPI_Win_create with {hints}{hint} failed: {} (MPI error code {rc})",
-        mpirc::error_string(rc)
+        rc::error_string(rc)
     )
 }
 
 /// Open MPI's osc/rdma, its default one-sided component (the only one Debian's Open MPI 4.1
 /// enables), cannot create a window on one process; osc/ucx and osc/pt2pt can
 /// (doc/ReadMe_IMB.md, "Open MPI notes for imb-ext"). On several processes it works, under
-/// `-multi` too since `apart` keeps the groups' segments apart; should it fail there all the
-/// same, the other components are still the way round it.
+/// `-multi` too since imb-onesided's `apart` keeps the groups' segments apart; should it fail
+/// there all the same, the other components are still the way round it.
 fn osc_hint(procs: c_int) -> &'static str {
-    let open_mpi = imb_core::sysinfo::mpi_library().contains("Open MPI");
+    let open_mpi = mpi::environment::library_version().is_ok_and(|v| v.contains("Open MPI"));
     if !open_mpi || std::env::var_os("OMPI_MCA_osc").is_some() {
         ""
     } else if procs == 1 {
@@ -78,7 +78,7 @@ fn create_returning(
     base: *mut u8,
     len: usize,
     disp_unit: usize,
-    info: &Info,
+    info: &Hints,
 ) -> (ffi::MPI_Win, c_int) {
     // SAFETY: reading rsmpi's extern statics (handle constants).
     let (mut raw, mut old) = unsafe { (ffi::RSMPI_WIN_NULL, ffi::RSMPI_ERRORS_ARE_FATAL) };
@@ -123,7 +123,7 @@ fn create_returning(
 /// Whether an empty window can be created on `comm` with `info` (collective over `comm`,
 /// untimed): the line of the failed MPI_Win_create if not, so that the run can end on every
 /// rank with that one line rather than abort wherever it fails.
-pub fn probe(comm: &Comm, info: &Info) -> Result<(), String> {
+pub fn probe(comm: &SimpleCommunicator, info: &Hints) -> Result<(), String> {
     let (mut raw, rc) = create_returning(comm.as_raw(), std::ptr::null_mut(), 0, 1, info);
     if rc != ffi::MPI_SUCCESS as c_int {
         return Err(create_failure(rc, info, comm.size()));
@@ -131,20 +131,6 @@ pub fn probe(comm: &Comm, info: &Info) -> Result<(), String> {
     // SAFETY: raw is the window just created, with no epoch open; freed once.
     check("MPI_Win_free", unsafe { ffi::MPI_Win_free(&mut raw) });
     Ok(())
-}
-
-/// What `Benchmark::prepare` returns.
-pub type Prepared = Result<Option<Box<dyn Any>>, String>;
-
-/// `Benchmark::prepare` of every one-sided benchmark, once per process count on the active
-/// ranks. On one process: whether a window can be created at all (Open MPI's osc/rdma cannot),
-/// so that the run ends on every rank with one line. Under `-multi`: the context ids this
-/// rank's group holds for the step (`apart`).
-pub fn prepare(p: &Prep) -> Prepared {
-    if p.size == 1 {
-        probe(p.comm, &Info::new(p.info))?;
-    }
-    Ok(apart::hold(p).map(|a| Box::new(a) as Box<dyn Any>))
 }
 
 /// An RMA window over borrowed memory, with an optional landing buffer for MPI_Get.
@@ -162,7 +148,7 @@ pub struct Win<'a> {
     /// shared memory, so this rank refuses to put or accumulate through it (every rank of a
     /// benchmark creates the same kind of window).
     writable: bool,
-    _mem: PhantomData<(&'a mut [u8], &'a Comm)>,
+    _mem: PhantomData<(&'a mut [u8], &'a SimpleCommunicator)>,
 }
 
 /// The memory a window exposes (borrowed for the window's life by the public constructors).
@@ -199,11 +185,11 @@ impl<'a> Win<'a> {
     /// communicator's error handler around the call, so it is only done outside timed loops.
     /// `land`: the landing memory's start and length, borrowed by the caller for 'a.
     fn create(
-        comm: &'a Comm,
+        comm: &'a SimpleCommunicator,
         mem: Exposed,
         land: (*mut u8, usize),
         disp_unit: usize,
-        info: &Info,
+        info: &Hints,
         returning: bool,
     ) -> Win<'a> {
         let Exposed {
@@ -215,7 +201,7 @@ impl<'a> Win<'a> {
         let (raw, rc) = if returning {
             let (raw, rc) = create_returning(c, base, len, disp_unit, info);
             if rc != ffi::MPI_SUCCESS as c_int {
-                mpirc::abort(&create_failure(rc, info, comm.size()), rc)
+                rc::abort(&create_failure(rc, info, comm.size()), rc)
             }
             (raw, rc)
         } else {
@@ -266,7 +252,12 @@ impl<'a> Win<'a> {
 
     /// A window over memory other ranks write into (Put and Accumulate targets). Untimed: a
     /// failure (e.g. a hint value MPI rejects) is reported in one line before MPI_Abort.
-    pub fn exposing(comm: &'a Comm, mem: &'a mut [u8], disp_unit: usize, info: &Info) -> Self {
+    pub fn exposing(
+        comm: &'a SimpleCommunicator,
+        mem: &'a mut [u8],
+        disp_unit: usize,
+        info: &Hints,
+    ) -> Self {
         let mem = Exposed::writable(mem);
         Win::create(comm, mem, Exposed::NONE, disp_unit, info, true)
     }
@@ -274,11 +265,11 @@ impl<'a> Win<'a> {
     /// As `exposing`, with `land` for the results of this rank's fetching atomics
     /// (MPI_Get_accumulate, MPI_Fetch_and_op, MPI_Compare_and_swap).
     pub fn exposing_with(
-        comm: &'a Comm,
+        comm: &'a SimpleCommunicator,
         mem: &'a mut [u8],
         land: &'a mut [u8],
         disp_unit: usize,
-        info: &Info,
+        info: &Hints,
     ) -> Self {
         let mem = Exposed::writable(mem);
         Win::create(comm, mem, Exposed::landing(land), disp_unit, info, true)
@@ -290,10 +281,10 @@ impl<'a> Win<'a> {
     /// windows whose fetching rank no one targets, so that what it fetches and what others
     /// write never meet.
     pub fn exposing_landing_inside(
-        comm: &'a Comm,
+        comm: &'a SimpleCommunicator,
         mem: &'a mut [u8],
         disp_unit: usize,
-        info: &Info,
+        info: &Hints,
     ) -> Self {
         let mem = Exposed::writable(mem);
         let land = (mem.base, mem.len);
@@ -304,10 +295,10 @@ impl<'a> Win<'a> {
     /// failure is MPI's own fatal error (Window probes its hints with `exposing` first).
     #[inline(always)]
     pub fn exposing_timed(
-        comm: &'a Comm,
+        comm: &'a SimpleCommunicator,
         mem: &'a mut [u8],
         disp_unit: usize,
-        info: &Info,
+        info: &Hints,
     ) -> Self {
         let mem = Exposed::writable(mem);
         Win::create(comm, mem, Exposed::NONE, disp_unit, info, false)
@@ -316,11 +307,11 @@ impl<'a> Win<'a> {
     /// A window over memory other ranks only read (MPI_Get source), with `land` for this rank's
     /// own gets.
     pub fn readable(
-        comm: &'a Comm,
+        comm: &'a SimpleCommunicator,
         mem: &'a [u8],
         land: &'a mut [u8],
         disp_unit: usize,
-        info: &Info,
+        info: &Hints,
     ) -> Self {
         // MPI_Win_create takes a mutable base, but in the Get benchmarks the window is only the
         // source of remote MPI_Gets (never a put or accumulate target), so MPI only reads it and

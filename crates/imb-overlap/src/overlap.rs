@@ -1,5 +1,6 @@
 //! IMB 2021's method for non-blocking collectives (doc/METHODOLOGY.md, "imb-nbc"): the loops,
-//! the benchmark type, and the table of the overlap benchmarks.
+//! the benchmark type, and the table of the overlap benchmarks (imb-nbc's, and imb-mpi4's,
+//! whose persistent request starts where a non-blocking call does).
 //!
 //! Every call is timed on its own: N_BARR barriers before the first call, one barrier before
 //! each further call, both outside the clock (IMB 2021's `-sync on`), so each call starts with
@@ -15,7 +16,7 @@
 //! `-off_cache` copies (`ops`), so t_ovrl's call i uses t_pure's call i's copies, as in IMB 2021;
 //! the CPU work's own memory is not one of them and never moves.
 
-use crate::ops::{Op, Pattern};
+use crate::op::{Op, Pattern};
 use crate::{cpu, cpu2021};
 use imb_core::bench::{Effort, Info};
 use imb_core::buffers::Defect;

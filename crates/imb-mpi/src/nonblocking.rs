@@ -1,16 +1,15 @@
 //! Thin, checked wrappers over the non-blocking collectives (MPI-3), which rsmpi does not all
-//! wrap. Each call starts one operation and returns a [`Pending`] that borrows every buffer and
-//! count array MPI may still touch, so nothing can reuse them before the operation completes;
-//! `Pending::wait` (or dropping it) is MPI_Wait. Handles are read once (`Mpi::new`), every
-//! wrapper is one FFI call plus a return-code check (imb_core::mpirc, whose `coll_call!` spells
-//! the argument lists imb-mpi1's blocking wrappers share). All `unsafe` of imb-nbc is in this
-//! file.
+//! wrap (imb-nbc's operations). Each call starts one operation and returns a [`Pending`] that
+//! borrows every buffer and count array MPI may still touch, so nothing can reuse them before
+//! the operation completes; `Pending::wait` (or dropping it) is MPI_Wait. Handles are read once
+//! (`Mpi::new`), every wrapper is one FFI call plus a return-code check (`coll_call!` spells the
+//! argument lists the blocking wrappers share). `persistent`'s requests complete through
+//! `Pending` too.
 
-use imb_core::coll_call;
-use imb_core::kernel::Comm;
-use imb_core::mpirc::{check, count, cptr, mptr};
+use crate::window::rc::{check, coll_call, count, cptr, mptr};
 use mpi::ffi;
 use mpi::raw::AsRaw;
+use mpi::topology::SimpleCommunicator as Comm;
 use std::marker::PhantomData;
 use std::os::raw::c_int;
 
@@ -34,15 +33,16 @@ pub struct Pending<'b> {
 }
 
 impl<'b> Pending<'b> {
-    /// An operation started outside this file, completed here as one of ours is: imb-mpi4's
-    /// persistent collectives after MPI_Start, so that the loops of `overlap` time them as they
-    /// time a non-blocking call. MPI_Wait leaves a persistent request's handle valid (the
-    /// request becomes inactive), so waiting on this copy of it is waiting on the request.
+    /// An operation started outside this file, completed here as one of ours is: the
+    /// persistent collectives after MPI_Start (`persistent`), so that the overlap loops time
+    /// them as they time a non-blocking call. MPI_Wait leaves a persistent request's handle
+    /// valid (the request becomes inactive), so waiting on this copy of it is waiting on the
+    /// request.
     ///
     /// # Safety
     /// `req` is active, and every buffer and array it reads or writes stays borrowed, by the
     /// caller, for `'b`; nothing else completes it.
-    pub unsafe fn started(req: ffi::MPI_Request) -> Self {
+    pub(crate) unsafe fn started(req: ffi::MPI_Request) -> Self {
         Pending {
             req,
             done: false,
@@ -111,8 +111,8 @@ impl<'c> Mpi<'c> {
     }
 
     /// Handles on MPI_COMM_NULL, for unit tests that look at an operation without starting
-    /// it (no MPI_Init needed).
-    #[cfg(test)]
+    /// it (no MPI_Init needed; an operation started on it fails with MPI's error and aborts).
+    #[doc(hidden)]
     pub fn unconnected() -> Mpi<'static> {
         // SAFETY: reading rsmpi's extern statics, initialised constants of the MPI library.
         unsafe {

@@ -1,8 +1,10 @@
-//! The options and settings of imb-ext, also imb-rma's and imb-nbc's (doc/ARCHITECTURE.md, "A
-//! new option"): none of their own; imb-mpi1's `-window_size` and datatypes and imb-io's
-//! `-dir`, `-overwrite` and FILENAME refused with a reason, and imb-nbc's `-aggregate_mode`.
-//! Nothing here touches MPI or the rest of this crate, so fuzz/ compiles this file into its
-//! harness as it is.
+//! imb-refusals: what one MPI executable refuses of another's options and settings keys, each
+//! row defined once (doc/ARCHITECTURE.md, "A new option"), and the options and settings of the
+//! families that have none of their own: imb-ext's and imb-rma's (`OPTIONS`), imb-nbc's
+//! (`WITHOUT_AGGREGATE`), imb-mpi4's rows (its list is its own) and their settings file
+//! (`SETTINGS`): imb-mpi1's `-window_size` and datatypes, imb-io's `-dir`, `-overwrite` and
+//! FILENAME, and `-aggregate_mode` refused with a reason. Nothing here touches MPI, so fuzz/
+//! compiles this file into its harness as it is.
 
 use imb_core::cli::table::Takes;
 use imb_core::cli::{Family, Refused};
@@ -77,6 +79,14 @@ pub const COLLECTIVE: [Refused; 2] = [
     },
 ];
 
+/// `-aggregate_mode` (imb-ext's and imb-io's), refused by the families without AGGREGATE
+/// tables.
+pub const AGGREGATE: Refused = Refused {
+    name: "aggregate_mode",
+    takes: Takes::Value,
+    why: "{exe} has no AGGREGATE/NON-AGGREGATE tables (imb-ext and imb-io have)",
+};
+
 /// imb-ext's and imb-rma's options: the other executables', refused in this order.
 pub static OPTIONS: Family = Family {
     refused: &[
@@ -96,17 +106,7 @@ pub static OPTIONS: Family = Family {
 /// above but `-sync` and `-root_shift`, which its collectives take.
 pub static WITHOUT_AGGREGATE: Family = Family {
     refused: &[
-        Refused {
-            name: "aggregate_mode",
-            takes: Takes::Value,
-            why: "{exe} has no AGGREGATE/NON-AGGREGATE tables (imb-ext and imb-io have)",
-        },
-        WINDOW,
-        DIR[0],
-        DIR[1],
-        TYPES[0],
-        TYPES[1],
-        TYPES[2],
+        AGGREGATE, WINDOW, DIR[0], DIR[1], TYPES[0], TYPES[1], TYPES[2],
     ],
     ..Family::NONE
 };
