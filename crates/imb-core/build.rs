@@ -39,25 +39,10 @@ fn watch_git(crate_dir: &Path, name: &str) {
     }
 }
 
-/// The constants of the MPI library that the Rust bindings cannot name portably
-/// (csrc/mpit_consts.c), compiled against the library's mpi.h as mpi-sys finds it.
-#[cfg(feature = "mpi")]
-fn mpi_constants() {
-    let lib = build_probe_mpi::probe().unwrap_or_else(|errs| {
-        panic!("imb-core: no MPI library found to compile csrc/mpit_consts.c against: {errs:?}")
-    });
-    cc::Build::new()
-        .file("csrc/mpit_consts.c")
-        .includes(&lib.include_paths)
-        .compile("imb_mpit_consts");
-}
-
 fn main() {
     // This crate's own files still rebuild it (cargo's default, which a rerun-if-changed line
     // would otherwise turn off).
     println!("cargo:rerun-if-changed=.");
-    #[cfg(feature = "mpi")]
-    mpi_constants();
     if let Some(v) = std::env::var_os("RUSTC").and_then(|rustc| {
         let out = Command::new(rustc).arg("--version").output().ok()?;
         nonempty(

@@ -8,8 +8,9 @@
 //! implement one repetition of each pattern (`kernel::Kernel`); a family with needs of its own
 //! registers `kernel::Hooks` in its suite; `driver::main` does the rest (doc/ARCHITECTURE.md).
 //!
-//! The `mpi` feature (on by default) adds the MPI side; without it the crate builds where no
-//! MPI is installed, for the thread and OpenMP suites.
+//! The `mpi` feature (on by default) adds the MPI side, whose MPI calls go through imb-mpi's
+//! wrappers; without it the crate builds where no MPI is installed, for the thread and OpenMP
+//! suites.
 
 pub mod bench;
 pub mod buffers;
@@ -41,13 +42,9 @@ pub mod comm;
 #[cfg(feature = "mpi")]
 pub mod driver;
 #[cfg(feature = "mpi")]
-pub mod hints;
-#[cfg(feature = "mpi")]
 pub mod hostcheck;
 #[cfg(feature = "mpi")]
 pub mod kernel;
-#[cfg(feature = "mpi")]
-pub mod mpirc;
 #[cfg(feature = "mpi")]
 pub mod pairs;
 

@@ -7,14 +7,14 @@
 //! the timer; NON-AGGREGATE writes sync after every access; reads never sync. Reads land at
 //! offset 0 of the receive buffer; writes send bytes [0, len) of the IO pattern.
 
-use crate::file::{Call, File, On, Open};
 use crate::layout::{self, Family, Pos, Scope};
 use crate::prep::Prepared;
 use imb_core::bench::Mode;
 use imb_core::buffers::{check_io, io_byte, Defect};
-use imb_core::hints::Info;
 use imb_core::kernel::{Comm, Ctx, Kernel};
-use imb_core::mpirc;
+use imb_mpi::info::Info;
+use imb_mpi::io::{Call, File, On, Open};
+use imb_mpi::rc;
 use mpi::traits::*;
 use std::os::unix::fs::FileExt;
 use std::path::Path;
@@ -73,10 +73,10 @@ impl Geometry {
         };
         let with = hints.describe();
         let mut f = File::open(on, path, how, hints)
-            .unwrap_or_else(|e| mpirc::abort(&format!("{e} (with {with})"), 1));
+            .unwrap_or_else(|e| rc::abort(&format!("{e} (with {with})"), 1));
         if self.fam.tiled() {
             if let Err(rc) = f.view_tiled(self.off, self.len, self.x) {
-                mpirc::failed(&format!("MPI_File_set_view with {with}"), rc);
+                rc::failed(&format!("MPI_File_set_view with {with}"), rc);
             }
         }
         f
@@ -192,7 +192,7 @@ impl<'a> Access<'a> {
 pub fn prepared<'a>(c: &Ctx<'a>) -> &'a Path {
     match c.prep.and_then(|p| p.downcast_ref::<Prepared>()) {
         Some(p) => &p.path,
-        None => mpirc::abort("an IO kernel ran without its prepared file", 1),
+        None => rc::abort("an IO kernel ran without its prepared file", 1),
     }
 }
 

@@ -4,7 +4,8 @@
 //! the Multi- version of each. imb-core runs them; this crate declares the 37 benchmarks and
 //! implements one access of each pattern. Files go to `-dir` (default the current directory),
 //! are prepared once per process count and are removed when the benchmark ends, also after an
-//! error or a signal (`files`). All MPI-IO calls go through the checked wrappers of `file`.
+//! error or a signal (`files`). All MPI-IO calls go through imb-mpi's checked wrappers
+//! (`imb_mpi::io`).
 //! What IMB-IO does differently from the other suites reaches the engine through the suite:
 //! its options and settings file (`options`: `-dir`, `-overwrite`, FILENAME), and its `Hooks`
 //! (the file guardian, the buffer contents, no warm-up, its header, the CPU_Exploit
@@ -14,7 +15,6 @@
 
 mod access;
 pub mod cpu;
-mod file;
 pub mod files;
 mod layout;
 mod open_close;

@@ -4,10 +4,10 @@
 //! removed with the step like every other IO file.
 
 use crate::access::prepared;
-use crate::file::{c_path, Call, File, On, Open};
-use imb_core::hints::Info;
 use imb_core::kernel::{Comm, Ctx, Kernel};
-use imb_core::mpirc;
+use imb_mpi::info::Info;
+use imb_mpi::io::{c_path, Call, File, On, Open};
+use imb_mpi::rc;
 use std::ffi::CString;
 
 pub struct OpenClose<'a> {
@@ -20,7 +20,7 @@ pub struct OpenClose<'a> {
 
 impl<'a> OpenClose<'a> {
     pub fn new(c: Ctx<'a>) -> Self {
-        let name = c_path(prepared(&c)).unwrap_or_else(|e| mpirc::abort(&e, 1));
+        let name = c_path(prepared(&c)).unwrap_or_else(|e| rc::abort(&e, 1));
         OpenClose {
             comm: c.comm,
             name,
@@ -34,7 +34,7 @@ impl Kernel for OpenClose<'_> {
     #[inline(always)]
     fn step(&mut self, _i: usize) {
         let f = File::open_c(On::Comm(self.comm), &self.name, Open::Shared, &self.hints)
-            .unwrap_or_else(|rc| mpirc::failed("MPI_File_open", rc));
+            .unwrap_or_else(|rc| rc::failed("MPI_File_open", rc));
         f.write(Call::Pointer, 0, &self.byte);
         drop(f);
     }

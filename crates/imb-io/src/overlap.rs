@@ -17,15 +17,15 @@
 
 use crate::access::{prepared, Access, Geometry};
 use crate::cpu::{Calibration, Work};
-use crate::file::Requests;
 use crate::layout::{Family, Scope};
 use imb_core::bench::{Effort, Mode, Shape};
 use imb_core::buffers::Defect;
-use imb_core::hints::Info;
 use imb_core::kernel::{bracket, Barriers, Comm, Ctx, Loop, Measure, Sample};
 use imb_core::settings::Params;
 use imb_core::stats::{self, Usec};
 use imb_core::table::{self as kind, OverlapTimes, Reduce, RowIn, TableKind};
+use imb_mpi::info::Info;
+use imb_mpi::io::Requests;
 use mpi::collective::SystemOperation;
 use mpi::traits::*;
 use std::path::Path;

@@ -5,16 +5,16 @@
 //! pattern so every read has known contents. The file is removed when the `Prepared` value is
 //! dropped at the end of the step (`files::Created`), or by the guardian if the rank dies.
 
-use crate::file::{File, On, Open};
 use crate::files::Created;
 use crate::layout::{self, Family};
 use crate::options::{self, OVERWRITE};
 use imb_core::buffers::io_value;
 use imb_core::cli::Options;
-use imb_core::hints::Info;
 use imb_core::kernel::Prep;
 use imb_core::plan::{Plan, StepPlan};
 use imb_core::settings::Params;
+use imb_mpi::info::Info;
+use imb_mpi::io::{File, On, Open};
 use std::any::Any;
 use std::path::{Path, PathBuf};
 

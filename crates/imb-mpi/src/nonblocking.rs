@@ -6,7 +6,8 @@
 //! argument lists the blocking wrappers share). `persistent`'s requests complete through
 //! `Pending` too.
 
-use crate::window::rc::{check, coll_call, count, cptr, mptr};
+use crate::coll_call;
+use crate::rc::{check, count, cptr, mptr};
 use mpi::ffi;
 use mpi::raw::AsRaw;
 use mpi::topology::SimpleCommunicator as Comm;

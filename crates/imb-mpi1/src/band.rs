@@ -13,12 +13,15 @@
 //! repetition, so every repetition moves the same copies.
 
 use crate::elems::{copied, Views};
-use crate::ffi::{Elems, Mpi, Requests};
+use crate::types::Elems;
 use imb_core::bench::{Class, Effort, Info, Procs, Shape};
 use imb_core::buffers::Defect;
 use imb_core::kernel::{Benchmark, Comm, Ctx, Kernel, Loop, Measure, Sample, Timed};
+use imb_core::method::Rotation;
 use imb_core::table::column::{self, Column};
 use imb_core::table::{Record, Reduce, RowIn, TableKind};
+use imb_mpi::comm::Mpi;
+use imb_mpi::inflight::{Copies, Requests};
 use std::os::raw::c_int;
 
 const fn rate(name: &'static str, scale_bw: f64, effort: fn(&Shape) -> Effort) -> Info {
@@ -158,6 +161,15 @@ impl<'a> Pair<'a> {
     }
 }
 
+/// Where a window's messages lie among `-off_cache`'s copies of a buffer.
+#[inline(always)]
+fn copies(rot: Rotation) -> Copies {
+    Copies {
+        stride: rot.stride,
+        copies: rot.copies,
+    }
+}
+
 pub struct UnibandK<'a>(Pair<'a>);
 impl Kernel for UnibandK<'_> {
     #[inline(always)]
@@ -166,10 +178,10 @@ impl Kernel for UnibandK<'_> {
         let rot = p.v.rot();
         let (s, r) = p.v.all();
         if p.first {
-            let s = (s, rot.send);
+            let s = (s, copies(rot.send));
             p.m.window_send(s, p.e.msg, p.peer as c_int, &mut p.reqs, &mut p.ack);
         } else {
-            let r = (r, rot.recv);
+            let r = (r, copies(rot.recv));
             p.m.window_recv(r, p.e.msg, p.peer as c_int, &mut p.reqs, &p.ack);
         }
     }
@@ -191,8 +203,8 @@ impl Kernel for BibandK<'_> {
         let rot = p.v.rot();
         let (s, r) = p.v.all();
         p.m.window_both(
-            (s, rot.send),
-            (r, rot.recv),
+            (s, copies(rot.send)),
+            (r, copies(rot.recv)),
             p.e.msg,
             p.peer as c_int,
             &mut p.reqs,

@@ -13,12 +13,13 @@
 //! into. Barrier has no data, and no copies.
 
 use crate::elems::{copied, summed, Views};
-use crate::ffi::{Elems, Mpi};
+use crate::types::Elems;
 use imb_core::bench::{np_blocks, BufShape, Class, Info};
 use imb_core::buffers::Defect;
 use imb_core::kernel::{Benchmark, Ctx, Kernel, Timed};
 use imb_core::method::Compat;
-use imb_core::mpirc::{ints, uniform};
+use imb_mpi::comm::Mpi;
+use imb_mpi::rc::{ints, uniform};
 use std::os::raw::c_int;
 
 /// What every collective kernel holds.

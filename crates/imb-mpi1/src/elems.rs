@@ -1,7 +1,7 @@
 //! Where the elements of a message lie in its buffer under IMB 2021's `-data_type`,
 //! `-red_data_type` and `-contig_type`, and what check mode expects of them (doc/METHODOLOGY.md,
 //! "Buffer contents and check mode"), and where each repetition's messages lie among
-//! `-off_cache`'s copies (`Views`). No MPI here: `ffi::Elems` describes the same layout to
+//! `-off_cache`'s copies (`Views`). No MPI here: `types::Elems` describes the same layout to
 //! the library.
 //!
 //! A message of X bytes is N = X / size elements (integer division, as IMB 2021 counts them),

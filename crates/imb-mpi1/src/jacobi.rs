@@ -21,7 +21,7 @@
 //!
 //! Not an IMB 2021 benchmark: `-off_cache` moves neither its tile nor its messages (offset 0).
 
-use crate::ffi::{Elems, Mpi};
+use crate::types::Elems;
 use imb_core::bench::{Class, Effort, Info, Procs, Shape};
 use imb_core::buffers::Defect;
 use imb_core::kernel::{bracket, Barriers, Benchmark, Comm, Ctx, Loop, Measure, Sample, Timed};
@@ -29,6 +29,7 @@ use imb_core::note::Note;
 use imb_core::table::{Reduce, TableIn, TableKind};
 use imb_core::whitebox;
 use imb_core::whitebox::{Activity, Off, On, Section, Timer, Times};
+use imb_mpi::comm::Mpi;
 use std::os::raw::c_int;
 
 /// Interleaved timings of the three kernels; the minimum of each is used, so that a burst of

@@ -25,8 +25,8 @@
 //! Not an IMB 2021 benchmark: `-off_cache` leaves its messages at offset 0.
 
 use crate::elems::{copied, summed, Views};
-use crate::ffi::{Elems, Mpi};
 use crate::latency_notes::{Slowest, Unreliable};
+use crate::types::Elems;
 use imb_core::bench::{Class, Effort, Info, Procs, Shape};
 use imb_core::buffers::Defect;
 use imb_core::kernel::{bracket, Barriers, Benchmark, Comm, Ctx, Loop, Measure, Sample, Timed};
@@ -36,6 +36,7 @@ use imb_core::plan::Layout;
 use imb_core::stats::{self, RankResult};
 use imb_core::table::{self as kind, Reduce, TableIn, TableKind};
 use imb_core::vocab::Multi;
+use imb_mpi::comm::Mpi;
 use mpi::traits::*;
 use std::os::raw::c_int;
 

@@ -12,7 +12,6 @@ mod band;
 mod coll;
 mod coll2021;
 mod elems;
-mod ffi;
 mod jacobi;
 mod latency;
 mod latency_notes;
@@ -21,6 +20,7 @@ pub mod options;
 mod options_tests;
 mod p2p;
 mod source;
+mod types;
 
 use imb_core::cli::Options;
 use imb_core::header::Header;

@@ -4,11 +4,12 @@
 //! them (Exchange under `-compat 2021`: its left-bound message from a copy's second block). PingPong's and PingPing's kernels also run IMB 2021's Source variants (`source.rs`).
 
 use crate::elems::{copied, Views};
-use crate::ffi::{Elems, Mpi};
+use crate::types::Elems;
 use imb_core::bench::{BufShape, Class, Info};
 use imb_core::buffers::Defect;
 use imb_core::kernel::{Benchmark, Ctx, Kernel, Timed};
 use imb_core::method::Compat;
+use imb_mpi::comm::Mpi;
 use std::os::raw::c_int;
 
 /// Send/receive views of one size, its messages and the neighbours of this rank.

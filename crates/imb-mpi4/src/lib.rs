@@ -199,7 +199,7 @@ fn header(h: &mut Header, o: &Options) {
 /// `resolve`), then gets the CPU calibration when an overlap benchmark is selected.
 fn run_state(selected: &[&'static Info], opts: &Options) -> Option<RunState> {
     if let Err(e) = persistent::api() {
-        imb_core::mpirc::abort(&e.to_string(), 1);
+        imb_mpi::rc::abort(&e.to_string(), 1);
     }
     imb_overlap::calibrate_for(selected, opts)
 }

@@ -15,9 +15,9 @@
 
 use imb_core::buffers::{check_copy, check_sum, Defect};
 use imb_core::kernel::Ctx;
-use imb_core::mpirc::{ints, uniform};
 use imb_mpi::nonblocking::Pending;
 use imb_mpi::persistent::{Init, Persistent};
+use imb_mpi::rc::{ints, uniform};
 use imb_overlap::op::{Op, Pattern};
 
 /// The root of every rooted operation (IMB 2021's, fixed at initialisation).

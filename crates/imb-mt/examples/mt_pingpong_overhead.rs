@@ -37,9 +37,9 @@ use std::mem::MaybeUninit;
 use std::os::raw::{c_int, c_void};
 
 extern "C" {
-    /// MPI_INT, from imb-mt's C shim (csrc/handles.c, linked with the crate): the Rust
+    /// MPI_INT, from imb-mpi's C shim (csrc/handles.c, linked with the crate): the Rust
     /// bindings export no MPI_INT.
-    fn imb_mt_int() -> ffi::MPI_Datatype;
+    fn imb_mpi_int() -> ffi::MPI_Datatype;
 }
 
 /// (MPI_INT elements, repetitions per timing): latency (IMB-MT's smallest default count) and
@@ -148,7 +148,7 @@ impl Raw {
         Raw {
             comm,
             // SAFETY: the shim returns the library's predefined handle; MPI is initialised.
-            int: unsafe { imb_mt_int() },
+            int: unsafe { imb_mpi_int() },
             peer: (rank + np / 2) % np,
             first: rank < np / 2,
             count: c_int::try_from(count).expect("count fits an MPI count"),

@@ -6,14 +6,13 @@
 //! element counts (`-count`), every size runs `-repeat` times after `-warmup` untimed
 //! repetitions, on every process at once; a row's #bytes is what all of a rank's threads
 //! move (count·type size·T). The crate declares the benchmarks (here), its options
-//! (`options`), the threads and their kernel (`team`), each thread's pattern (`patterns`), the
-//! threads' barrier both pass (`rendezvous`), the MPI calls (`ffi`), the tables (`table`) and
-//! the run-time bound (`cost`); imb-core runs them.
+//! (`options`), the threads and their kernel (`team`), each thread's pattern (`patterns`, its
+//! MPI calls imb-mpi's `threaded` wrappers), the threads' barrier both pass (`rendezvous`), the
+//! tables (`table`) and the run-time bound (`cost`); imb-core runs them.
 
 #![allow(non_upper_case_globals)] // benchmark statics carry IMB-MT's names
 
 pub mod cost;
-mod ffi;
 pub mod options;
 pub mod patterns;
 mod rendezvous;
@@ -27,6 +26,7 @@ use imb_core::kernel::{Benchmark, Ctx, Hooks, RunState, Suite, Timed};
 use imb_core::note::{Note, Remark};
 use imb_core::plan::{Plan, StepPlan};
 use imb_core::vocab::Layout;
+use imb_mpi::thread;
 use patterns::Pattern;
 use serde::Serialize;
 use team::{MtKernel, Run};
@@ -185,7 +185,8 @@ fn before_run(plan: &Plan, o: &Options) -> std::result::Result<(), String> {
     if let Some(line) = cost::memory_short(bytes, local, imb_core::sysinfo::mem_available()) {
         return Err(line);
     }
-    if o.thread_level == ThreadLevel::Multiple && ffi::granted_level() < ffi::level_multiple() {
+    if o.thread_level == ThreadLevel::Multiple && thread::granted_level() < thread::level_multiple()
+    {
         return Err(format!(
             "the MPI library did not grant MPI_THREAD_MULTIPLE, which {} threads per rank \
              calling MPI need (-thread_level single runs one thread per rank)",

@@ -7,8 +7,9 @@
 //! sum; BarrierMT times the threads' barrier and MPI_Barrier together. Nothing here allocates
 //! or formats between two reads of the clock.
 
-use crate::ffi::{Comm, Elem, Requests};
 use crate::rendezvous::Rendezvous;
+use imb_mpi::inflight::Requests;
+use imb_mpi::threaded::{Comm, Elem};
 use std::os::raw::c_int;
 
 /// IMB-MT's benchmarks, one pattern each.
@@ -119,7 +120,7 @@ pub struct Out {
 const TAG: c_int = 0;
 
 fn rank_of(r: usize) -> c_int {
-    imb_core::mpirc::count(r)
+    imb_mpi::rc::count(r)
 }
 
 /// Run `p` on this thread: warm-up, barrier, timed repetitions; then check if asked.

@@ -2,8 +2,8 @@
 //! (`patterns`) and the rank's team builds for each thread (`team`): below both, so neither
 //! reaches into the other for it.
 
-use crate::ffi::Comm;
 use crate::options::Barrier;
+use imb_mpi::threaded::Comm;
 use std::sync::Barrier as ThreadBarrier;
 
 /// IMB-MT's barrier of a rank's threads: the threads meet, thread 0 synchronises the ranks

@@ -11,7 +11,6 @@
 //! fewer CPUs than threads, or CPU sets the ranks share in part, the threads run unbound and
 //! the table says so.
 
-use crate::ffi::{self, Comm, Elem, MASK_WORDS};
 use crate::options::{Datatype, Malloc, Mt};
 use crate::patterns::{self, Out, Pattern, Thread};
 use crate::rendezvous::Rendezvous;
@@ -19,6 +18,8 @@ use crate::table::Threads;
 use imb_core::buffers::Defect;
 use imb_core::kernel::{Comm as EngineComm, Loop, Measure, Sample};
 use imb_harness::binding::{self, Placement};
+use imb_mpi::thread;
+use imb_mpi::threaded::{Comm, Elem, MASK_WORDS};
 use std::sync::Barrier as ThreadBarrier;
 
 /// What every kernel of the run shares (built once, in `Hooks::run_state`).
@@ -118,14 +119,14 @@ impl Run {
 /// MPI_T is asked for), and `threads` threads calling a library that believes it has one
 /// corrupt its state: a communicator freed while in use, a segmentation fault in a later call.
 fn still_multiple(threads: usize) {
-    let level = ffi::granted_level();
-    if level < ffi::level_multiple() {
-        imb_core::mpirc::abort(
+    let level = thread::granted_level();
+    if level < thread::level_multiple() {
+        imb_mpi::rc::abort(
             &format!(
                 "MPI now reports {} where MPI_Init_thread granted MPI_THREAD_MULTIPLE (a later \
                  call lowered it); {threads} threads per rank calling MPI would corrupt the \
                  library's state",
-                ffi::level_name(level)
+                thread::level_name(level)
             ),
             3,
         );

@@ -21,8 +21,8 @@
 use imb_core::buffers::{check_copy, check_sum, Defect};
 use imb_core::kernel::Ctx;
 use imb_core::method::{Rotation, Rotations};
-use imb_core::mpirc::{ints, uniform};
 use imb_mpi::nonblocking::{Mpi, Pending};
+use imb_mpi::rc::{ints, uniform};
 use imb_overlap::op::{Op, Pattern};
 use std::os::raw::c_int;
 

@@ -18,17 +18,6 @@ const KNOWN: &[&str] = &[
     // Import circles (doc/ARCHITECTURE.md: none, in any crate).
     "imb-compare src/: import circle: agree conditions imbtext jsondoc sides",
     "imb-compare src/plot/: import circle: draw legend",
-    // MPI `unsafe` blocks and fns outside imb-mpi, counted per file (issue 40, Build 1).
-    "imb-core src/driver/provenance.rs: MPI unsafe outside imb-mpi: 1 unsafe",
-    "imb-core src/hints.rs: MPI unsafe outside imb-mpi: 4 unsafe",
-    "imb-core src/mpirc.rs: MPI unsafe outside imb-mpi: 2 unsafe",
-    "imb-core src/provenance/mpit.rs: MPI unsafe outside imb-mpi: 11 unsafe",
-    "imb-io src/file.rs: MPI unsafe outside imb-mpi: 18 unsafe",
-    "imb-mpi1 src/ffi/mod.rs: MPI unsafe outside imb-mpi: 19 unsafe",
-    "imb-mpi1 src/ffi/rooted.rs: MPI unsafe outside imb-mpi: 6 unsafe",
-    "imb-mpi1 src/ffi/types.rs: MPI unsafe outside imb-mpi: 12 unsafe",
-    "imb-mpi1 src/ffi/window.rs: MPI unsafe outside imb-mpi: 6 unsafe",
-    "imb-mt src/ffi.rs: MPI unsafe outside imb-mpi: 19 unsafe",
     // Files over 400 lines of code.
     "imb-compare src/cli.rs: over 400 code lines",
     "imb-compare src/conditions.rs: over 400 code lines",
@@ -37,7 +26,6 @@ const KNOWN: &[&str] = &[
     "imb-compare src/refs.rs: over 400 code lines",
     "imb-compare src/store/catalog.rs: over 400 code lines",
     "imb-compare src/store/trend.rs: over 400 code lines",
-    "imb-io src/file.rs: over 400 code lines",
     "imb-mt src/options.rs: over 400 code lines",
     "imb-threads src/cli/mod.rs: over 400 code lines",
     // Functions over 100 lines.

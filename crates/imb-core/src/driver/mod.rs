@@ -208,7 +208,7 @@ pub fn assert_accepted(suite: &Suite, args: &str, np: usize) {
 fn run_options(suite: &Suite, world: &Comm, opts: Options, granted: Threading) -> u8 {
     let rank = world.rank() as usize;
     // Every rank has the same options, so every rank reaches the same verdict.
-    if let Err(e) = crate::hints::validate(&opts.settings.info) {
+    if let Err(e) = imb_mpi::info::validate(&opts.settings.info) {
         if rank == 0 {
             let f = opts.settings.source.as_deref().unwrap_or("settings");
             eprintln!("{}: error: -settings {f}: {e}", suite.exe);

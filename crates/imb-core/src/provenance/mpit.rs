@@ -1,5 +1,5 @@
 //! The MPI library's control variables that this run set, read through the MPI tool
-//! information interface (MPI_T, MPI 3.1 chapter 14.3) on world rank 0.
+//! information interface (MPI_T, MPI 3.1 chapter 14.3; imb-mpi's `tool`) on world rank 0.
 //!
 //! MPI_T gives a variable's current value but not its default, nor where the value came
 //! from, and the default cannot be learnt in-process: Open MPI reads its parameters once, at
@@ -14,10 +14,10 @@
 //! reason; it never stops the run.
 
 use super::sysfs::Fact;
-use mpi::ffi;
+use imb_mpi::tool::Session;
 use serde::Serialize;
 use serde_json::Value;
-use std::ffi::{c_char, c_int, c_void, CString, OsString};
+use std::ffi::{c_int, OsString};
 
 /// At most this many variables (and as many unknown names) are listed.
 pub const MAX_LISTED: usize = 100;
@@ -141,75 +141,6 @@ pub fn merge(lists: Vec<Vec<Named>>) -> Vec<Named> {
     out
 }
 
-fn ok(rc: c_int, what: &str) -> Result<(), String> {
-    if rc == ffi::MPI_SUCCESS as c_int {
-        Ok(())
-    } else {
-        Err(format!("{what} returned error {rc}"))
-    }
-}
-
-/// The index of control variable `name`; None when the library has none of that name.
-fn index(name: &str) -> Option<c_int> {
-    let c = CString::new(name).ok()?;
-    let mut i: c_int = -1;
-    // SAFETY: MPI_T is initialised (`read_all`); `c` is NUL-terminated and `i` outlives the call.
-    let rc = unsafe { ffi::MPI_T_cvar_get_index(c.as_ptr(), &mut i) };
-    (rc == ffi::MPI_SUCCESS as c_int && i >= 0).then_some(i)
-}
-
-/// The datatype and binding of variable `i`.
-fn info(i: c_int) -> Result<(ffi::MPI_Datatype, c_int), String> {
-    let mut name = [0 as c_char; 256];
-    let mut name_len = name.len() as c_int;
-    let (mut verbosity, mut bind, mut scope): (c_int, c_int, c_int) = (0, 0, 0);
-    let mut datatype = std::mem::MaybeUninit::<ffi::MPI_Datatype>::uninit();
-    let mut enumtype = std::mem::MaybeUninit::<ffi::MPI_T_enum>::uninit();
-    let mut desc_len: c_int = 0;
-    // SAFETY: MPI_T is initialised; `name` holds `name_len` bytes; a zero `desc_len` with a
-    // null `desc` asks for no description (MPI 3.1 section 14.3.3); every out pointer is valid
-    // for the call.
-    let rc = unsafe {
-        ffi::MPI_T_cvar_get_info(
-            i,
-            name.as_mut_ptr(),
-            &mut name_len,
-            &mut verbosity,
-            datatype.as_mut_ptr(),
-            enumtype.as_mut_ptr(),
-            std::ptr::null_mut(),
-            &mut desc_len,
-            &mut bind,
-            &mut scope,
-        )
-    };
-    ok(rc, "MPI_T_cvar_get_info")?;
-    // SAFETY: the call succeeded, so it wrote the datatype.
-    Ok((unsafe { datatype.assume_init() }, bind))
-}
-
-/// A predefined datatype's name (`MPI_INT`) and size in bytes.
-fn type_of(t: ffi::MPI_Datatype) -> Result<(String, usize), String> {
-    let mut name = [0 as c_char; 256];
-    let mut len: c_int = 0;
-    // SAFETY: `t` is a datatype MPI_T returned; `name` holds more than MPI_MAX_OBJECT_NAME
-    // bytes (64 in Open MPI, 128 in MPICH).
-    let rc = unsafe { ffi::MPI_Type_get_name(t, name.as_mut_ptr(), &mut len) };
-    ok(rc, "MPI_Type_get_name")?;
-    let n = name
-        .iter()
-        .take_while(|&&c| c != 0)
-        .map(|&c| c as u8)
-        .collect::<Vec<u8>>();
-    let mut size: c_int = 0;
-    // SAFETY: as above; `size` outlives the call.
-    ok(unsafe { ffi::MPI_Type_size(t, &mut size) }, "MPI_Type_size")?;
-    Ok((
-        String::from_utf8_lossy(&n).into_owned(),
-        size.max(0) as usize,
-    ))
-}
-
 /// A variable's value from its bytes: a string for `MPI_CHAR`, numbers for the integer types
 /// and `MPI_DOUBLE`, an array when `count` is more than one.
 pub fn decode(type_name: &str, size: usize, count: usize, bytes: &[u8]) -> Result<Value, String> {
@@ -263,100 +194,23 @@ pub fn decode(type_name: &str, size: usize, count: usize, bytes: &[u8]) -> Resul
     })
 }
 
-extern "C" {
-    /// MPI_T_BIND_NO_OBJECT as the library's mpi.h defines it (csrc/mpit_consts.c): its
-    /// name in the bindings differs between Open MPI and MPICH.
-    fn imb_mpi_t_bind_no_object() -> c_int;
-}
-
 /// The value of variable `i`.
-fn read(i: c_int) -> Result<Value, String> {
-    let (datatype, bind) = info(i)?;
-    // SAFETY: a C function of ours (csrc/mpit_consts.c) that takes nothing and returns a
-    // compile-time constant of mpi.h.
-    let no_object = unsafe { imb_mpi_t_bind_no_object() };
-    if bind != no_object {
-        return Err("bound to an MPI object: no value of its own".to_string());
-    }
-    let (tname, size) = type_of(datatype)?;
-    let mut handle = std::mem::MaybeUninit::<ffi::MPI_T_cvar_handle>::uninit();
-    let mut count: c_int = 0;
-    // SAFETY: MPI_T is initialised; a variable bound to no object takes a null object handle
-    // (MPI 3.1 section 14.3.6); `handle` and `count` outlive the call.
-    let rc = unsafe {
-        ffi::MPI_T_cvar_handle_alloc(
-            i,
-            std::ptr::null_mut::<c_void>(),
-            handle.as_mut_ptr(),
-            &mut count,
-        )
-    };
-    ok(rc, "MPI_T_cvar_handle_alloc")?;
-    // SAFETY: the allocation succeeded, so it wrote the handle.
-    let mut handle = unsafe { handle.assume_init() };
-    let count = count.max(0) as usize;
-    let bytes = count.saturating_mul(size.max(1));
-    let r = if bytes > MAX_VALUE_BYTES {
-        Err(format!("a value of {bytes} bytes not read"))
-    } else {
-        // u64 words: aligned for every integer type and double.
-        let mut buf = vec![0u64; bytes.div_ceil(8) + 1];
-        // SAFETY: `buf` holds at least count × size bytes, what MPI_T writes for this handle
-        // (MPI 3.1 section 14.3.6), and is aligned for the variable's type.
-        let rc = unsafe { ffi::MPI_T_cvar_read(handle, buf.as_mut_ptr().cast::<c_void>()) };
-        ok(rc, "MPI_T_cvar_read").and_then(|()| {
-            let raw: Vec<u8> = buf.iter().flat_map(|w| w.to_ne_bytes()).collect();
-            decode(&tname, size, count, &raw[..bytes.max(1)])
-        })
-    };
-    // SAFETY: `handle` came from MPI_T_cvar_handle_alloc and is freed once.
-    unsafe { ffi::MPI_T_cvar_handle_free(&mut handle) };
-    r
+fn read(s: &Session, i: c_int) -> Result<Value, String> {
+    let r = s.read(i, MAX_VALUE_BYTES)?;
+    decode(&r.type_name, r.size, r.count, &r.bytes)
 }
 
-/// The number of control variables.
-fn num() -> Result<usize, String> {
-    let mut n: c_int = 0;
-    // SAFETY: MPI_T is initialised; `n` outlives the call.
-    let rc = unsafe { ffi::MPI_T_cvar_get_num(&mut n) };
-    ok(rc, "MPI_T_cvar_get_num")?;
-    Ok(n.max(0) as usize)
-}
-
-/// The thread level MPI runs at (MPI_Query_thread), or SINGLE outside MPI_Init and
-/// MPI_Finalize, where MPI_Query_thread may not be called.
-fn mpi_level() -> c_int {
-    let (mut init, mut fin, mut level): (c_int, c_int, c_int) = (0, 0, 0);
-    // SAFETY: MPI_Initialized and MPI_Finalized may be called at any time; MPI_Query_thread
-    // only between them, as here; the outputs outlive the calls.
-    unsafe {
-        ffi::MPI_Initialized(&mut init);
-        ffi::MPI_Finalized(&mut fin);
-        if init != 0 && fin == 0 && ffi::MPI_Query_thread(&mut level) == ffi::MPI_SUCCESS as c_int {
-            return level;
-        }
-        ffi::RSMPI_THREAD_SINGLE
-    }
-}
-
-/// Everything, between MPI_T_init_thread and MPI_T_finalize.
+/// Everything, between MPI_T_init_thread and MPI_T_finalize (the session's life).
 fn read_all() -> Result<ControlVariables, String> {
     let t0 = std::time::Instant::now();
-    let mut provided: c_int = 0;
-    // MPI_T is asked for the level MPI runs at, not SINGLE: Open MPI 4.1's MPI_T_init_thread
-    // also sets the library's own level to the one it is asked for, and a multi-threaded
-    // run (imb-mt) then went on at MPI_THREAD_SINGLE, its threads sharing the library's
-    // single-thread paths (segmentation faults).
-    let level = mpi_level();
-    // SAFETY: MPI_T may be initialised at any time, also after MPI_Init (MPI 3.1 section
-    // 14.3.4); `provided` outlives the call. Only this thread uses MPI_T.
-    let rc = unsafe { ffi::MPI_T_init_thread(level, &mut provided) };
-    ok(rc, "MPI_T_init_thread")?;
+    let s = Session::open()?;
     let r = (|| {
-        let count = num()?;
+        let count = s.count()?;
         let mut lists = vec![from_env(std::env::vars_os())];
         // Open MPI's parameter files, in its order (the user's first); MPICH has none.
-        if let Some(Value::String(files)) = index("mca_base_param_files").and_then(|i| read(i).ok())
+        if let Some(Value::String(files)) = s
+            .index("mca_base_param_files")
+            .and_then(|i| read(&s, i).ok())
         {
             for f in files.split([':', ',']).filter(|f| !f.is_empty()) {
                 if let Ok(t) = std::fs::read_to_string(f) {
@@ -369,9 +223,9 @@ fn read_all() -> Result<ControlVariables, String> {
         let mut unknown = Vec::new();
         let mut truncated = false;
         for n in names {
-            match index(&n.name) {
+            match s.index(&n.name) {
                 Some(i) if set.len() < MAX_LISTED => set.push(Cvar {
-                    value: read(i).into(),
+                    value: read(&s, i).into(),
                     named: n,
                 }),
                 None if unknown.len() < MAX_LISTED => unknown.push(n),
@@ -387,8 +241,7 @@ fn read_all() -> Result<ControlVariables, String> {
             read_us: 0.0,
         })
     })();
-    // SAFETY: paired with the successful MPI_T_init_thread above.
-    unsafe { ffi::MPI_T_finalize() };
+    drop(s);
     r.map(|mut c| {
         c.read_us = t0.elapsed().as_secs_f64() * 1e6;
         c

@@ -3,7 +3,7 @@
 
 use super::{api, Api, Ty};
 use crate::nonblocking::Pending;
-use crate::window::rc::{self, check, count, cptr, mptr};
+use crate::rc::{self, check, count, cptr, mptr};
 use mpi::ffi::{self, MPI_Comm, MPI_Info, MPI_Op, MPI_Request};
 use mpi::raw::AsRaw;
 use mpi::topology::SimpleCommunicator as Comm;

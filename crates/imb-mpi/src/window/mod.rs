@@ -17,18 +17,16 @@
 //! the window's own (`exposing_landing_inside`, for `-off_cache`'s copies): Rust then holds
 //! one exclusive borrow of both, and MPI writes them only through the raw pointers here.
 
-pub use hints::Hints;
+pub use crate::info::Info as Hints;
+use crate::rc::{self, aint, check, count};
 use mpi::ffi;
 use mpi::raw::AsRaw;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::Communicator;
-use rc::{aint, check, count};
 use std::marker::PhantomData;
 use std::os::raw::{c_int, c_void};
 
-mod hints;
 mod ops;
-pub(crate) mod rc;
 mod sync;
 
 fn misuse(what: &str) -> ! {

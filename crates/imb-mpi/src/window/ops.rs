@@ -3,8 +3,8 @@
 //! MPI_SUM) and MPI_Compare_and_swap (a 32-bit MPI integer). Results land in the window's
 //! landing buffer; which epoch completes them is the caller's (`sync`).
 
-use super::rc::{aint, check, count};
 use super::{misuse, Win};
+use crate::rc::{aint, check, count};
 use mpi::ffi;
 use std::os::raw::{c_int, c_void};
 

@@ -4,8 +4,8 @@
 //! both ends, MPI_Win_flush_local only at the origin (its buffers may be reused), and the
 //! `_all` forms do the same for every target.
 
-use super::rc::check;
 use super::Win;
+use crate::rc::check;
 use mpi::ffi;
 use std::os::raw::c_int;
 

@@ -1,9 +1,9 @@
-//! MPI return codes, counts and buffer pointers, shared by every executable's thin FFI module
-//! (imb-mpi1's `ffi/`, imb-nbc's `ffi.rs`, imb-ext's `rma/`, …): a failed call prints one line
-//! naming the call and MPI's own error string, then aborts every rank, so no rank waits forever
-//! in a collective that the failed rank never reaches. The checks are `#[inline(always)]` and
-//! the failure paths cold, so a timed loop pays one compare per call. [`coll_call!`] spells
-//! once the argument lists the blocking and non-blocking collective wrappers share.
+//! MPI return codes, counts and buffer pointers, shared by every wrapper of this crate: a
+//! failed call prints one line naming the call and MPI's own error string, then aborts every
+//! rank, so no rank waits forever in a collective that the failed rank never reaches. The checks
+//! are `#[inline(always)]` and the failure paths cold, so a timed loop pays one compare per
+//! call. [`coll_call!`](crate::coll_call) spells once the argument lists the blocking and
+//! non-blocking collective wrappers share.
 
 use mpi::ffi;
 use std::os::raw::{c_char, c_int, c_void};
@@ -120,32 +120,44 @@ pub fn mptr(b: &mut [u8]) -> *mut c_void {
 #[macro_export]
 macro_rules! coll_call {
     ($f:path; blocks($s:expr, $r:expr, $n:expr, $ty:expr $(,)?) $(, $rest:expr)* $(,)?) => {{
-        let (s, r, n, ty) = ($crate::mpirc::cptr($s), $crate::mpirc::mptr($r), $n, $ty);
+        let (s, r, n, ty) = ($crate::rc::cptr($s), $crate::rc::mptr($r), $n, $ty);
         $f(s, n, ty, r, n, ty $(, $rest)*)
     }};
     ($f:path; vrecv($s:expr, $r:expr, $counts:expr, $displs:expr, $ty:expr $(,)?)
         $(, $rest:expr)* $(,)?) => {{
         let (s, ty): (&[u8], _) = ($s, $ty);
-        let (sn, s) = ($crate::mpirc::count(s.len()), $crate::mpirc::cptr(s));
-        let r = $crate::mpirc::mptr($r);
+        let (sn, s) = ($crate::rc::count(s.len()), $crate::rc::cptr(s));
+        let r = $crate::rc::mptr($r);
         $f(s, sn, ty, r, $counts.as_ptr(), $displs.as_ptr(), ty $(, $rest)*)
     }};
     ($f:path; vsend($s:expr, $counts:expr, $displs:expr, $r:expr, $ty:expr $(,)?)
         $(, $rest:expr)* $(,)?) => {{
         let (r, ty): (&mut [u8], _) = ($r, $ty);
-        let (rn, r) = ($crate::mpirc::count(r.len()), $crate::mpirc::mptr(r));
-        let s = $crate::mpirc::cptr($s);
+        let (rn, r) = ($crate::rc::count(r.len()), $crate::rc::mptr(r));
+        let s = $crate::rc::cptr($s);
         $f(s, $counts.as_ptr(), $displs.as_ptr(), ty, r, rn, ty $(, $rest)*)
     }};
     ($f:path; vboth($s:expr, $r:expr, $counts:expr, $displs:expr, $ty:expr $(,)?)
         $(, $rest:expr)* $(,)?) => {{
-        let (s, r, ty) = ($crate::mpirc::cptr($s), $crate::mpirc::mptr($r), $ty);
+        let (s, r, ty) = ($crate::rc::cptr($s), $crate::rc::mptr($r), $ty);
         let (c, d) = ($counts.as_ptr(), $displs.as_ptr());
         $f(s, c, d, ty, r, c, d, ty $(, $rest)*)
     }};
     ($f:path; reduce($s:expr, $r:expr, $n:expr, $ty:expr, $op:expr $(,)?)
         $(, $rest:expr)* $(,)?) => {{
-        let (s, r) = ($crate::mpirc::cptr($s), $crate::mpirc::mptr($r));
+        let (s, r) = ($crate::rc::cptr($s), $crate::rc::mptr($r));
         $f(s, r, $n, $ty, $op $(, $rest)*)
     }};
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_uniform_layout_puts_rank_k_at_k_times_x() {
+        assert_eq!(uniform(8, 3), (vec![8, 8, 8], vec![0, 8, 16]));
+        assert_eq!(ints([0, 1 << 20]), [0, 1 << 20]);
+        assert_eq!(aint(5), 5);
+    }
 }

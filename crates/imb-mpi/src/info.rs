@@ -1,8 +1,8 @@
 //! MPI_Info from the settings file's `[info]` table (the guide's User_Set_Info, 5.2.3.3), for
 //! the windows of imb-ext and the files of imb-io. A hint MPI refuses ends the run with one line
-//! naming it (through `mpirc`).
+//! naming it (through `rc`).
 
-use crate::mpirc::{self, check};
+use crate::rc::{self, check};
 use mpi::ffi;
 use std::ffi::CString;
 
@@ -26,7 +26,7 @@ impl Info {
         let info = Info { raw, keys };
         for (k, v) in hints {
             let (Ok(key), Ok(value)) = (CString::new(k.as_str()), CString::new(v.as_str())) else {
-                mpirc::abort(&format!("[info] hint {k:?} contains a NUL character"), 1)
+                rc::abort(&format!("[info] hint {k:?} contains a NUL character"), 1)
             };
             // SAFETY: both strings are NUL-terminated and live across the call, which copies them.
             let rc = unsafe { ffi::MPI_Info_set(info.raw, key.as_ptr(), value.as_ptr()) };

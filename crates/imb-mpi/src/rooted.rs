@@ -1,9 +1,10 @@
-//! The collectives IMB 2021 added: rooted Gather/Scatter and their v-forms, MPI_Reduce_scatter_block
-//! and MPI_Reduce_local.
+//! The collectives IMB 2021 added: rooted Gather/Scatter and their v-forms,
+//! MPI_Reduce_scatter_block and MPI_Reduce_local.
 
-use super::{Mpi, Msg};
-use imb_core::coll_call;
-use imb_core::mpirc::{check, cptr, mptr};
+use crate::coll_call;
+use crate::comm::Mpi;
+use crate::datatype::Msg;
+use crate::rc::{check, cptr, mptr};
 use mpi::ffi;
 use std::os::raw::c_int;
 
@@ -11,8 +12,8 @@ impl Mpi<'_> {
     /// MPI_Gather of `msg` from every rank into `recv` at `root` (block k from rank k).
     #[inline(always)]
     pub fn gather(&self, send: &[u8], recv: &mut [u8], msg: Msg, root: c_int) {
-        // SAFETY: send holds msg and recv size blocks of it (checked when the kernel was
-        // built); recv is only written at the root, send only read.
+        // SAFETY: send holds msg and recv size blocks of it (the `Msg` contract, which the caller
+        // checked when its kernel was built); recv is only written at the root, send only read.
         let rc = unsafe {
             coll_call!(ffi::MPI_Gather; blocks(send, recv, msg.n, msg.ty), root, self.comm)
         };
@@ -31,8 +32,9 @@ impl Mpi<'_> {
         msg: Msg,
         root: c_int,
     ) {
-        // SAFETY: send holds msg; counts/displs have one entry per rank and lie within recv
-        // (checked when the kernel was built); recv is only written at the root.
+        // SAFETY: send holds msg; counts/displs have one entry per rank and lie within recv (the
+        // `Msg` contract, which the caller checked when its kernel was built); recv is only written
+        // at the root.
         let rc = unsafe {
             ffi::MPI_Gatherv(
                 cptr(send),
@@ -52,8 +54,9 @@ impl Mpi<'_> {
     /// MPI_Scatter from `root`'s `send` (block k to rank k) of `msg` into every rank's `recv`.
     #[inline(always)]
     pub fn scatter(&self, send: &[u8], recv: &mut [u8], msg: Msg, root: c_int) {
-        // SAFETY: send holds size blocks of msg and recv one (checked when the kernel was
-        // built); send is only read (at the root), recv exclusively borrowed.
+        // SAFETY: send holds size blocks of msg and recv one (the `Msg` contract, which the caller
+        // checked when its kernel was built); send is only read (at the root), recv exclusively
+        // borrowed.
         let rc = unsafe {
             coll_call!(ffi::MPI_Scatter; blocks(send, recv, msg.n, msg.ty), root, self.comm)
         };
@@ -72,9 +75,9 @@ impl Mpi<'_> {
         msg: Msg,
         root: c_int,
     ) {
-        // SAFETY: counts/displs have one entry per rank and lie within send, and recv holds
-        // msg (checked when the kernel was built); send is only read, recv exclusively
-        // borrowed.
+        // SAFETY: counts/displs have one entry per rank and lie within send, and recv holds msg
+        // (the `Msg` contract, which the caller checked when its kernel was built); send is only
+        // read, recv exclusively borrowed.
         let rc = unsafe {
             ffi::MPI_Scatterv(
                 cptr(send),
@@ -94,8 +97,8 @@ impl Mpi<'_> {
     /// MPI_Reduce_scatter_block of `msg` per rank, with its op.
     #[inline(always)]
     pub fn reduce_scatter_block(&self, send: &[u8], recv: &mut [u8], msg: Msg) {
-        // SAFETY: send holds size blocks of msg and recv one (checked when the kernel was
-        // built); recv is exclusively borrowed.
+        // SAFETY: send holds size blocks of msg and recv one (the `Msg` contract, which the caller
+        // checked when its kernel was built); recv is exclusively borrowed.
         let rc = unsafe {
             coll_call!(
                 ffi::MPI_Reduce_scatter_block;
@@ -108,8 +111,8 @@ impl Mpi<'_> {
     /// MPI_Reduce_local: `inout` += `input`, `msg` with its op (no communication).
     #[inline(always)]
     pub fn reduce_local(&self, input: &[u8], inout: &mut [u8], msg: Msg) {
-        // SAFETY: input and inout hold msg (checked when the kernel was built); inout is
-        // exclusively borrowed.
+        // SAFETY: input and inout hold msg (the `Msg` contract, which the caller checked when its
+        // kernel was built); inout is exclusively borrowed.
         let rc = unsafe {
             coll_call!(ffi::MPI_Reduce_local; reduce(input, inout, msg.n, msg.ty, msg.op))
         };

@@ -1,19 +1,14 @@
-//! Thin, checked wrappers over the MPI calls IMB-MT's patterns make, callable from any of a
-//! rank's threads (the run asks for MPI_THREAD_MULTIPLE). A communicator is held as its raw
-//! handle (`Comm`), which every thread may use; each wrapper is one FFI call (or one
-//! post-and-wait sequence for the windows) plus imb-core's return-code check, which aborts
-//! every rank on a failure. Element counts come from the byte slices and the datatype's size,
-//! so no call can reach past a buffer. All `unsafe` of imb-mt is in this file.
+//! The calls of IMB-MT's patterns, callable from any of a rank's threads (the run asks for
+//! MPI_THREAD_MULTIPLE). A communicator is held as its raw handle (`Comm`), which every thread
+//! may use; each wrapper is one FFI call (or one post-and-wait sequence for the windows) plus
+//! the return-code check (`rc`), which aborts every rank on a failure. Element counts come
+//! from the byte slices and the datatype's size, so no call can reach past a buffer.
 
-use imb_core::mpirc::{check, count, cptr, mptr};
+use crate::handles;
+use crate::inflight::Requests;
+use crate::rc::{check, count, cptr, mptr};
 use mpi::ffi;
 use std::os::raw::c_int;
-
-extern "C" {
-    fn imb_mt_int() -> ffi::MPI_Datatype;
-    fn imb_mt_char() -> ffi::MPI_Datatype;
-    fn imb_mt_byte() -> ffi::MPI_Datatype;
-}
 
 /// Words of a CPU mask exchanged between the ranks of a node: 4096 CPUs.
 pub const MASK_WORDS: usize = 64;
@@ -23,7 +18,7 @@ pub const MASK_WORDS: usize = 64;
 pub struct Comm(ffi::MPI_Comm);
 
 // SAFETY: an MPI_Comm is a handle MPI lets any thread use under MPI_THREAD_MULTIPLE, which
-// the run checks it was granted before it starts more than one thread (`lib.rs`,
+// the run checks it was granted before it starts more than one thread (imb-mt's
 // `before_run`); with fewer threads every call comes from the thread that owns it.
 unsafe impl Send for Comm {}
 // SAFETY: as for Send: the handle is never written after creation.
@@ -44,8 +39,7 @@ unsafe impl Sync for Elem {}
 impl Elem {
     /// MPI_INT.
     pub fn int() -> Elem {
-        // SAFETY: the C function returns the library's predefined handle; MPI is initialised.
-        let ty = unsafe { imb_mt_int() };
+        let ty = handles::int();
         Elem {
             ty,
             size: std::mem::size_of::<c_int>(),
@@ -53,8 +47,7 @@ impl Elem {
     }
     /// MPI_CHAR.
     pub fn char() -> Elem {
-        // SAFETY: as for `int`.
-        let ty = unsafe { imb_mt_char() };
+        let ty = handles::char();
         Elem { ty, size: 1 }
     }
     /// Elements in `b`.
@@ -62,40 +55,6 @@ impl Elem {
     fn n(&self, b: &[u8]) -> c_int {
         count(b.len() / self.size)
     }
-}
-
-/// The thread level MPI granted (MPI_Query_thread), as one of `ffi::RSMPI_THREAD_*`.
-pub fn granted_level() -> c_int {
-    let mut level: c_int = 0;
-    // SAFETY: MPI is initialised (the driver calls the hooks after MPI_Init_thread); level is
-    // written by MPI.
-    check("MPI_Query_thread", unsafe {
-        ffi::MPI_Query_thread(&mut level)
-    });
-    level
-}
-
-/// The name of thread level `level` (a value of `granted_level`).
-pub fn level_name(level: c_int) -> String {
-    // SAFETY: reads constants the bindings export.
-    let names = unsafe {
-        [
-            (ffi::RSMPI_THREAD_SINGLE, "MPI_THREAD_SINGLE"),
-            (ffi::RSMPI_THREAD_FUNNELED, "MPI_THREAD_FUNNELED"),
-            (ffi::RSMPI_THREAD_SERIALIZED, "MPI_THREAD_SERIALIZED"),
-            (ffi::RSMPI_THREAD_MULTIPLE, "MPI_THREAD_MULTIPLE"),
-        ]
-    };
-    names
-        .iter()
-        .find(|(v, _)| *v == level)
-        .map_or_else(|| format!("thread level {level}"), |(_, n)| n.to_string())
-}
-
-/// MPI_THREAD_MULTIPLE's value.
-pub fn level_multiple() -> c_int {
-    // SAFETY: reads a constant the bindings export.
-    unsafe { ffi::RSMPI_THREAD_MULTIPLE }
 }
 
 impl Comm {
@@ -416,8 +375,7 @@ impl Comm {
     /// the ranks 2^k away on either side (tag 1010).
     pub fn special_barrier(&self) {
         let (rank, size) = self.rank_size();
-        // SAFETY: reads a constant handle of the library.
-        let byte = unsafe { imb_mt_byte() };
+        let byte = handles::byte();
         let mut mask = 1;
         while mask < size {
             let dst = count((rank + mask) % size);
@@ -444,16 +402,5 @@ impl Comm {
             });
             mask <<= 1;
         }
-    }
-}
-
-/// Requests of a window, allocated before timing.
-pub struct Requests(Vec<ffi::MPI_Request>);
-
-impl Requests {
-    pub fn new(n: usize) -> Requests {
-        // SAFETY: reads a constant handle of the library.
-        let null = unsafe { ffi::RSMPI_REQUEST_NULL };
-        Requests(vec![null; n])
     }
 }

@@ -1,94 +1,86 @@
 //! The datatypes of a kernel's messages (IMB 2021's `-data_type`, `-red_data_type`,
-//! `-contig_type`; `elems::Layout` says where their elements lie). A kernel builds its `Elems`
-//! once per size, outside the timed region: derived types are committed there and freed, with
-//! the user op of the derived reductions, when the kernel is dropped. The timed step only
-//! passes the handles and the count (`Msg`).
+//! `-contig_type`): a kernel builds its `Types` once per size, outside the timed region;
+//! derived types are committed there and freed, with the user op of the derived reductions,
+//! when the `Types` is dropped. The timed step only passes the handles and the count (`Msg`).
 
-use crate::elems::Layout;
-use crate::options::{Base, Contig, Types};
-use imb_core::mpirc::{check, count};
+use crate::handles;
+use crate::rc::{check, count};
 use mpi::ffi;
 use std::os::raw::{c_int, c_void};
 
-extern "C" {
-    // csrc/datatypes.c, compiled against the library's mpi.h by build.rs.
-    fn imb_mpi_byte() -> ffi::MPI_Datatype;
-    fn imb_mpi_char() -> ffi::MPI_Datatype;
-    fn imb_mpi_int() -> ffi::MPI_Datatype;
-}
-
-/// MPI_BYTE.
-pub(super) fn mpi_byte() -> ffi::MPI_Datatype {
-    // SAFETY: a C function that returns the constant MPI_BYTE of the library's mpi.h.
-    unsafe { imb_mpi_byte() }
+/// A predefined datatype a message is made of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Base {
+    Byte,
+    Char,
+    Int,
+    Float,
+    Double,
 }
 
 /// The predefined datatype of `b`.
 fn handle(b: Base) -> ffi::MPI_Datatype {
-    // SAFETY: C functions that return constants of the library's mpi.h, and reads of rsmpi's
-    // extern statics, which hold MPI_FLOAT and MPI_DOUBLE.
-    unsafe {
-        match b {
-            Base::Byte => imb_mpi_byte(),
-            Base::Char => imb_mpi_char(),
-            Base::Int => imb_mpi_int(),
-            Base::Float => ffi::RSMPI_FLOAT,
-            Base::Double => ffi::RSMPI_DOUBLE,
-        }
+    match b {
+        Base::Byte => handles::byte(),
+        Base::Char => handles::char(),
+        Base::Int => handles::int(),
+        // SAFETY: reading rsmpi's extern static, which holds MPI_FLOAT.
+        Base::Float => unsafe { ffi::RSMPI_FLOAT },
+        // SAFETY: reading rsmpi's extern static, which holds MPI_DOUBLE.
+        Base::Double => unsafe { ffi::RSMPI_DOUBLE },
     }
 }
 
 /// How the timed step describes one message to MPI: `n` elements of `ty`, combined with `op`
-/// by a reduction. Every call that takes a `Msg` needs buffers of at least n·extent(ty) bytes
-/// (a block of `Layout::block()`), which the kernels slice when they are built.
+/// by a reduction. Every call that takes a `Msg` needs buffers of at least n·extent(ty) bytes,
+/// which the kernels slice when they are built.
 #[derive(Clone, Copy)]
 pub struct Msg {
-    pub(super) ty: ffi::MPI_Datatype,
-    pub(super) n: c_int,
-    pub(super) op: ffi::MPI_Op,
+    pub(crate) ty: ffi::MPI_Datatype,
+    pub(crate) n: c_int,
+    pub(crate) op: ffi::MPI_Op,
 }
 
-/// A kernel's messages of one size: the MPI description and the layout, owning the derived
-/// datatype and the user op its build created.
-pub struct Elems {
+/// How the elements of a message are described beyond their predefined type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Derive {
+    /// Each element resized to an extent of twice its size (lower bound at its size, as IMB
+    /// 2021 sets it: only the extent moves elements).
+    pub resized: bool,
+    /// The message as one vector of this many elements (none when 0).
+    pub vector: usize,
+    /// Reductions combine with a user op that adds every element, not MPI_SUM: MPI's
+    /// predefined ops take only predefined types (Open MPI 4.1 refuses MPI_SUM on a vector of
+    /// MPI_FLOAT with MPI_ERR_OP).
+    pub user_sum: bool,
+}
+
+/// A kernel's messages of one size as MPI sees them, owning the derived datatype and the user
+/// op its build created.
+pub struct Types {
     pub msg: Msg,
-    pub lay: Layout,
     derived: Option<ffi::MPI_Datatype>,
     user_op: Option<ffi::MPI_Op>,
 }
 
-impl Elems {
-    /// The messages of X bytes of every benchmark but the reductions under `t`.
-    pub fn data(t: &Types, x: usize) -> Elems {
-        Elems::new(Layout::of(t.data, t.contig, x), t.contig, false)
-    }
-
-    /// The messages of X bytes of the reductions under `t`.
-    pub fn red(t: &Types, x: usize) -> Elems {
-        Elems::new(Layout::of(t.red, t.contig, x), t.contig, true)
-    }
-
-    /// IMB 2021's types for `lay`: the predefined type; resized to an extent of twice its
-    /// size (lower bound at its size, as IMB 2021 sets it: only the extent moves elements);
-    /// as one vector of the N elements; MPI_SUM, or where the type is derived a user op that
-    /// adds every element, since MPI's predefined ops take only predefined types (Open MPI
-    /// 4.1 refuses MPI_SUM on a vector of MPI_FLOAT with MPI_ERR_OP).
-    fn new(lay: Layout, contig: Contig, reduction: bool) -> Elems {
-        let base = handle(lay.base);
-        let mut size: c_int = 0;
+impl Types {
+    /// `count` units of `base` (of `size` bytes, the C type's size, which the library must
+    /// agree with) as `how` describes them.
+    pub fn new(base: Base, size: usize, count_of: usize, how: Derive) -> Types {
+        let predefined = handle(base);
+        let mut lib_size: c_int = 0;
         // SAFETY: a predefined datatype and a local int to write.
         check("MPI_Type_size", unsafe {
-            ffi::MPI_Type_size(base, &mut size)
+            ffi::MPI_Type_size(predefined, &mut lib_size)
         });
         assert_eq!(
-            size as usize, lay.size,
-            "{:?}: the library's size differs from the C type's",
-            lay.base
+            lib_size as usize, size,
+            "{base:?}: the library's size differs from the C type's"
         );
-        let mut ty = base;
+        let mut ty = predefined;
         let mut derived = None;
-        if contig.resized() {
-            let s = lay.size as ffi::MPI_Aint;
+        if how.resized {
+            let s = size as ffi::MPI_Aint;
             let mut r = ty;
             // SAFETY: a predefined datatype, and a local handle MPI writes.
             check("MPI_Type_create_resized", unsafe {
@@ -97,11 +89,11 @@ impl Elems {
             ty = r;
             derived = Some(r);
         }
-        if contig.vector() && lay.n > 0 {
+        if how.vector > 0 {
             let mut v = ty;
             // SAFETY: a valid datatype, and a local handle MPI writes.
             check("MPI_Type_vector", unsafe {
-                ffi::MPI_Type_vector(count(lay.n), 1, 1, ty, &mut v)
+                ffi::MPI_Type_vector(count(how.vector), 1, 1, ty, &mut v)
             });
             if let Some(mut r) = derived.take() {
                 // The vector keeps what it needs of the resized type.
@@ -116,39 +108,39 @@ impl Elems {
             check("MPI_Type_commit", unsafe { ffi::MPI_Type_commit(t) });
             ty = *t;
         }
-        let user_op = (reduction && contig != Contig::Base).then(|| user_sum(lay.base));
-        Elems {
+        let user_op = how.user_sum.then(|| user_sum(base));
+        Types {
             msg: Msg {
                 ty,
-                n: count(lay.count()),
-                // SAFETY: reading rsmpi's extern static that holds MPI_SUM.
-                op: user_op.unwrap_or(unsafe { ffi::RSMPI_SUM }),
+                n: count(count_of),
+                op: user_op.unwrap_or_else(sum),
             },
-            lay,
             derived,
             user_op,
         }
     }
 
-    /// IMB 3.0's messages of X bytes (MPI_BYTE, or MPI_FLOAT with MPI_SUM), whatever the
-    /// run's types (Jacobi2D's reference transfers; the unit tests' kernels). Creates nothing.
-    pub fn imb(reduction: bool, x: usize) -> Elems {
-        let lay = Layout::imb(reduction, x);
-        Elems {
+    /// `count_of` elements of `base` with MPI_SUM. Creates nothing.
+    pub fn predefined(base: Base, count_of: usize) -> Types {
+        Types {
             msg: Msg {
-                ty: handle(lay.base),
-                n: count(lay.count()),
-                // SAFETY: reading rsmpi's extern static that holds MPI_SUM.
-                op: unsafe { ffi::RSMPI_SUM },
+                ty: handle(base),
+                n: count(count_of),
+                op: sum(),
             },
-            lay,
             derived: None,
             user_op: None,
         }
     }
 }
 
-impl Drop for Elems {
+/// MPI_SUM.
+fn sum() -> ffi::MPI_Op {
+    // SAFETY: reading rsmpi's extern static that holds MPI_SUM.
+    unsafe { ffi::RSMPI_SUM }
+}
+
+impl Drop for Types {
     fn drop(&mut self) {
         if let Some(mut t) = self.derived.take() {
             // SAFETY: the derived datatype `new` committed; the kernel that used it is being
@@ -203,7 +195,7 @@ impl Add for f64 {
 ///
 /// # Safety
 /// MPI calls it with `input` and `inout` holding `*len` items of `*dt`, a type built by
-/// `Elems::new` from T's predefined type.
+/// `Types::new` from T's predefined type.
 unsafe extern "C" fn contig_sum<T: Add>(
     input: *mut c_void,
     inout: *mut c_void,
@@ -248,16 +240,4 @@ fn user_sum(base: Base) -> ffi::MPI_Op {
     });
     // SAFETY: MPI_Op_create succeeded (`check` aborts otherwise), so it wrote the handle.
     unsafe { op.assume_init() }
-}
-
-impl Elems {
-    /// The messages of `c`'s size under the run's types: the reductions' or the others'.
-    pub fn of(c: &imb_core::kernel::Ctx, reduction: bool) -> Elems {
-        let t = crate::options::types(c.params);
-        if reduction {
-            Elems::red(&t, c.x)
-        } else {
-            Elems::data(&t, c.x)
-        }
-    }
 }
