@@ -2,8 +2,9 @@
 //! error of ours. In the library, not the binary, so that the fuzz target of the command line
 //! (fuzz/, `compare_cli`) parses exactly what the program parses.
 
-use crate::agree::Metric;
 use crate::conditions::Kind;
+use crate::read::key::Metric;
+use crate::store::name::name;
 use clap::parser::ValueSource;
 use clap::{Arg, ArgAction, ArgGroup, Command};
 use std::ffi::OsString;
@@ -140,61 +141,6 @@ fn confidence(s: &str) -> Result<f64, String> {
 fn path(s: &str) -> Result<String, String> {
     if s.is_empty() {
         Err("an empty path: name a file or directory".to_string())
-    } else {
-        Ok(s.to_string())
-    }
-}
-
-/// Characters that change how the text around them is shown without being seen themselves:
-/// the bidirectional embeddings, overrides and isolates (a right-to-left override makes
-/// `nightly` read as `ylthgin`, or a run's label pass for another's), the direction marks, and
-/// the zero-width ones that make two names look alike.
-fn invisible(c: char) -> bool {
-    matches!(
-        c,
-        '\u{061c}'
-            | '\u{200b}'..='\u{200f}'
-            | '\u{202a}'..='\u{202e}'
-            | '\u{2060}'..='\u{2069}'
-            | '\u{feff}'
-    )
-}
-
-/// `s` with its control, invisible and text-direction characters escaped (`\u{202e}`), the
-/// rest as it is: an argument quoted in a message then reads as typed, and cannot turn the
-/// line around or hide a character.
-pub fn shown(s: &str) -> String {
-    s.chars()
-        .map(|c| {
-            if c.is_control() || invisible(c) {
-                c.escape_unicode().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
-}
-
-/// A system, label or tag, from an option or `$IMB_RS_SYSTEM` alike: a selector's terms are
-/// split at commas and `=`, a name is shown on one line as it is read, and one that cannot be
-/// seen (blank, or padded with spaces that a selector would have to repeat) names nothing the
-/// user can type back.
-pub fn name(s: &str) -> Result<String, String> {
-    if s.is_empty() {
-        Err("an empty name".to_string())
-    } else if s.trim().is_empty() {
-        Err(format!("{s:?}: a blank name (only spaces)"))
-    } else if s.trim() != s {
-        Err(format!("{s:?}: a name does not start or end with a space"))
-    } else if s.chars().any(|c| c.is_control() || invisible(c)) {
-        Err(format!(
-            "\"{}\": a name has no control, invisible or text-direction characters",
-            shown(s)
-        ))
-    } else if s.contains([',', '=']) || s.starts_with('@') {
-        Err(format!(
-            "{s:?}: a name has no commas or '=', and does not start with @"
-        ))
     } else {
         Ok(s.to_string())
     }
@@ -523,29 +469,6 @@ mod tests {
     #[test]
     fn the_command_is_consistent() {
         command().debug_assert();
-    }
-
-    #[test]
-    fn names_that_cannot_be_seen_or_typed_back_are_refused() {
-        for ok in ["vm", "cluster-a", "mpi 4.1.4", "été", "ノード"] {
-            assert_eq!(name(ok).as_deref(), Ok(ok));
-        }
-        for (bad, says) in [
-            ("", "an empty name"),
-            ("  ", "a blank name"),
-            ("\t", "a blank name"),
-            (" vm", "does not start or end with a space"),
-            ("vm\u{202e}x", "text-direction"),
-            ("\u{2067}vm", "text-direction"),
-            ("v\u{200b}m", "invisible"),
-            ("v\u{7f}m", "control"),
-            ("a=b", "no commas or '='"),
-            ("@x", "does not start with @"),
-        ] {
-            let e = name(bad).unwrap_err();
-            assert!(e.contains(says), "{bad:?}: {e}");
-            assert!(!e.chars().any(|c| c.is_control() || invisible(c)), "{e:?}");
-        }
     }
 
     #[test]

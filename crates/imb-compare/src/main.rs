@@ -16,12 +16,12 @@
 //! output could not be written, 4 no criterion failed but one was inconclusive (rerun with
 //! more launches).
 
-use imb_compare::agree::Metric;
-use imb_compare::comparison;
 use imb_compare::conditions::Kind;
-use imb_compare::export::{self, Format};
-use imb_compare::store::{self, select, select::Selector, Store};
-use imb_compare::{cli, plot, refs, report, sides, Error};
+use imb_compare::judge::{comparison, criteria, trend};
+use imb_compare::read::{key::Metric, sides};
+use imb_compare::render::{self, agreement, plot, Format};
+use imb_compare::store::{self, name, select, select::Selector, Store};
+use imb_compare::{cli, Error};
 use std::process::ExitCode;
 
 /// What ended the program early.
@@ -39,7 +39,7 @@ impl From<Error> for Stop {
     }
 }
 
-/// `$IMB_RS_SYSTEM`, checked as `--system` is (cli::name): a name from the environment files
+/// `$IMB_RS_SYSTEM`, checked as `--system` is (store::name::name): a name from the environment files
 /// runs and narrows selectors just as one typed. Empty is unset, as shells use it.
 fn env_system() -> Result<Option<String>, String> {
     const VAR: &str = "$IMB_RS_SYSTEM";
@@ -51,7 +51,7 @@ fn env_system() -> Result<Option<String>, String> {
                 "{VAR} \"{}\" is not UTF-8: a system name is UTF-8 text",
                 imb_core::safefile::shown(&v)
             )),
-            Some(s) => cli::name(s)
+            Some(s) => name::name(s)
                 .map(Some)
                 .map_err(|m| format!("{VAR}: {}", imb_core::error::plain(&m))),
         },
@@ -183,7 +183,7 @@ fn agreement(m: &clap::ArgMatches) -> Result<u8, Stop> {
         m.get_many::<String>("sides").expect("required"),
         &mut Stored::of(m),
     )?;
-    print(&report::report(&loaded, metric, m.get_flag("brief")))?;
+    print(&agreement::report(&loaded, metric, m.get_flag("brief")))?;
     Ok(0)
 }
 
@@ -225,7 +225,7 @@ fn against_base(m: &clap::ArgMatches) -> Result<u8, Stop> {
         Some(p) => {
             let text = imb_core::safefile::read_text("--references", p)
                 .map_err(|e| Stop::Input(e.to_string()))?;
-            Some(refs::parse(p, &text)?)
+            Some(criteria::parse(p, &text)?)
         }
         None => None,
     };
@@ -242,7 +242,7 @@ fn against_base(m: &clap::ArgMatches) -> Result<u8, Stop> {
         if loaded.len() == 1 {
             if let Some(c) = list
                 .iter()
-                .find(|c| c.reference == refs::Reference::Baseline)
+                .find(|c| c.reference == criteria::Reference::Baseline)
             {
                 return Err(Stop::Input(
                     Error::Line {
@@ -284,7 +284,7 @@ fn against_base(m: &clap::ArgMatches) -> Result<u8, Stop> {
     } else {
         (Some(&loaded[0]), &loaded[1..])
     };
-    let acceptance = refs::Acceptance {
+    let acceptance = criteria::Acceptance {
         flagged: m.get_flag("accept-flagged"),
         oversubscribed: m.get_flag("accept-oversubscribed"),
         incomplete: m.get_flag("accept-incomplete"),
@@ -312,16 +312,16 @@ fn against_base(m: &clap::ArgMatches) -> Result<u8, Stop> {
             .map(|(l, f)| (f.as_str(), l)),
         &acceptance,
     );
-    let mut out = export::render(&c, format);
+    let mut out = render::render(&c, format);
     if let (Some(j), Some(cr)) = (&junit_out, &c.criteria) {
         write_out(
             j,
             "--junit",
-            &export::junit::document(&cr.file, &cr.outcomes),
+            &render::junit::document(&cr.file, &cr.outcomes),
         )?;
     }
     if let Some(j) = &json_out {
-        write_out(j, "--json", &export::json::render(&c))?;
+        write_out(j, "--json", &render::json::render(&c))?;
     }
     if let Some(mut p) = plots.take() {
         let files = plot::write(&mut p, &c).map_err(|e| Stop::Write(Some(e.to_string())))?;
@@ -413,7 +413,7 @@ fn store_cmd(m: &clap::ArgMatches) -> Result<u8, Stop> {
 }
 
 fn trend_cmd(m: &clap::ArgMatches) -> Result<u8, Stop> {
-    let q = store::trend::Query {
+    let q = trend::Query {
         benchmark: m.get_one::<String>("benchmark").expect("required").clone(),
         bytes: m.get_one::<u64>("bytes").copied(),
         processes: m.get_one::<usize>("processes").copied(),

@@ -4,13 +4,13 @@
 //! refuse stops the command before anything is written. Then each run is written whole: its
 //! launches, each with its files. A file whose text is stored already (same SHA-256) is not
 //! stored again; a file that is another record of a stored launch (the `-json` of a launch
-//! whose text is kept, by [`crate::sides::same_launch`]) joins that launch. A run that brings
+//! whose text is kept, by [`crate::read::sides::same_launch`]) joins that launch. A run that brings
 //! nothing new is not made at all.
 
 use super::Store;
 use crate::error::Error;
-use crate::run::{Run, Status};
-use crate::sides;
+use crate::read::run::{Run, Status};
+use crate::read::sides;
 use rusqlite::{params, OptionalExtension, TransactionBehavior};
 
 /// What a new run is filed under.
@@ -370,7 +370,7 @@ fn write_meta(tx: &rusqlite::Connection, launch: i64, run: &Run) -> rusqlite::Re
 }
 
 /// A stored launch that `run` is another record of: same `Date` line, and the rule of
-/// [`crate::sides::same_launch`] on the stored files as the readers read them.
+/// [`crate::read::sides::same_launch`] on the stored files as the readers read them.
 fn same_stored_launch(
     tx: &rusqlite::Connection,
     run: &Run,

@@ -206,7 +206,7 @@ impl Store {
         let mut out = Vec::new();
         for row in rows {
             let (launch, name, text, sha): (i64, String, String, String) = row.map_err(e)?;
-            if crate::sides::sha256_hex(&text) != sha {
+            if crate::read::sides::sha256_hex(&text) != sha {
                 return Err(self.refuse(format!(
                     "damaged: run {id}'s file {name} no longer has the SHA-256 it was stored \
                      with; left as it is: restore the store from a copy, or remove the run \

@@ -4,10 +4,10 @@
 //! What is kept is each launch file's text as it was read, byte for byte after the byte-order
 //! mark readers drop, with the metadata a listing and a selector need (date, system, label,
 //! tags, hosts, MPI library, program, tables, status) copied out of it. A stored run is read
-//! back through the same readers as the files were ([`crate::sides::from_texts`]), so it is
+//! back through the same readers as the files were ([`crate::read::sides::from_texts`]), so it is
 //! judged exactly as they would be. A file is known by the SHA-256 of that text, so adding it
 //! again stores nothing; a file that is another record of a launch already kept (its text and
-//! its `-json`) joins that launch, by the rule [`crate::sides`] uses to count them once.
+//! its `-json`) joins that launch, by the rule [`crate::read::sides`] uses to count them once.
 //!
 //! A run is what one argument of one `store add` brings: one system, a label and tags. Each
 //! such run is written in one transaction, so a writer that is killed, or a disk that fills,
@@ -17,9 +17,9 @@
 
 pub mod add;
 pub mod catalog;
+pub mod name;
 pub mod schema;
 pub mod select;
-pub mod trend;
 
 use crate::error::Error;
 use rusqlite::{Connection, ErrorCode, OpenFlags};

@@ -12,7 +12,7 @@
 use super::catalog::RunInfo;
 use super::Store;
 use crate::error::Error;
-use crate::sides::{self, Side};
+use crate::read::sides::{self, Side};
 use std::collections::BTreeSet;
 
 /// Which of the narrowed runs a selector takes.
@@ -59,7 +59,7 @@ fn looks_like_date(s: &str) -> bool {
 impl Selector {
     pub fn parse(text: &str) -> Result<Selector, Error> {
         let bad = |msg: String| Error::Arg {
-            arg: crate::cli::shown(text),
+            arg: crate::store::name::shown(text),
             msg,
         };
         let body = text
@@ -115,7 +115,7 @@ impl Selector {
             // A name no run can have (store add and --system refuse it) is said so, rather
             // than "no stored run matches".
             if matches!(key, "label" | "tag" | "system") {
-                crate::cli::name(value).map_err(|m| bad(format!("{key}: {m}")))?;
+                crate::store::name::name(value).map_err(|m| bad(format!("{key}: {m}")))?;
             }
             match key {
                 "accepted" | "latest" => {
