@@ -3,7 +3,7 @@
 //! decided before any figure has one line with the size fields empty). Every field is a value
 //! or a code, never prose: flags as `UNSETTLED:new`, reasons as codes (doc/ACCEPTANCE.md).
 
-use super::unit;
+use super::words::unit;
 use crate::judge::comparison::Comparison;
 
 const COMPARISON_HEAD: &str = "base,new,benchmark,processes,groups,mode,group,bytes,metric,\

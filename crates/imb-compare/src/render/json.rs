@@ -3,7 +3,7 @@
 //! difference, per table and size base/new/ratio/interval/change, and per criterion its
 //! reference, bounds, unit, statistic, worst margin, verdict and every size it judged.
 
-use super::unit;
+use super::words::unit;
 use crate::conditions::Difference;
 use crate::judge::comparison::Comparison;
 use crate::judge::criteria::{Outcome, Reference, SizeCheck};

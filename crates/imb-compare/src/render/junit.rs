@@ -3,7 +3,7 @@
 //! `<testcase>` per criterion with its figures as `<properties>`, a `<failure>` (FAIL) or an
 //! `<error type="inconclusive">` (INCONCLUSIVE) naming why.
 
-use super::unit;
+use super::words::unit;
 use crate::judge::criteria::{Outcome, Reference, Verdict};
 use std::fmt::Write;
 

@@ -7,7 +7,7 @@
 //! whose text is kept, by [`crate::read::sides::same_launch`]) joins that launch. A run that brings
 //! nothing new is not made at all.
 
-use super::Store;
+use super::db::Store;
 use crate::error::Error;
 use crate::read::run::{Run, Status};
 use crate::read::sides;
@@ -218,7 +218,7 @@ impl Store {
     /// several runs keeps all of them or, when any write fails, none (as its error says).
     pub fn add_all(&mut self, ps: &[Prepared], filing: &Filing) -> Result<Vec<Added>, Error> {
         let db = self.db.clone();
-        let e = |e: rusqlite::Error| super::sql_error(&db, e);
+        let e = |e: rusqlite::Error| super::db::sql_error(&db, e);
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
@@ -239,7 +239,7 @@ fn add_run(
     p: &Prepared,
     filing: &Filing,
 ) -> Result<Added, Error> {
-    let e = |e: rusqlite::Error| super::sql_error(db, e);
+    let e = |e: rusqlite::Error| super::db::sql_error(db, e);
     let mut out = Added {
         source: p.source.clone(),
         run: None,
@@ -297,7 +297,7 @@ fn add_run(
                         tx.execute(
                             "INSERT INTO runs (added, system, label, source) \
                                  VALUES (?1, ?2, ?3, ?4)",
-                            params![super::now(), filing.system, filing.label, p.source],
+                            params![super::db::now(), filing.system, filing.label, p.source],
                         )
                         .map_err(e)?;
                         let r = tx.last_insert_rowid();

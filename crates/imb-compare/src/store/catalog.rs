@@ -1,7 +1,7 @@
 //! `store list`, `store show`, `store rm` and `store accept`: what the store holds, run by run,
 //! and the accepted baseline of each system.
 
-use super::Store;
+use super::db::Store;
 use crate::error::Error;
 use rusqlite::{params, OptionalExtension, TransactionBehavior};
 use std::collections::BTreeMap;
@@ -230,7 +230,7 @@ impl Store {
             }
         }
         let db = self.db.clone();
-        let e = |x| super::sql_error(&db, x);
+        let e = |x| super::db::sql_error(&db, x);
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
@@ -291,7 +291,7 @@ impl Store {
         self.conn
             .execute(
                 "INSERT INTO accepted (system, run, at) VALUES (?1, ?2, ?3)",
-                params![r.system, id, super::now()],
+                params![r.system, id, super::db::now()],
             )
             .map_err(e)?;
         Ok(format!(

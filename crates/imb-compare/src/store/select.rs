@@ -10,7 +10,7 @@
 //! one run. Their launch files are read back through the same readers as files on disk.
 
 use super::catalog::RunInfo;
-use super::Store;
+use super::db::Store;
 use crate::error::Error;
 use crate::read::sides::{self, Side};
 use std::collections::BTreeSet;

@@ -4,6 +4,7 @@
 use super::axes::{figure_label, figure_ticks, y_range, SizeAxis, SizeCoord};
 use super::data::{axis_label, has_band, overlay, points, Figure, Overlay, Panel, Point};
 use super::legend::{draw_legend, legend, LEGEND_ROW};
+use super::style::{colour, dash, words, BAND_OPACITY, BOUND, FAIL, GAP, UNDECIDED};
 use crate::judge::criteria::{Outcome, Verdict};
 use crate::judge::stats::median;
 use crate::read::key::table_title;
@@ -12,38 +13,6 @@ use crate::read::sides::Side;
 use plotters::coord::Shift;
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
-
-/// Run colours; no red or orange, which mark failed and inconclusive sizes.
-const COLOURS: [RGBColor; 6] = [
-    RGBColor(31, 119, 180),
-    RGBColor(44, 160, 44),
-    RGBColor(148, 103, 189),
-    RGBColor(140, 86, 75),
-    RGBColor(23, 190, 207),
-    RGBColor(227, 119, 194),
-];
-pub(super) const FAIL: RGBColor = RGBColor(214, 0, 0);
-pub(super) const UNDECIDED: RGBColor = RGBColor(255, 140, 0);
-pub(super) const BOUND: RGBColor = RGBColor(64, 64, 64);
-/// The line up the panel where the size axis is broken (0 bytes left of it).
-const GAP: RGBColor = RGBColor(190, 190, 190);
-/// Dash and gap in pixels, one pattern a criterion so that two on a panel are told apart.
-const DASHES: [(i32, i32); 4] = [(8, 4), (2, 3), (14, 4), (5, 8)];
-/// A band is light enough that every line shows through it.
-pub(super) const BAND_OPACITY: f64 = 0.2;
-
-pub(super) fn colour(k: usize) -> RGBColor {
-    COLOURS[k % COLOURS.len()]
-}
-
-pub(super) fn dash(j: usize) -> (i32, i32) {
-    DASHES[j % DASHES.len()]
-}
-
-/// plotters' errors are generic over the backend; the user gets their words.
-pub(super) fn words<E: std::fmt::Display>(e: E) -> String {
-    e.to_string()
-}
 
 /// One panel: bands under every line (no band hides another run's line), then the criteria's
 /// bounds, the medians, the verdicts' intervals, and the marks of failed and inconclusive

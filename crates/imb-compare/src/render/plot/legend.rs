@@ -2,7 +2,7 @@
 //! bounds and the marks that appear.
 
 use super::data::{has_band, Figure, Launches, Overlay};
-use super::draw::{colour, dash, words, BAND_OPACITY, BOUND, FAIL, UNDECIDED};
+use super::style::{colour, dash, words, BAND_OPACITY, BOUND, FAIL, UNDECIDED};
 use crate::judge::criteria::Verdict;
 use crate::read::sides::Side;
 use plotters::coord::Shift;

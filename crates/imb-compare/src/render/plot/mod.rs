@@ -22,6 +22,7 @@ mod draw;
 #[cfg(test)]
 mod fixtures;
 mod legend;
+mod style;
 pub mod trend;
 
 pub use axes::file_name;
@@ -344,7 +345,7 @@ pub fn write(out: &mut PlotDir, c: &Comparison) -> Result<Vec<String>, Error> {
                 html_escape(&format!(
                     "{}{against}: {}",
                     cmp.new.label,
-                    crate::render::summary_line(t, c.metric)
+                    crate::render::words::summary_line(t, c.metric)
                 ))
             ));
         }

@@ -5,8 +5,8 @@
 //! down to the axis, a run that decided nothing an orange ring.
 
 use super::axes::{figure_label, figure_ticks, y_range};
-use super::draw::{colour, words, BAND_OPACITY, BOUND, FAIL, UNDECIDED};
 use super::legend::{draw_legend, Sample, LEGEND_ROW};
+use super::style::{colour, words, BAND_OPACITY, BOUND, FAIL, UNDECIDED};
 use super::{html_escape, put, PlotDir, MARKER, STYLE};
 use crate::error::Error;
 use crate::judge::stats::median;
