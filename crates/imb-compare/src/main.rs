@@ -238,41 +238,8 @@ fn against_base(m: &clap::ArgMatches) -> Result<u8, Stop> {
             "one run: give BASE and NEW, or --references FILE.toml to check one run".to_string(),
         ));
     }
-    if let (Some(list), Some(file)) = (&criteria, refs_path) {
-        if loaded.len() == 1 {
-            if let Some(c) = list
-                .iter()
-                .find(|c| c.reference == criteria::Reference::Baseline)
-            {
-                return Err(Stop::Input(
-                    Error::Line {
-                        file: file.clone(),
-                        line: c.line,
-                        msg: "reference \"baseline\" but one run given: name BASE before NEW"
-                            .to_string(),
-                    }
-                    .to_string(),
-                ));
-            }
-        }
-    }
-    // A launch on both sides is not evidence of anything: a verdict judged on it could pass
-    // a run against itself. Under criteria that is bad input, naming the launches.
-    if let (Some(_), Some((base, news))) = (&criteria, loaded.split_first()) {
-        for n in news {
-            let shared = sides::shared_launches(n, base);
-            if let Some((nf, bf)) = shared.first() {
-                let more = match shared.len() {
-                    1 => String::new(),
-                    k => format!(" and {} more", k - 1),
-                };
-                return Err(Stop::Input(format!(
-                    "{}: shares launches with the baseline {} ({nf} is {bf}{more}): BASE and NEW \
-                     must be independent launches to judge criteria",
-                    n.label, base.label
-                )));
-            }
-        }
+    if let Some(list) = &criteria {
+        judgeable(list, refs_path, &loaded)?;
     }
     // Dropped on any early return: what it made goes again (plot::PlotDir).
     let mut plots = match m.get_one::<String>("plot") {
@@ -284,23 +251,6 @@ fn against_base(m: &clap::ArgMatches) -> Result<u8, Stop> {
     } else {
         (Some(&loaded[0]), &loaded[1..])
     };
-    let acceptance = criteria::Acceptance {
-        flagged: m.get_flag("accept-flagged"),
-        oversubscribed: m.get_flag("accept-oversubscribed"),
-        incomplete: m.get_flag("accept-incomplete"),
-        differences: m
-            .get_many::<Kind>("accept-difference")
-            .into_iter()
-            .flatten()
-            .copied()
-            .collect(),
-        unrecorded: m
-            .get_many::<Kind>("accept-unrecorded")
-            .into_iter()
-            .flatten()
-            .copied()
-            .collect(),
-    };
     let c = comparison::build(
         base,
         news,
@@ -310,7 +260,7 @@ fn against_base(m: &clap::ArgMatches) -> Result<u8, Stop> {
             .as_deref()
             .zip(refs_path)
             .map(|(l, f)| (f.as_str(), l)),
-        &acceptance,
+        &acceptance(m),
     );
     let mut out = render::render(&c, format);
     if let (Some(j), Some(cr)) = (&junit_out, &c.criteria) {
@@ -336,6 +286,73 @@ fn against_base(m: &clap::ArgMatches) -> Result<u8, Stop> {
     }
     print(&out)?;
     Ok(c.exit_status())
+}
+
+/// Whether the runs `loaded` can be judged by the criteria `list` (from `refs_path`): a
+/// baseline to hold a "baseline" reference against, and no launch on both sides.
+fn judgeable(
+    list: &[criteria::Criterion],
+    refs_path: Option<&String>,
+    loaded: &[sides::Side],
+) -> Result<(), Stop> {
+    if let Some(file) = refs_path {
+        if loaded.len() == 1 {
+            if let Some(c) = list
+                .iter()
+                .find(|c| c.reference == criteria::Reference::Baseline)
+            {
+                return Err(Stop::Input(
+                    Error::Line {
+                        file: file.clone(),
+                        line: c.line,
+                        msg: "reference \"baseline\" but one run given: name BASE before NEW"
+                            .to_string(),
+                    }
+                    .to_string(),
+                ));
+            }
+        }
+    }
+    // A launch on both sides is not evidence of anything: a verdict judged on it could pass
+    // a run against itself. Under criteria that is bad input, naming the launches.
+    if let Some((base, news)) = loaded.split_first() {
+        for n in news {
+            let shared = sides::shared_launches(n, base);
+            if let Some((nf, bf)) = shared.first() {
+                let more = match shared.len() {
+                    1 => String::new(),
+                    k => format!(" and {} more", k - 1),
+                };
+                return Err(Stop::Input(format!(
+                    "{}: shares launches with the baseline {} ({nf} is {bf}{more}): BASE and NEW \
+                     must be independent launches to judge criteria",
+                    n.label, base.label
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// What the user accepts on purpose (`--accept-…`).
+fn acceptance(m: &clap::ArgMatches) -> criteria::Acceptance {
+    criteria::Acceptance {
+        flagged: m.get_flag("accept-flagged"),
+        oversubscribed: m.get_flag("accept-oversubscribed"),
+        incomplete: m.get_flag("accept-incomplete"),
+        differences: m
+            .get_many::<Kind>("accept-difference")
+            .into_iter()
+            .flatten()
+            .copied()
+            .collect(),
+        unrecorded: m
+            .get_many::<Kind>("accept-unrecorded")
+            .into_iter()
+            .flatten()
+            .copied()
+            .collect(),
+    }
 }
 
 fn store_cmd(m: &clap::ArgMatches) -> Result<u8, Stop> {

@@ -150,20 +150,11 @@ fn interleave_note(base: &Side, new: &Side) -> Option<String> {
     ))
 }
 
-/// Compare `news` with `base` (when given) and hold `criteria` (from `file`) against each.
-#[allow(clippy::too_many_arguments)]
-pub fn build<'a>(
-    base: Option<&'a Side>,
-    news: &'a [Side],
-    metric: Metric,
-    confidence: f64,
-    criteria: Option<(&str, &[Criterion])>,
-    acceptance: &Acceptance,
-) -> Comparison<'a> {
-    let news: Vec<&Side> = news.iter().collect();
+/// The informational lines: files that repeated a launch, launches in both runs, empty files
+/// passed over, the load the launches ran under, and runs whose launches did not alternate.
+fn notes(base: Option<&Side>, news: &[&Side], all: &[&Side]) -> Vec<String> {
     let mut notes = Vec::new();
-    let all: Vec<&Side> = base.into_iter().chain(news.iter().copied()).collect();
-    for s in &all {
+    for s in all {
         if s.repeats.is_empty() {
             continue;
         }
@@ -184,7 +175,7 @@ pub fn build<'a>(
         ));
     }
     if let Some(b) = base {
-        for n in &news {
+        for n in news {
             let shared = n
                 .runs
                 .iter()
@@ -207,14 +198,30 @@ pub fn build<'a>(
             names.join(", ")
         ));
     }
-    for s in &all {
+    for s in all {
         notes.extend(load_note(s));
     }
     if let Some(b) = base {
-        for n in &news {
+        for n in news {
             notes.extend(interleave_note(b, n));
         }
     }
+    notes
+}
+
+/// Compare `news` with `base` (when given) and hold `criteria` (from `file`) against each.
+#[allow(clippy::too_many_arguments)]
+pub fn build<'a>(
+    base: Option<&'a Side>,
+    news: &'a [Side],
+    metric: Metric,
+    confidence: f64,
+    criteria: Option<(&str, &[Criterion])>,
+    acceptance: &Acceptance,
+) -> Comparison<'a> {
+    let news: Vec<&Side> = news.iter().collect();
+    let all: Vec<&Side> = base.into_iter().chain(news.iter().copied()).collect();
+    let notes = notes(base, &news, &all);
     let named: Vec<(&Side, &str)> = all.iter().map(|s| (*s, s.label.as_str())).collect();
     let unrecorded = conditions::unrecorded(&named);
     let compared = match base {

@@ -5,6 +5,7 @@
 //! the value the renderers ([`crate::render`]) write. Nothing here formats an output file.
 
 pub mod agree;
+pub mod change;
 pub mod comparison;
 pub mod criteria;
 pub mod family;

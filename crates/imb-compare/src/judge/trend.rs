@@ -13,105 +13,13 @@
 //! noise of its own) and joins the segment; so does a run with too few launches for an
 //! interval at the confidence asked.
 
+pub use super::change::{change_points, Mark};
 use crate::error::Error;
-use crate::judge::stats::{median, ratio_interval};
-use crate::judge::versus::RESOLUTION;
+use crate::judge::stats::median;
 use crate::read::key::Metric;
 use crate::store::catalog::RunInfo;
 use crate::store::select::Selector;
 use crate::store::Store;
-
-/// What the rule says of one run.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Mark {
-    /// The first run with launches: nothing before it to hold it against.
-    First,
-    /// Within the noise of the runs before it.
-    Same,
-    /// A change point: its figure moved up (`true`) or down, by `ratio` to the segment before
-    /// it, with the interval of that ratio.
-    Change {
-        up: bool,
-        ratio: f64,
-        interval: (f64, f64),
-    },
-    /// Too few launches (in the run, or before it) for an interval: no decision.
-    Undecided,
-    /// Its conditions differ from the run before it (thread level, program, parameters, …):
-    /// not comparable, so no change is judged; a new series starts here.
-    Conditions,
-    /// Oversubscribed or cut short: not a whole measurement, left out of the series.
-    Excluded,
-}
-
-/// The rule of the module over `runs`, each the figures of one run's launches, in date order.
-pub fn change_points(runs: &[Vec<f64>], confidence: f64) -> Vec<Mark> {
-    let mut marks = Vec::with_capacity(runs.len());
-    let mut segment: Vec<usize> = Vec::new();
-    for (i, x) in runs.iter().enumerate() {
-        let pooled: Vec<f64> = segment
-            .iter()
-            .flat_map(|&j| runs[j].iter().copied())
-            .collect();
-        if pooled.is_empty() {
-            marks.push(if x.is_empty() {
-                Mark::Undecided
-            } else {
-                Mark::First
-            });
-            if !x.is_empty() {
-                segment.push(i);
-            }
-            continue;
-        }
-        let interval = if x.len() >= 2 && pooled.len() >= 2 {
-            ratio_interval(x, &pooled, confidence)
-        } else {
-            None
-        };
-        let Some((lo, hi)) = interval else {
-            marks.push(Mark::Undecided);
-            if !x.is_empty() {
-                segment.push(i);
-            }
-            continue;
-        };
-        let pm = median(&pooled);
-        // The run-to-run range of the segment, as ratios to its pooled median.
-        let (mut r_lo, mut r_hi) = (1.0f64, 1.0f64);
-        for &j in &segment {
-            let r = median(&runs[j]) / pm;
-            if r.is_finite() {
-                r_lo = r_lo.min(r);
-                r_hi = r_hi.max(r);
-            }
-        }
-        let m = median(x);
-        let beyond_print = (m - pm).abs() > RESOLUTION;
-        let mark = if beyond_print && lo > r_hi {
-            Some(true)
-        } else if beyond_print && hi < r_lo {
-            Some(false)
-        } else {
-            None
-        };
-        match mark {
-            Some(up) => {
-                marks.push(Mark::Change {
-                    up,
-                    ratio: m / pm,
-                    interval: (lo, hi),
-                });
-                segment = vec![i];
-            }
-            None => {
-                marks.push(Mark::Same);
-                segment.push(i);
-            }
-        }
-    }
-    marks
-}
 
 /// Which table of the benchmark: processes, groups, mode.
 type TableAt = (Option<usize>, usize, Option<String>);
@@ -151,6 +59,28 @@ pub struct Trend {
     pub without: Vec<(i64, String)>,
 }
 
+/// A stored run with the figures of the benchmark's tables it holds (by table), the tables
+/// without the figure and why, and its launches (none read when it has no such table).
+type RunCells = (RunInfo, Cells, Notes, Option<crate::read::sides::Side>);
+
+/// A run's figures, by table.
+type Cells = Vec<(TableAt, f64)>;
+
+/// A run's tables without the figure, with why.
+type Notes = Vec<(TableAt, String)>;
+
+/// What the stored runs hold of a query: each run's cells, the tables found, the column read,
+/// and whether tables were passed over for having sizes when none was asked (`sized`), or
+/// none when one was (`sizeless`): what the error says when no table is left.
+#[derive(Default)]
+struct Gathered {
+    per_run: Vec<RunCells>,
+    found: Vec<TableAt>,
+    column: String,
+    sized: bool,
+    sizeless: bool,
+}
+
 impl Store {
     /// The trend of `q` over the runs `sel` chooses (every run of `system` when `None`).
     pub fn trend(
@@ -159,7 +89,64 @@ impl Store {
         sel: Option<&Selector>,
         system: Option<&str>,
     ) -> Result<Trend, Error> {
-        let mut runs = match sel {
+        let mut runs = self.trend_runs(sel, system)?;
+        runs.sort_by(|a, b| a.date().cmp(b.date()).then(a.id.cmp(&b.id)));
+        let g = self.gather(&q, runs)?;
+        let name = |k: &TableAt| {
+            crate::read::key::table_title(&crate::read::key::TableKey {
+                benchmark: q.benchmark.clone(),
+                processes: k.0,
+                groups: k.1,
+                mode: k.2.clone().unwrap_or_default(),
+            })
+        };
+        let key = self.chosen_table(&q, &g, &name)?;
+        let mut points = Vec::new();
+        let mut sides = Vec::new();
+        let mut without = Vec::new();
+        for (r, cells, notes, side) in g.per_run {
+            let values: Vec<f64> = cells
+                .into_iter()
+                .filter(|(k, _)| *k == key)
+                .map(|(_, v)| v)
+                .collect();
+            match side {
+                Some(side) if !values.is_empty() => {
+                    points.push(Point {
+                        run: r,
+                        values,
+                        mark: Mark::Undecided,
+                        why: None,
+                    });
+                    sides.push(side);
+                }
+                _ => {
+                    let why = match notes.into_iter().find(|(k, _)| *k == key) {
+                        Some((_, why)) => why,
+                        None if side.is_none() => format!("no {}", q.benchmark),
+                        None => format!("no {}", name(&key)),
+                    };
+                    without.push((r.id, why));
+                }
+            }
+        }
+        mark_series(&mut points, &sides, q.confidence);
+        Ok(Trend {
+            table: name(&key),
+            column: g.column,
+            query: q,
+            points,
+            without,
+        })
+    }
+
+    /// The runs `sel` chooses, else every run of `system`, which must be one system's.
+    fn trend_runs(
+        &self,
+        sel: Option<&Selector>,
+        system: Option<&str>,
+    ) -> Result<Vec<RunInfo>, Error> {
+        Ok(match sel {
             Some(sel) => self.select(sel, system)?,
             None => {
                 let runs: Vec<_> = self
@@ -188,15 +175,12 @@ impl Store {
                 }
                 runs
             }
-        };
-        runs.sort_by(|a, b| a.date().cmp(b.date()).then(a.id.cmp(&b.id)));
-        // Which tables of the benchmark the runs hold: one must be chosen.
-        let mut found: Vec<TableAt> = Vec::new();
-        let mut per_run = Vec::new();
-        let mut column = String::new();
-        // Tables of the benchmark passed over for having sizes when none was asked, or none
-        // when one was: what the error says when no table is left.
-        let (mut sized, mut sizeless) = (false, false);
+        })
+    }
+
+    /// Each run's figures of the benchmark `q` follows, reading only the runs that list it.
+    fn gather(&self, q: &Query, runs: Vec<RunInfo>) -> Result<Gathered, Error> {
+        let mut g = Gathered::default();
         let listed = |name: &str| {
             name == q.benchmark
                 || name
@@ -206,70 +190,27 @@ impl Store {
         for r in runs {
             // The listed tables spare reading the launches of runs without the benchmark.
             if !r.tables.iter().any(|t| listed(t)) {
-                per_run.push((r, Vec::new(), Vec::new(), None));
+                g.per_run.push((r, Vec::new(), Vec::new(), None));
                 continue;
             }
             let side = self.side(format!("run {}", r.id), std::slice::from_ref(&r))?;
-            let mut cells: Vec<(TableAt, f64)> = Vec::new();
-            // Tables that hold no figure here, and why (flagged, size not measured).
-            let mut notes: Vec<(TableAt, String)> = Vec::new();
-            for launch in &side.runs {
-                for t in &launch.tables {
-                    if t.benchmark != q.benchmark
-                        || q.processes.is_some_and(|p| t.processes != Some(p))
-                    {
-                        continue;
-                    }
-                    let Some(col) = q.metric.column(t) else {
-                        continue;
-                    };
-                    let b = t.column("bytes");
-                    match (b, q.bytes) {
-                        (Some(_), None) => sized = true,
-                        (None, Some(_)) => sizeless = true,
-                        _ => {}
-                    }
-                    if b.is_some() != q.bytes.is_some() {
-                        continue;
-                    }
-                    let key = (t.processes, t.groups, t.mode.clone());
-                    if let Some(f) = t.flags_at(q.bytes).next() {
-                        notes.push((key, format!("flagged {}", f.name())));
-                        continue;
-                    }
-                    // A sizeless table's rows are its groups' (one row outside Multi- tables).
-                    let xs: Vec<f64> = t
-                        .rows
-                        .iter()
-                        .filter(|row| b.is_none_or(|b| Some(row[b] as u64) == q.bytes))
-                        .map(|row| row[col])
-                        .collect();
-                    if xs.is_empty() {
-                        notes.push((key, format!("not measured{}", at_bytes(q.bytes))));
-                        continue;
-                    }
-                    if !found.contains(&key) {
-                        found.push(key.clone());
-                    }
-                    column = match t.columns[col].as_str() {
-                        "mbytes" => "Mbytes/sec".to_string(),
-                        "msg_per_s" => "Msg/sec".to_string(),
-                        c => format!("{c}[usec]"),
-                    };
-                    cells.push((key, median(&xs)));
-                }
-            }
-            per_run.push((r, cells, notes, Some(side)));
+            let (cells, notes) = g.cells(q, &side);
+            g.per_run.push((r, cells, notes, Some(side)));
         }
-        let name = |k: &TableAt| {
-            crate::read::key::table_title(&crate::read::key::TableKey {
-                benchmark: q.benchmark.clone(),
-                processes: k.0,
-                groups: k.1,
-                mode: k.2.clone().unwrap_or_default(),
-            })
-        };
-        let key = match found.as_slice() {
+        Ok(g)
+    }
+
+    /// The one table of the benchmark the trend follows, or why there is none (sizes asked
+    /// of a sizeless table or none of a sized one, every figure flagged, no such table) or
+    /// several (`name` words a table).
+    fn chosen_table(
+        &self,
+        q: &Query,
+        g: &Gathered,
+        name: &dyn Fn(&TableAt) -> String,
+    ) -> Result<TableAt, Error> {
+        let (found, per_run, sized, sizeless) = (&g.found, &g.per_run, g.sized, g.sizeless);
+        Ok(match found.as_slice() {
             [] if sized => {
                 return Err(Error::Arg {
                     arg: "--bytes".into(),
@@ -333,44 +274,62 @@ impl Store {
                     many.iter().map(name).collect::<Vec<_>>().join("; ")
                 )))
             }
-        };
-        let mut points = Vec::new();
-        let mut sides = Vec::new();
-        let mut without = Vec::new();
-        for (r, cells, notes, side) in per_run {
-            let values: Vec<f64> = cells
-                .into_iter()
-                .filter(|(k, _)| *k == key)
-                .map(|(_, v)| v)
-                .collect();
-            match side {
-                Some(side) if !values.is_empty() => {
-                    points.push(Point {
-                        run: r,
-                        values,
-                        mark: Mark::Undecided,
-                        why: None,
-                    });
-                    sides.push(side);
+        })
+    }
+}
+
+impl Gathered {
+    /// The figures of one run's launches (`side`) at the query's size, by table, and the
+    /// tables that hold none there, with why (flagged, size not measured).
+    fn cells(&mut self, q: &Query, side: &crate::read::sides::Side) -> (Cells, Notes) {
+        let mut cells: Cells = Vec::new();
+        let mut notes: Notes = Vec::new();
+        for launch in &side.runs {
+            for t in &launch.tables {
+                if t.benchmark != q.benchmark || q.processes.is_some_and(|p| t.processes != Some(p))
+                {
+                    continue;
                 }
-                _ => {
-                    let why = match notes.into_iter().find(|(k, _)| *k == key) {
-                        Some((_, why)) => why,
-                        None if side.is_none() => format!("no {}", q.benchmark),
-                        None => format!("no {}", name(&key)),
-                    };
-                    without.push((r.id, why));
+                let Some(col) = q.metric.column(t) else {
+                    continue;
+                };
+                let b = t.column("bytes");
+                match (b, q.bytes) {
+                    (Some(_), None) => self.sized = true,
+                    (None, Some(_)) => self.sizeless = true,
+                    _ => {}
                 }
+                if b.is_some() != q.bytes.is_some() {
+                    continue;
+                }
+                let key = (t.processes, t.groups, t.mode.clone());
+                if let Some(f) = t.flags_at(q.bytes).next() {
+                    notes.push((key, format!("flagged {}", f.name())));
+                    continue;
+                }
+                // A sizeless table's rows are its groups' (one row outside Multi- tables).
+                let xs: Vec<f64> = t
+                    .rows
+                    .iter()
+                    .filter(|row| b.is_none_or(|b| Some(row[b] as u64) == q.bytes))
+                    .map(|row| row[col])
+                    .collect();
+                if xs.is_empty() {
+                    notes.push((key, format!("not measured{}", at_bytes(q.bytes))));
+                    continue;
+                }
+                if !self.found.contains(&key) {
+                    self.found.push(key.clone());
+                }
+                self.column = match t.columns[col].as_str() {
+                    "mbytes" => "Mbytes/sec".to_string(),
+                    "msg_per_s" => "Msg/sec".to_string(),
+                    c => format!("{c}[usec]"),
+                };
+                cells.push((key, median(&xs)));
             }
         }
-        mark_series(&mut points, &sides, q.confidence);
-        Ok(Trend {
-            table: name(&key),
-            column,
-            query: q,
-            points,
-            without,
-        })
+        (cells, notes)
     }
 }
 

@@ -208,6 +208,33 @@ fn moved(
         .collect()
 }
 
+/// The sizes a side printed in place of a row (IMB 2021's time-out), added to `rows` of table
+/// `key`: shown, with no figure.
+fn no_figure_rows(
+    key: &TableKey,
+    indexes: [&FlagIndex; 2],
+    flags_of: &dyn Fn(Option<u64>) -> Vec<(Flag, &'static str)>,
+    rows: &mut Vec<Row>,
+) {
+    for ix in indexes {
+        for (&bytes, fs) in ix.get(key).into_iter().flatten() {
+            let no_figure = fs.iter().any(|f| !f.has_figure());
+            if no_figure && !rows.iter().any(|r| r.bytes == bytes) {
+                rows.push(Row {
+                    group: None,
+                    bytes,
+                    base: f64::NAN,
+                    new: f64::NAN,
+                    ratio: None,
+                    interval: None,
+                    change: Change::Unknown,
+                    flags: flags_of(bytes),
+                });
+            }
+        }
+    }
+}
+
 /// `new` against `base` for `metric`: every table both printed, in key order.
 pub fn versus(base: &Side, new: &Side, metric: Metric, confidence: f64) -> Vec<TableVs> {
     let world = world_counts(&[base, new]);
@@ -279,24 +306,7 @@ pub fn versus(base: &Side, new: &Side, metric: Metric, confidence: f64) -> Vec<T
                     }
                 })
                 .collect();
-            // Sizes a side printed in place of a row (IMB 2021's time-out): shown, no figure.
-            for ix in [&fb, &fnew] {
-                for (&bytes, fs) in ix.get(&t.key).into_iter().flatten() {
-                    let no_figure = fs.iter().any(|f| !f.has_figure());
-                    if no_figure && !rows.iter().any(|r| r.bytes == bytes) {
-                        rows.push(Row {
-                            group: None,
-                            bytes,
-                            base: f64::NAN,
-                            new: f64::NAN,
-                            ratio: None,
-                            interval: None,
-                            change: Change::Unknown,
-                            flags: flags_of(bytes),
-                        });
-                    }
-                }
-            }
+            no_figure_rows(&t.key, [&fb, &fnew], &flags_of, &mut rows);
             rows.sort_by_key(|r| (r.group, r.bytes));
             TableVs {
                 differences: conditions::table_differences(

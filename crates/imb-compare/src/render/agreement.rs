@@ -68,6 +68,36 @@ fn pct(x: f64) -> String {
 pub fn report(sides: &[Side], metric: Metric, brief: bool) -> String {
     let mut s = String::new();
     let ours = &sides[0];
+    preamble(sides, metric, &mut s);
+    let close = placement(sides, &mut s);
+    let compared = against_each(sides, metric);
+    if !brief {
+        size_tables(ours, &compared, &mut s);
+    }
+    summary(
+        sides,
+        compared,
+        &format!("{} against each other side, all launches", ours.label),
+        &mut s,
+    );
+    if let Some((limit, close)) = close {
+        summary(
+            &close,
+            against_each(&close, metric),
+            &format!(
+                "{} against each other side, only the launches with core-to-core latency at most \
+                 {limit:.0} ns before and after",
+                ours.label
+            ),
+            &mut s,
+        );
+    }
+    s
+}
+
+/// The report's head: each side's launches, a warning when they are too few for the rank
+/// test, the thread levels and the other differences of conditions.
+fn preamble(sides: &[Side], metric: Metric, s: &mut String) {
     let _ = writeln!(s, "# imb-compare agreement: metric {}", metric.name());
     for side in sides {
         let unfinished = side
@@ -110,69 +140,50 @@ pub fn report(sides: &[Side], metric: Metric, brief: bool) -> String {
              with -thread_level set to the other side's level."
         );
     }
-    let close = placement(sides, &mut s);
-    let compared = against_each(sides, metric);
-    if !brief {
-        for (label, tables) in &compared {
-            let _ = writeln!(s, "\n# {} against {}", ours.label, label);
-            for t in tables {
-                let _ = writeln!(s, "\n# {}: {}", table_title(&t.key), t.verdict_text());
+}
+
+/// Each shared table of `ours` against each other side (`compared`), size by size.
+fn size_tables(ours: &Side, compared: &[(String, Vec<TableCmp>)], s: &mut String) {
+    for (label, tables) in compared {
+        let _ = writeln!(s, "\n# {} against {}", ours.label, label);
+        for t in tables {
+            let _ = writeln!(s, "\n# {}: {}", table_title(&t.key), t.verdict_text());
+            let _ = writeln!(
+                s,
+                "{:>10} {:>12} {:>12} {:>8} {:>8} {:>8}  difference",
+                "#bytes",
+                trunc(&ours.label, 12),
+                trunc(label, 12),
+                "ratio",
+                "cv_a%",
+                "cv_b%"
+            );
+            for c in &t.cells {
+                let size = match (c.group, c.bytes) {
+                    (Some(g), Some(b)) => format!("g{g}:{b}"),
+                    (None, Some(b)) => b.to_string(),
+                    (Some(g), None) => format!("g{g}"),
+                    (None, None) => "-".to_string(),
+                };
+                let sep = match c.separation {
+                    Separation::Lower => "lower",
+                    Separation::Higher => "higher",
+                    Separation::Overlap => "within noise",
+                    Separation::Unknown => "-",
+                };
                 let _ = writeln!(
                     s,
-                    "{:>10} {:>12} {:>12} {:>8} {:>8} {:>8}  difference",
-                    "#bytes",
-                    trunc(&ours.label, 12),
-                    trunc(label, 12),
-                    "ratio",
-                    "cv_a%",
-                    "cv_b%"
+                    "{:>10} {:>12} {:>12} {:>8} {:>8} {:>8}  {sep}",
+                    size,
+                    num(median(&c.values_a())),
+                    num(median(&c.values_b())),
+                    c.ratio.map_or("-".into(), |r| format!("{r:.3}")),
+                    pct(cv(&c.values_a())),
+                    pct(cv(&c.values_b())),
                 );
-                for c in &t.cells {
-                    let size = match (c.group, c.bytes) {
-                        (Some(g), Some(b)) => format!("g{g}:{b}"),
-                        (None, Some(b)) => b.to_string(),
-                        (Some(g), None) => format!("g{g}"),
-                        (None, None) => "-".to_string(),
-                    };
-                    let sep = match c.separation {
-                        Separation::Lower => "lower",
-                        Separation::Higher => "higher",
-                        Separation::Overlap => "within noise",
-                        Separation::Unknown => "-",
-                    };
-                    let _ = writeln!(
-                        s,
-                        "{:>10} {:>12} {:>12} {:>8} {:>8} {:>8}  {sep}",
-                        size,
-                        num(median(&c.values_a())),
-                        num(median(&c.values_b())),
-                        c.ratio.map_or("-".into(), |r| format!("{r:.3}")),
-                        pct(cv(&c.values_a())),
-                        pct(cv(&c.values_b())),
-                    );
-                }
             }
         }
     }
-    summary(
-        sides,
-        compared,
-        &format!("{} against each other side, all launches", ours.label),
-        &mut s,
-    );
-    if let Some((limit, close)) = close {
-        summary(
-            &close,
-            against_each(&close, metric),
-            &format!(
-                "{} against each other side, only the launches with core-to-core latency at most \
-                 {limit:.0} ns before and after",
-                ours.label
-            ),
-            &mut s,
-        );
-    }
-    s
 }
 
 /// Launches whose placement probe stayed within this factor of the lowest probe seen count as

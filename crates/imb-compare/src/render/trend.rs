@@ -3,7 +3,7 @@
 //! the runs without the figure.
 
 use crate::judge::stats::median;
-use crate::judge::trend::{Mark, Trend};
+use crate::judge::trend::{Mark, Point, Trend};
 
 impl Trend {
     /// The trend as a text table.
@@ -36,30 +36,7 @@ impl Trend {
             let lo = v.iter().copied().fold(f64::INFINITY, f64::min);
             let hi = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
             let cv = crate::judge::stats::cv(v);
-            let change = match p.mark {
-                Mark::First => "first".to_string(),
-                Mark::Same => String::new(),
-                Mark::Undecided => "undecided (too few launches)".to_string(),
-                Mark::Conditions => format!(
-                    "conditions differ, a new series: {}",
-                    p.why.as_deref().unwrap_or("")
-                ),
-                Mark::Excluded => format!("left out: {}", p.why.as_deref().unwrap_or("")),
-                Mark::Change {
-                    up,
-                    ratio,
-                    interval,
-                } => format!(
-                    "CHANGE {} x{ratio:.3} [{:.3}, {:.3}]",
-                    if up == self.higher_is_worse() {
-                        "worse"
-                    } else {
-                        "better"
-                    },
-                    interval.0,
-                    interval.1
-                ),
-            };
+            let change = self.change(p);
             rows.push(vec![
                 p.run.id.to_string(),
                 p.run.date().get(..10).unwrap_or(p.run.date()).to_string(),
@@ -76,23 +53,7 @@ impl Trend {
                 change,
             ]);
         }
-        let widths: Vec<usize> = (0..rows[0].len())
-            .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
-            .collect();
-        for r in rows {
-            let mut line = String::new();
-            for (c, cell) in r.iter().enumerate() {
-                let pad = " ".repeat(widths[c] - cell.chars().count());
-                // Numbers right-aligned, words left.
-                if c == 0 || (3..8).contains(&c) {
-                    line.push_str(&format!("{pad}{cell}  "));
-                } else {
-                    line.push_str(&format!("{cell}{pad}  "));
-                }
-            }
-            out.push_str(&imb_core::error::plain(line.trim_end()));
-            out.push('\n');
-        }
+        out.push_str(&grid(rows));
         let changes = self
             .points
             .iter()
@@ -116,4 +77,56 @@ impl Trend {
         out.push('\n');
         out
     }
+
+    /// A point's mark in words: first, a change (worse or better, by how much), a new series
+    /// (with why), left out (with why), undecided, or nothing.
+    fn change(&self, p: &Point) -> String {
+        match p.mark {
+            Mark::First => "first".to_string(),
+            Mark::Same => String::new(),
+            Mark::Undecided => "undecided (too few launches)".to_string(),
+            Mark::Conditions => format!(
+                "conditions differ, a new series: {}",
+                p.why.as_deref().unwrap_or("")
+            ),
+            Mark::Excluded => format!("left out: {}", p.why.as_deref().unwrap_or("")),
+            Mark::Change {
+                up,
+                ratio,
+                interval,
+            } => format!(
+                "CHANGE {} x{ratio:.3} [{:.3}, {:.3}]",
+                if up == self.higher_is_worse() {
+                    "worse"
+                } else {
+                    "better"
+                },
+                interval.0,
+                interval.1
+            ),
+        }
+    }
+}
+
+/// The rows as aligned columns, numbers right-aligned and words left, one line each.
+fn grid(rows: Vec<Vec<String>>) -> String {
+    let mut out = String::new();
+    let widths: Vec<usize> = (0..rows[0].len())
+        .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
+        .collect();
+    for r in rows {
+        let mut line = String::new();
+        for (c, cell) in r.iter().enumerate() {
+            let pad = " ".repeat(widths[c] - cell.chars().count());
+            // Numbers right-aligned, words left.
+            if c == 0 || (3..8).contains(&c) {
+                line.push_str(&format!("{pad}{cell}  "));
+            } else {
+                line.push_str(&format!("{cell}{pad}  "));
+            }
+        }
+        out.push_str(&imb_core::error::plain(line.trim_end()));
+        out.push('\n');
+    }
+    out
 }

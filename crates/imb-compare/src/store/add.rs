@@ -251,26 +251,7 @@ fn add_run(
     let mut run_id: Option<i64> = None;
     let mut count = 0;
     for l in &p.launches {
-        let mut known: Option<(i64, i64)> = None; // (launch, run)
-        let mut fresh = Vec::new();
-        for f in &l.files {
-            let hit: Option<(i64, i64)> = tx
-                .query_row(
-                    "SELECT f.launch, l.run FROM files f JOIN launches l ON l.id = f.launch \
-                         WHERE f.sha256 = ?1",
-                    [&f.sha256],
-                    |r| Ok((r.get(0)?, r.get(1)?)),
-                )
-                .optional()
-                .map_err(e)?;
-            match hit {
-                Some(h) => {
-                    out.stored.push((f.name.clone(), h.1));
-                    known.get_or_insert(h);
-                }
-                None => fresh.push(f),
-            }
-        }
+        let (mut known, fresh) = stored_files(tx, &l.files, &mut out.stored).map_err(e)?;
         if fresh.is_empty() {
             continue;
         }
@@ -338,6 +319,39 @@ fn add_run(
         out.run = Some((rid, count));
     }
     Ok(out)
+}
+
+/// The stored launch and run (`(launch, run)`) a launch's files join, if any, and its files
+/// not stored yet.
+type Found<'a> = (Option<(i64, i64)>, Vec<&'a File>);
+
+/// Which of a launch's `files` the store already keeps (each named in `stored` with its run),
+/// the stored launch (and run) the first of them belongs to, and the files it does not keep.
+fn stored_files<'a>(
+    tx: &rusqlite::Transaction,
+    files: &'a [File],
+    stored: &mut Vec<(String, i64)>,
+) -> rusqlite::Result<Found<'a>> {
+    let mut known: Option<(i64, i64)> = None; // (launch, run)
+    let mut fresh = Vec::new();
+    for f in files {
+        let hit: Option<(i64, i64)> = tx
+            .query_row(
+                "SELECT f.launch, l.run FROM files f JOIN launches l ON l.id = f.launch \
+                     WHERE f.sha256 = ?1",
+                [&f.sha256],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?;
+        match hit {
+            Some(h) => {
+                stored.push((f.name.clone(), h.1));
+                known.get_or_insert(h);
+            }
+            None => fresh.push(f),
+        }
+    }
+    Ok((known, fresh))
 }
 
 /// A run's date: its first launch's start.

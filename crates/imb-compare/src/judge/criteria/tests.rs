@@ -1,4 +1,5 @@
 use super::*;
+use crate::read::key::Metric;
 use crate::read::run::Flag;
 use crate::read::sides::fixture_side as side;
 

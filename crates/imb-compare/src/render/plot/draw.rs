@@ -10,9 +10,35 @@ use crate::judge::stats::median;
 use crate::read::key::table_title;
 use crate::read::key::{Metric, TableKey};
 use crate::read::sides::Side;
+use plotters::coord::cartesian::Cartesian2d;
+use plotters::coord::ranged1d::Ranged;
 use plotters::coord::Shift;
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
+
+/// Where a size and a figure sit on a panel: the size axis, and the figure clamped to the
+/// panel's range.
+struct Place<'a> {
+    axis: &'a SizeAxis,
+    y0: f64,
+    y1: f64,
+}
+
+impl Place<'_> {
+    fn x(&self, b: u64) -> f64 {
+        self.axis.x(b)
+    }
+
+    fn y(&self, v: f64) -> f64 {
+        v.clamp(self.y0, self.y1)
+    }
+}
+
+/// A panel's chart: sizes across, figures up (a log scale with its key points).
+type Chart<'a, DB, Y> = ChartContext<'a, DB, Cartesian2d<SizeCoord, Y>>;
+
+/// A run's line on a panel: its colour index, its points, whether it has a band.
+type Line = (usize, Vec<Point>, bool);
 
 /// One panel: bands under every line (no band hides another run's line), then the criteria's
 /// bounds, the medians, the verdicts' intervals, and the marks of failed and inconclusive
@@ -51,7 +77,6 @@ fn draw_panel<DB: DrawingBackend>(
     let Some((y0, y1)) = y_range(ys) else {
         return Ok(());
     };
-    let y = |v: f64| v.clamp(y0, y1);
     let sizes = lines
         .iter()
         .flat_map(|(_, p, _)| p.iter().map(|q| q.bytes))
@@ -60,7 +85,6 @@ fn draw_panel<DB: DrawingBackend>(
     let Some(axis) = SizeAxis::new(sizes) else {
         return Ok(());
     };
-    let x = |b: u64| axis.x(b);
     let (bold, light) = figure_ticks(y0, y1);
     let mut chart = ChartBuilder::on(area)
         .caption(caption, ("sans-serif", 16))
@@ -88,23 +112,49 @@ fn draw_panel<DB: DrawingBackend>(
         .draw()
         .map_err(words)?;
     if let Some(g) = axis.gap() {
-        // The break between 0 bytes and the rest: a light line up the panel and a double
-        // slash on the size axis. (Solid: a dashed line is an SVG element a dash.)
-        chart
-            .draw_series(std::iter::once(PathElement::new(
-                vec![(g, y0), (g, y1)],
-                GAP.stroke_width(1),
-            )))
-            .map_err(words)?;
-        let slash =
-            |dx: i32| PathElement::new(vec![(dx - 4, 6), (dx + 4, -6)], BOUND.stroke_width(2));
-        chart
-            .draw_series(std::iter::once(
-                EmptyElement::at((g, y0)) + slash(-3) + slash(3),
-            ))
-            .map_err(words)?;
+        draw_gap(&mut chart, g, (y0, y1))?;
     }
-    for (k, p, band) in &lines {
+    let at = Place {
+        axis: &axis,
+        y0,
+        y1,
+    };
+    draw_bands(&mut chart, &lines, &at)?;
+    draw_bounds(&mut chart, over, crits, &at)?;
+    draw_medians(&mut chart, &lines, &at)?;
+    draw_intervals(&mut chart, over, order, &at)?;
+    draw_marks(&mut chart, panel, over, &at)
+}
+
+/// The break between 0 bytes and the rest, at `g`: a light line up the panel and a double
+/// slash on the size axis. (Solid: a dashed line is an SVG element a dash.)
+fn draw_gap<DB: DrawingBackend, Y: Ranged<ValueType = f64>>(
+    chart: &mut Chart<'_, DB, Y>,
+    g: f64,
+    (y0, y1): (f64, f64),
+) -> Result<(), String> {
+    chart
+        .draw_series(std::iter::once(PathElement::new(
+            vec![(g, y0), (g, y1)],
+            GAP.stroke_width(1),
+        )))
+        .map_err(words)?;
+    let slash = |dx: i32| PathElement::new(vec![(dx - 4, 6), (dx + 4, -6)], BOUND.stroke_width(2));
+    chart
+        .draw_series(std::iter::once(
+            EmptyElement::at((g, y0)) + slash(-3) + slash(3),
+        ))
+        .map_err(words)?;
+    Ok(())
+}
+
+/// Each run's band (lowest to highest launch), under every line.
+fn draw_bands<DB: DrawingBackend, Y: Ranged<ValueType = f64>>(
+    chart: &mut Chart<'_, DB, Y>,
+    lines: &[Line],
+    at: &Place,
+) -> Result<(), String> {
+    for (k, p, band) in lines {
         if !band {
             continue;
         }
@@ -114,8 +164,8 @@ fn draw_panel<DB: DrawingBackend>(
         if rest.len() >= 2 {
             let outline: Vec<(f64, f64)> = rest
                 .iter()
-                .map(|q| (x(q.bytes), y(q.hi)))
-                .chain(rest.iter().rev().map(|q| (x(q.bytes), y(q.lo))))
+                .map(|q| (at.x(q.bytes), at.y(q.hi)))
+                .chain(rest.iter().rev().map(|q| (at.x(q.bytes), at.y(q.lo))))
                 .collect();
             chart
                 .draw_series(std::iter::once(Polygon::new(outline, fill)))
@@ -125,18 +175,28 @@ fn draw_panel<DB: DrawingBackend>(
             .iter()
             .chain(if rest.len() == 1 { &rest[..] } else { &[] })
         {
-            let c = x(q.bytes);
+            let c = at.x(q.bytes);
             let outline = vec![
-                (c - 0.2, y(q.hi)),
-                (c + 0.2, y(q.hi)),
-                (c + 0.2, y(q.lo)),
-                (c - 0.2, y(q.lo)),
+                (c - 0.2, at.y(q.hi)),
+                (c + 0.2, at.y(q.hi)),
+                (c + 0.2, at.y(q.lo)),
+                (c - 0.2, at.y(q.lo)),
             ];
             chart
                 .draw_series(std::iter::once(Polygon::new(outline, fill)))
                 .map_err(words)?;
         }
     }
+    Ok(())
+}
+
+/// The criteria's bounds, one dash pattern a criterion (`crits`).
+fn draw_bounds<DB: DrawingBackend, Y: Ranged<ValueType = f64>>(
+    chart: &mut Chart<'_, DB, Y>,
+    over: &Overlay,
+    crits: &[(String, usize)],
+    at: &Place,
+) -> Result<(), String> {
     for b in &over.bounds {
         let j = crits
             .iter()
@@ -149,7 +209,7 @@ fn draw_panel<DB: DrawingBackend>(
                 let mut pts: Vec<(f64, f64)> = side
                     .iter()
                     .filter(|p| (p.0 == 0) == zero)
-                    .map(|&(b, v)| (x(b), y(v)))
+                    .map(|&(b, v)| (at.x(b), at.y(v)))
                     .collect();
                 // A bound on one size is a short level of its own, not an invisible point.
                 if let [(c, v)] = pts[..] {
@@ -169,13 +229,22 @@ fn draw_panel<DB: DrawingBackend>(
             }
         }
     }
-    for (k, p, _) in &lines {
+    Ok(())
+}
+
+/// Each run's medians: a line right of the break, a point at every size.
+fn draw_medians<DB: DrawingBackend, Y: Ranged<ValueType = f64>>(
+    chart: &mut Chart<'_, DB, Y>,
+    lines: &[Line],
+    at: &Place,
+) -> Result<(), String> {
+    for (k, p, _) in lines {
         // No line across the break: the distance from 0 bytes to the next size is no size.
-        let pts: Vec<(f64, f64)> = p.iter().map(|q| (x(q.bytes), y(q.median))).collect();
+        let pts: Vec<(f64, f64)> = p.iter().map(|q| (at.x(q.bytes), at.y(q.median))).collect();
         let rest: Vec<(f64, f64)> = p
             .iter()
             .filter(|q| q.bytes > 0)
-            .map(|q| (x(q.bytes), y(q.median)))
+            .map(|q| (at.x(q.bytes), at.y(q.median)))
             .collect();
         chart
             .draw_series(LineSeries::new(rest, colour(*k).stroke_width(2)))
@@ -184,30 +253,50 @@ fn draw_panel<DB: DrawingBackend>(
             .draw_series(pts.iter().map(|&p| Circle::new(p, 3, colour(*k).filled())))
             .map_err(words)?;
     }
-    // Each verdict's interval as an error bar in its run's colour, over the light band.
+    Ok(())
+}
+
+/// Each verdict's interval as an error bar in its run's colour, over the light band.
+fn draw_intervals<DB: DrawingBackend, Y: Ranged<ValueType = f64>>(
+    chart: &mut Chart<'_, DB, Y>,
+    over: &Overlay,
+    order: &[String],
+    at: &Place,
+) -> Result<(), String> {
     for i in &over.intervals {
         let Some(k) = order.iter().position(|l| *l == i.side) else {
             continue;
         };
         let style = colour(k).stroke_width(2);
-        let c = x(i.bytes);
+        let c = at.x(i.bytes);
         let cap = || PathElement::new(vec![(-5, 0), (5, 0)], style);
         chart
             .draw_series(std::iter::once(PathElement::new(
-                vec![(c, y(i.lo)), (c, y(i.hi))],
+                vec![(c, at.y(i.lo)), (c, at.y(i.hi))],
                 style,
             )))
             .map_err(words)?;
         chart
             .draw_series([
-                EmptyElement::at((c, y(i.lo))) + cap(),
-                EmptyElement::at((c, y(i.hi))) + cap(),
+                EmptyElement::at((c, at.y(i.lo))) + cap(),
+                EmptyElement::at((c, at.y(i.hi))) + cap(),
             ])
             .map_err(words)?;
     }
-    let at = |side: &str, b: u64, values: &[f64]| -> Vec<(f64, f64)> {
+    Ok(())
+}
+
+/// The marks of failed (a cross) and inconclusive (a ring) sizes, at each launch's figure,
+/// else at the run's median there.
+fn draw_marks<DB: DrawingBackend, Y: Ranged<ValueType = f64>>(
+    chart: &mut Chart<'_, DB, Y>,
+    panel: &Panel,
+    over: &Overlay,
+    at: &Place,
+) -> Result<(), String> {
+    let spot = |side: &str, b: u64, values: &[f64]| -> Vec<(f64, f64)> {
         if !values.is_empty() {
-            return values.iter().map(|v| (x(b), y(*v))).collect();
+            return values.iter().map(|v| (at.x(b), at.y(*v))).collect();
         }
         let median = panel
             .runs
@@ -215,13 +304,13 @@ fn draw_panel<DB: DrawingBackend>(
             .and_then(|l| l.get(&b))
             .filter(|v| !v.is_empty())
             .map(|v| median(v));
-        median.map(|m| vec![(x(b), y(m))]).unwrap_or_default()
+        median.map(|m| vec![(at.x(b), at.y(m))]).unwrap_or_default()
     };
     let marked = |want: Verdict| {
         over.marks
             .iter()
             .filter(move |(_, (v, _))| *v == want)
-            .flat_map(move |((side, b), (_, values))| at(side, *b, values))
+            .flat_map(move |((side, b), (_, values))| spot(side, *b, values))
     };
     chart
         .draw_series(

@@ -11,6 +11,9 @@ use super::{html_escape, put, PlotDir, MARKER, STYLE};
 use crate::error::Error;
 use crate::judge::stats::median;
 use crate::judge::trend::{Mark, Trend};
+use plotters::coord::cartesian::Cartesian2d;
+use plotters::coord::ranged1d::Ranged;
+use plotters::coord::types::RangedCoordf64;
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 
@@ -61,7 +64,6 @@ pub fn svg(t: &Trend) -> Result<String, String> {
         let Some((y0, y1)) = y_range(pts.iter().flat_map(|p| [p.1, p.2, p.3])) else {
             return Err("no positive figure to plot".to_string());
         };
-        let y = |v: f64| v.clamp(y0, y1);
         let x1 = (pts.len().max(2) - 1) as f64 + 0.5;
         let (bold, light) = figure_ticks(y0, y1);
         let caption = format!("{}: trend over stored runs", t.title());
@@ -107,88 +109,106 @@ pub fn svg(t: &Trend) -> Result<String, String> {
             .light_line_style(RGBColor(240, 240, 240))
             .draw()
             .map_err(words)?;
-        if pts.len() >= 2 {
-            let outline: Vec<(f64, f64)> = pts
-                .iter()
-                .map(|p| (p.0, y(p.3)))
-                .chain(pts.iter().rev().map(|p| (p.0, y(p.2))))
-                .collect();
-            chart
-                .draw_series(std::iter::once(Polygon::new(
-                    outline,
-                    colour(0).mix(BAND_OPACITY).filled(),
-                )))
-                .map_err(words)?;
-        }
-        // A change point's dashed line runs the panel's height, under the line and marks.
-        for (p, q) in t.points.iter().zip(&pts) {
-            if matches!(p.mark, Mark::Change { .. }) {
-                chart
-                    .draw_series(std::iter::once(DashedPathElement::new(
-                        vec![(q.0, y0), (q.0, y1)],
-                        6,
-                        4,
-                        BOUND.stroke_width(1),
-                    )))
-                    .map_err(words)?;
-            }
-        }
-        let line: Vec<(f64, f64)> = pts.iter().map(|p| (p.0, y(p.1))).collect();
-        chart
-            .draw_series(LineSeries::new(line.clone(), colour(0).stroke_width(2)))
-            .map_err(words)?;
-        chart
-            .draw_series(line.iter().map(|&p| Circle::new(p, 3, colour(0).filled())))
-            .map_err(words)?;
-        let at = |want: fn(&Mark) -> bool| {
-            t.points
-                .iter()
-                .zip(&line)
-                .filter(move |(p, _)| want(&p.mark))
-                .map(|(_, &q)| q)
-        };
-        chart
-            .draw_series(
-                at(|m| *m == Mark::Undecided).map(|p| Circle::new(p, 7, UNDECIDED.stroke_width(2))),
-            )
-            .map_err(words)?;
-        chart
-            .draw_series(
-                at(|m| matches!(m, Mark::Change { .. }))
-                    .map(|p| Cross::new(p, 6, FAIL.stroke_width(3))),
-            )
-            .map_err(words)?;
-        let system = t
-            .points
-            .first()
-            .map(|p| p.run.system.as_str())
-            .unwrap_or("-");
-        let entries = vec![
-            (
-                Sample::Run {
-                    colour: 0,
-                    band: true,
-                },
-                format!(
-                    "system {system}: median over each run's launches, band lowest to highest launch"
-                ),
-            ),
-            (
-                Sample::Fail,
-                format!(
-                    "change point: beyond the runs before it ({} % interval; doc/ACCEPTANCE.md, Trends)",
-                    crate::judge::criteria::percent(t.query.confidence)
-                ),
-            ),
-            (
-                Sample::Inconclusive,
-                "undecided: too few launches for an interval".to_string(),
-            ),
-        ];
+        draw_trend(&mut chart, t, &pts, (y0, y1))?;
+        let entries = legend_entries(t);
         draw_legend(&bottom, &[entries], width as i32)?;
         root.present().map_err(words)?;
     }
     Ok(buf)
+}
+
+/// The trend's legend: the run's line and band, a change point, an undecided run.
+fn legend_entries(t: &Trend) -> Vec<(Sample, String)> {
+    let system = t
+        .points
+        .first()
+        .map(|p| p.run.system.as_str())
+        .unwrap_or("-");
+    vec![
+        (
+            Sample::Run {
+                colour: 0,
+                band: true,
+            },
+            format!(
+                "system {system}: median over each run's launches, band lowest to highest launch"
+            ),
+        ),
+        (
+            Sample::Fail,
+            format!(
+                "change point: beyond the runs before it ({} % interval; doc/ACCEPTANCE.md, Trends)",
+                crate::judge::criteria::percent(t.query.confidence)
+            ),
+        ),
+        (
+            Sample::Inconclusive,
+            "undecided: too few launches for an interval".to_string(),
+        ),
+    ]
+}
+
+/// The trend's band (lowest to highest launch), its change points' dashed lines, its medians
+/// and the marks of change points and undecided runs; `pts` are (x, median, lowest, highest).
+fn draw_trend<DB: DrawingBackend, Y: Ranged<ValueType = f64>>(
+    chart: &mut ChartContext<'_, DB, Cartesian2d<RangedCoordf64, Y>>,
+    t: &Trend,
+    pts: &[(f64, f64, f64, f64)],
+    (y0, y1): (f64, f64),
+) -> Result<(), String> {
+    let y = |v: f64| v.clamp(y0, y1);
+    if pts.len() >= 2 {
+        let outline: Vec<(f64, f64)> = pts
+            .iter()
+            .map(|p| (p.0, y(p.3)))
+            .chain(pts.iter().rev().map(|p| (p.0, y(p.2))))
+            .collect();
+        chart
+            .draw_series(std::iter::once(Polygon::new(
+                outline,
+                colour(0).mix(BAND_OPACITY).filled(),
+            )))
+            .map_err(words)?;
+    }
+    // A change point's dashed line runs the panel's height, under the line and marks.
+    for (p, q) in t.points.iter().zip(pts) {
+        if matches!(p.mark, Mark::Change { .. }) {
+            chart
+                .draw_series(std::iter::once(DashedPathElement::new(
+                    vec![(q.0, y0), (q.0, y1)],
+                    6,
+                    4,
+                    BOUND.stroke_width(1),
+                )))
+                .map_err(words)?;
+        }
+    }
+    let line: Vec<(f64, f64)> = pts.iter().map(|p| (p.0, y(p.1))).collect();
+    chart
+        .draw_series(LineSeries::new(line.clone(), colour(0).stroke_width(2)))
+        .map_err(words)?;
+    chart
+        .draw_series(line.iter().map(|&p| Circle::new(p, 3, colour(0).filled())))
+        .map_err(words)?;
+    let at = |want: fn(&Mark) -> bool| {
+        t.points
+            .iter()
+            .zip(&line)
+            .filter(move |(p, _)| want(&p.mark))
+            .map(|(_, &q)| q)
+    };
+    chart
+        .draw_series(
+            at(|m| *m == Mark::Undecided).map(|p| Circle::new(p, 7, UNDECIDED.stroke_width(2))),
+        )
+        .map_err(words)?;
+    chart
+        .draw_series(
+            at(|m| matches!(m, Mark::Change { .. }))
+                .map(|p| Cross::new(p, 6, FAIL.stroke_width(3))),
+        )
+        .map_err(words)?;
+    Ok(())
 }
 
 /// Writes the trend's SVG and an index.html showing it (with the text table) into `out`.
