@@ -403,7 +403,7 @@ fn store_cmd(m: &clap::ArgMatches) -> Result<u8, Stop> {
                     .collect(),
             };
             let db = st.db.clone();
-            print(&store::catalog::list_text(&db, &runs))?;
+            print(&store::listing::list_text(&db, &runs))?;
         }
         "show" => {
             let id = stored.one_run(sub.get_one::<String>("run").expect("required"))?;

@@ -18,6 +18,7 @@
 pub mod add;
 pub mod catalog;
 pub mod db;
+pub mod listing;
 pub mod name;
 pub mod schema;
 pub mod select;
