@@ -6,7 +6,7 @@ use super::common::{one_line, text};
 /// imb-compare's IMB/OSU text reader.
 pub fn imbtext(data: &[u8]) {
     let Some(t) = text(data) else { return };
-    if let Err(e) = imb_compare::imbtext::parse("launch.txt", t) {
+    if let Err(e) = imb_compare::read::imbtext::parse("launch.txt", t) {
         one_line("imbtext", &e.to_string(), "launch.txt");
     }
 }
@@ -14,7 +14,7 @@ pub fn imbtext(data: &[u8]) {
 /// imb-compare's `-json` reader.
 pub fn jsondoc(data: &[u8]) {
     let Some(t) = text(data) else { return };
-    if let Err(e) = imb_compare::jsondoc::parse("launch.json", t) {
+    if let Err(e) = imb_compare::read::jsondoc::parse("launch.json", t) {
         one_line("jsondoc", &e.to_string(), "launch.json");
     }
 }
@@ -22,7 +22,7 @@ pub fn jsondoc(data: &[u8]) {
 /// imb-compare's references file (`--references FILE.toml`).
 pub fn refs(data: &[u8]) {
     let Some(t) = text(data) else { return };
-    if let Err(e) = imb_compare::refs::parse("refs.toml", t) {
+    if let Err(e) = imb_compare::judge::criteria::parse("refs.toml", t) {
         one_line("refs", &e.to_string(), "refs.toml");
     }
 }
@@ -32,12 +32,14 @@ pub fn refs(data: &[u8]) {
 /// acceptance criteria of settings/acceptance.toml and a catch-all one, in every output format,
 /// and as `agreement` of two sides. Plots are left out (they need a directory).
 pub fn pipeline(data: &[u8]) {
-    use imb_compare::{agree::Metric, comparison, refs, report, sides::Side};
+    use imb_compare::judge::{comparison, criteria};
+    use imb_compare::read::{key::Metric, sides::Side};
+    use imb_compare::render::agreement;
     let Some(t) = text(data) else { return };
     let parsed = if t.trim_start().starts_with('{') {
-        imb_compare::jsondoc::parse("launch", t)
+        imb_compare::read::jsondoc::parse("launch", t)
     } else {
-        imb_compare::imbtext::parse("launch", t)
+        imb_compare::read::imbtext::parse("launch", t)
     };
     let run = match parsed {
         Err(e) => return one_line("pipeline", &e.to_string(), "launch"),
@@ -56,14 +58,14 @@ pub fn pipeline(data: &[u8]) {
             );
         }
     }
-    static CRITERIA: std::sync::OnceLock<Vec<refs::Criterion>> = std::sync::OnceLock::new();
+    static CRITERIA: std::sync::OnceLock<Vec<criteria::Criterion>> = std::sync::OnceLock::new();
     let criteria = CRITERIA.get_or_init(|| {
         let mut text = include_str!("../../settings/acceptance.toml").to_string();
         text.push_str(
             "\n[[criterion]]\nbenchmark = \"*\"\nmetric = \"t\"\nstatistic = \"p90\"\n\
              reference = 1.5\nupper = 0.5\n",
         );
-        refs::parse("acceptance.toml", &text).expect("the criteria parse")
+        criteria::parse("acceptance.toml", &text).expect("the criteria parse")
     });
     let side = |label: &str| Side {
         label: label.to_string(),
@@ -74,9 +76,9 @@ pub fn pipeline(data: &[u8]) {
     };
     let (base, new) = (side("base"), [side("new")]);
     // Whatever the input records, its figures reach the verdict code.
-    let acceptance = refs::Acceptance {
+    let acceptance = criteria::Acceptance {
         unrecorded: imb_compare::conditions::Kind::ALL.into_iter().collect(),
-        ..refs::Acceptance::default()
+        ..criteria::Acceptance::default()
     };
     for metric in [Metric::T, Metric::Mbytes, Metric::TOvrl] {
         let c = comparison::build(
@@ -89,7 +91,7 @@ pub fn pipeline(data: &[u8]) {
         );
         render_all(&c);
         let _ = c.exit_status();
-        let _ = report::report(&[base.clone(), new[0].clone()], metric, false);
+        let _ = agreement::report(&[base.clone(), new[0].clone()], metric, false);
     }
 }
 
@@ -241,14 +243,14 @@ pub fn selector(data: &[u8]) {
 /// of one imb-rs run with a little noise (±2 %, seeded), the same five launches again, and
 /// those five twice as slow (every figure doubled: times double, bandwidths halve).
 struct Constructed {
-    base: imb_compare::sides::Side,
-    same: imb_compare::sides::Side,
-    slow: imb_compare::sides::Side,
+    base: imb_compare::read::sides::Side,
+    same: imb_compare::read::sides::Side,
+    slow: imb_compare::read::sides::Side,
 }
 
 /// The columns of a table that are measured figures (times, bandwidths), not its sizes,
 /// repetitions, groups or defect counts.
-fn figure_columns(t: &imb_compare::run::Table) -> Vec<usize> {
+fn figure_columns(t: &imb_compare::read::run::Table) -> Vec<usize> {
     (0..t.columns.len())
         .filter(|&i| {
             !matches!(
@@ -260,10 +262,10 @@ fn figure_columns(t: &imb_compare::run::Table) -> Vec<usize> {
 }
 
 fn constructed() -> &'static Constructed {
-    use imb_compare::sides::Side;
+    use imb_compare::read::sides::Side;
     static SIDES: std::sync::OnceLock<Constructed> = std::sync::OnceLock::new();
     SIDES.get_or_init(|| {
-        let run = imb_compare::imbtext::parse(
+        let run = imb_compare::read::imbtext::parse(
             "mpi1.txt",
             include_str!("../corpus/imbtext/imb-rs-mpi1.txt"),
         )
@@ -275,7 +277,7 @@ fn constructed() -> &'static Constructed {
             state ^= state << 17;
             0.98 + (state % 4001) as f64 / 100_000.0
         };
-        let launches: Vec<imb_compare::run::Run> = (0..5)
+        let launches: Vec<imb_compare::read::run::Run> = (0..5)
             .map(|_| {
                 let mut r = run.clone();
                 for t in &mut r.tables {
@@ -289,7 +291,7 @@ fn constructed() -> &'static Constructed {
                 r
             })
             .collect();
-        let slow: Vec<imb_compare::run::Run> = launches
+        let slow: Vec<imb_compare::read::run::Run> = launches
             .iter()
             .map(|r| {
                 let mut r = r.clone();
@@ -308,7 +310,7 @@ fn constructed() -> &'static Constructed {
                 r
             })
             .collect();
-        let side = |label: &str, runs: Vec<imb_compare::run::Run>| Side {
+        let side = |label: &str, runs: Vec<imb_compare::read::run::Run>| Side {
             label: label.to_string(),
             files: (0..runs.len())
                 .map(|k| format!("{label}/{k}.txt"))
@@ -332,9 +334,9 @@ fn constructed() -> &'static Constructed {
 /// `lower` <= 0 <= `upper`), unless it covers no row; a size's FAIL shows an interval wholly
 /// beyond a bound, its PASS one inside; a criterion's verdict is its worst size's.
 pub fn criteria(data: &[u8]) {
-    use imb_compare::refs::{self, Acceptance, Reference, Verdict};
+    use imb_compare::judge::criteria::{self, Acceptance, Reference, Verdict};
     let Some(t) = text(data) else { return };
-    let list = match refs::parse("refs.toml", t) {
+    let list = match criteria::parse("refs.toml", t) {
         Err(e) => return one_line("criteria", &e.to_string(), "refs.toml"),
         Ok(list) => list,
     };
@@ -344,7 +346,7 @@ pub fn criteria(data: &[u8]) {
         unrecorded: imb_compare::conditions::Kind::ALL.into_iter().collect(),
         ..Acceptance::default()
     };
-    let tests = refs::tests_in(list);
+    let tests = criteria::tests_in(list);
     for confidence in [0.5, 0.95, 0.999] {
         for c in list {
             for (base, new) in [
@@ -352,7 +354,7 @@ pub fn criteria(data: &[u8]) {
                 (&sides.base, &sides.slow),
                 (&sides.slow, &sides.base),
             ] {
-                let o = refs::evaluate(c, Some(base), new, &acceptance, confidence, tests);
+                let o = criteria::evaluate(c, Some(base), new, &acceptance, confidence, tests);
                 one_line("criteria", &o.detail(), "");
                 let blocked = o.blocked.as_ref().map(|r| r.code);
                 if std::ptr::eq(new, &sides.same) && c.reference == Reference::Baseline {
@@ -398,7 +400,8 @@ pub fn criteria(data: &[u8]) {
         }
     }
     // The whole file's verdicts in every output, as `imb-compare --references` writes them.
-    use imb_compare::{agree::Metric, comparison};
+    use imb_compare::judge::comparison;
+    use imb_compare::read::key::Metric;
     let news = [sides.slow.clone()];
     let c = comparison::build(
         Some(&sides.base),
@@ -412,17 +415,17 @@ pub fn criteria(data: &[u8]) {
 }
 
 /// Every output format of `c` (text, Markdown, CSV, JSON, JUnit): none may panic.
-fn render_all(c: &imb_compare::comparison::Comparison<'_>) {
-    use imb_compare::export;
+fn render_all(c: &imb_compare::judge::comparison::Comparison<'_>) {
+    use imb_compare::render;
     for format in [
-        export::Format::Text,
-        export::Format::Markdown,
-        export::Format::Csv,
+        render::Format::Text,
+        render::Format::Markdown,
+        render::Format::Csv,
     ] {
-        let _ = export::render(c, format);
+        let _ = render::render(c, format);
     }
-    let _ = export::json::render(c);
+    let _ = render::json::render(c);
     if let Some(cr) = &c.criteria {
-        let _ = export::junit::document(&cr.file, &cr.outcomes);
+        let _ = render::junit::document(&cr.file, &cr.outcomes);
     }
 }

@@ -16,12 +16,12 @@
 //! output could not be written, 4 no criterion failed but one was inconclusive (rerun with
 //! more launches).
 
-use imb_compare::agree::Metric;
-use imb_compare::comparison;
 use imb_compare::conditions::Kind;
-use imb_compare::export::{self, Format};
-use imb_compare::store::{self, select, select::Selector, Store};
-use imb_compare::{cli, plot, refs, report, sides, Error};
+use imb_compare::judge::{comparison, criteria, trend};
+use imb_compare::read::{key::Metric, sides};
+use imb_compare::render::{self, agreement, plot, Format};
+use imb_compare::store::{self, name, select, select::Selector, Store};
+use imb_compare::{cli, Error};
 use std::process::ExitCode;
 
 /// What ended the program early.
@@ -39,7 +39,7 @@ impl From<Error> for Stop {
     }
 }
 
-/// `$IMB_RS_SYSTEM`, checked as `--system` is (cli::name): a name from the environment files
+/// `$IMB_RS_SYSTEM`, checked as `--system` is (store::name::name): a name from the environment files
 /// runs and narrows selectors just as one typed. Empty is unset, as shells use it.
 fn env_system() -> Result<Option<String>, String> {
     const VAR: &str = "$IMB_RS_SYSTEM";
@@ -51,7 +51,7 @@ fn env_system() -> Result<Option<String>, String> {
                 "{VAR} \"{}\" is not UTF-8: a system name is UTF-8 text",
                 imb_core::safefile::shown(&v)
             )),
-            Some(s) => cli::name(s)
+            Some(s) => name::name(s)
                 .map(Some)
                 .map_err(|m| format!("{VAR}: {}", imb_core::error::plain(&m))),
         },
@@ -183,7 +183,7 @@ fn agreement(m: &clap::ArgMatches) -> Result<u8, Stop> {
         m.get_many::<String>("sides").expect("required"),
         &mut Stored::of(m),
     )?;
-    print(&report::report(&loaded, metric, m.get_flag("brief")))?;
+    print(&agreement::report(&loaded, metric, m.get_flag("brief")))?;
     Ok(0)
 }
 
@@ -225,7 +225,7 @@ fn against_base(m: &clap::ArgMatches) -> Result<u8, Stop> {
         Some(p) => {
             let text = imb_core::safefile::read_text("--references", p)
                 .map_err(|e| Stop::Input(e.to_string()))?;
-            Some(refs::parse(p, &text)?)
+            Some(criteria::parse(p, &text)?)
         }
         None => None,
     };
@@ -238,11 +238,68 @@ fn against_base(m: &clap::ArgMatches) -> Result<u8, Stop> {
             "one run: give BASE and NEW, or --references FILE.toml to check one run".to_string(),
         ));
     }
-    if let (Some(list), Some(file)) = (&criteria, refs_path) {
+    if let Some(list) = &criteria {
+        judgeable(list, refs_path, &loaded)?;
+    }
+    // Dropped on any early return: what it made goes again (plot::PlotDir).
+    let mut plots = match m.get_one::<String>("plot") {
+        Some(dir) => Some(plot::prepare(dir).map_err(|e| Stop::Write(Some(e.to_string())))?),
+        None => None,
+    };
+    let (base, news) = if loaded.len() == 1 {
+        (None, &loaded[..])
+    } else {
+        (Some(&loaded[0]), &loaded[1..])
+    };
+    let c = comparison::build(
+        base,
+        news,
+        metric,
+        confidence,
+        criteria
+            .as_deref()
+            .zip(refs_path)
+            .map(|(l, f)| (f.as_str(), l)),
+        &acceptance(m),
+    );
+    let mut out = render::render(&c, format);
+    if let (Some(j), Some(cr)) = (&junit_out, &c.criteria) {
+        write_out(
+            j,
+            "--junit",
+            &render::junit::document(&cr.file, &cr.outcomes),
+        )?;
+    }
+    if let Some(j) = &json_out {
+        write_out(j, "--json", &render::json::render(&c))?;
+    }
+    if let Some(mut p) = plots.take() {
+        let files = plot::write(&mut p, &c).map_err(|e| Stop::Write(Some(e.to_string())))?;
+        if format == Format::Text {
+            out.push_str(&format!(
+                "\n# {} plot(s) and index.html in {}\n",
+                files.len() - 1,
+                p.path()
+            ));
+        }
+        p.keep().map_err(|e| Stop::Write(Some(e.to_string())))?;
+    }
+    print(&out)?;
+    Ok(c.exit_status())
+}
+
+/// Whether the runs `loaded` can be judged by the criteria `list` (from `refs_path`): a
+/// baseline to hold a "baseline" reference against, and no launch on both sides.
+fn judgeable(
+    list: &[criteria::Criterion],
+    refs_path: Option<&String>,
+    loaded: &[sides::Side],
+) -> Result<(), Stop> {
+    if let Some(file) = refs_path {
         if loaded.len() == 1 {
             if let Some(c) = list
                 .iter()
-                .find(|c| c.reference == refs::Reference::Baseline)
+                .find(|c| c.reference == criteria::Reference::Baseline)
             {
                 return Err(Stop::Input(
                     Error::Line {
@@ -258,7 +315,7 @@ fn against_base(m: &clap::ArgMatches) -> Result<u8, Stop> {
     }
     // A launch on both sides is not evidence of anything: a verdict judged on it could pass
     // a run against itself. Under criteria that is bad input, naming the launches.
-    if let (Some(_), Some((base, news))) = (&criteria, loaded.split_first()) {
+    if let Some((base, news)) = loaded.split_first() {
         for n in news {
             let shared = sides::shared_launches(n, base);
             if let Some((nf, bf)) = shared.first() {
@@ -274,17 +331,12 @@ fn against_base(m: &clap::ArgMatches) -> Result<u8, Stop> {
             }
         }
     }
-    // Dropped on any early return: what it made goes again (plot::PlotDir).
-    let mut plots = match m.get_one::<String>("plot") {
-        Some(dir) => Some(plot::prepare(dir).map_err(|e| Stop::Write(Some(e.to_string())))?),
-        None => None,
-    };
-    let (base, news) = if loaded.len() == 1 {
-        (None, &loaded[..])
-    } else {
-        (Some(&loaded[0]), &loaded[1..])
-    };
-    let acceptance = refs::Acceptance {
+    Ok(())
+}
+
+/// What the user accepts on purpose (`--accept-…`).
+fn acceptance(m: &clap::ArgMatches) -> criteria::Acceptance {
+    criteria::Acceptance {
         flagged: m.get_flag("accept-flagged"),
         oversubscribed: m.get_flag("accept-oversubscribed"),
         incomplete: m.get_flag("accept-incomplete"),
@@ -300,42 +352,7 @@ fn against_base(m: &clap::ArgMatches) -> Result<u8, Stop> {
             .flatten()
             .copied()
             .collect(),
-    };
-    let c = comparison::build(
-        base,
-        news,
-        metric,
-        confidence,
-        criteria
-            .as_deref()
-            .zip(refs_path)
-            .map(|(l, f)| (f.as_str(), l)),
-        &acceptance,
-    );
-    let mut out = export::render(&c, format);
-    if let (Some(j), Some(cr)) = (&junit_out, &c.criteria) {
-        write_out(
-            j,
-            "--junit",
-            &export::junit::document(&cr.file, &cr.outcomes),
-        )?;
     }
-    if let Some(j) = &json_out {
-        write_out(j, "--json", &export::json::render(&c))?;
-    }
-    if let Some(mut p) = plots.take() {
-        let files = plot::write(&mut p, &c).map_err(|e| Stop::Write(Some(e.to_string())))?;
-        if format == Format::Text {
-            out.push_str(&format!(
-                "\n# {} plot(s) and index.html in {}\n",
-                files.len() - 1,
-                p.path()
-            ));
-        }
-        p.keep().map_err(|e| Stop::Write(Some(e.to_string())))?;
-    }
-    print(&out)?;
-    Ok(c.exit_status())
 }
 
 fn store_cmd(m: &clap::ArgMatches) -> Result<u8, Stop> {
@@ -386,7 +403,7 @@ fn store_cmd(m: &clap::ArgMatches) -> Result<u8, Stop> {
                     .collect(),
             };
             let db = st.db.clone();
-            print(&store::catalog::list_text(&db, &runs))?;
+            print(&store::listing::list_text(&db, &runs))?;
         }
         "show" => {
             let id = stored.one_run(sub.get_one::<String>("run").expect("required"))?;
@@ -413,7 +430,7 @@ fn store_cmd(m: &clap::ArgMatches) -> Result<u8, Stop> {
 }
 
 fn trend_cmd(m: &clap::ArgMatches) -> Result<u8, Stop> {
-    let q = store::trend::Query {
+    let q = trend::Query {
         benchmark: m.get_one::<String>("benchmark").expect("required").clone(),
         bytes: m.get_one::<u64>("bytes").copied(),
         processes: m.get_one::<usize>("processes").copied(),

@@ -10,13 +10,13 @@
 //! 5000.00) can equal one exactly: a verdict then never hangs on the last bit of a quotient.
 //! Few cases a property, no failure files: the run stays within seconds and writes nothing.
 
-use imb_compare::agree::Metric;
-use imb_compare::comparison::{self, Comparison};
-use imb_compare::refs::{self, Acceptance, Criterion, Verdict};
-use imb_compare::run::Run;
-use imb_compare::sides::{self, Side};
-use imb_compare::versus::{Change, RESOLUTION};
-use imb_compare::{imbtext, jsondoc};
+use imb_compare::judge::comparison::{self, Comparison};
+use imb_compare::judge::criteria::{self as refs, Acceptance, Criterion, Verdict};
+use imb_compare::judge::versus::{Change, RESOLUTION};
+use imb_compare::read::key::Metric;
+use imb_compare::read::run::Run;
+use imb_compare::read::sides::{self, Side};
+use imb_compare::read::{imbtext, jsondoc};
 use proptest::prelude::*;
 use proptest::test_runner::Config;
 use std::path::{Path, PathBuf};

@@ -5,8 +5,8 @@
 //! of one launch agree, and that the text and the `-json` of one launch count once
 //! (doc/ACCEPTANCE.md, "One launch, one count").
 
-use imb_compare::run::{Run, Table};
-use imb_compare::{imbtext, jsondoc, sides};
+use imb_compare::read::run::{Run, Table};
+use imb_compare::read::{imbtext, jsondoc, sides};
 use std::path::Path;
 
 mod common;

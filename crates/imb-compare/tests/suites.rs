@@ -8,8 +8,8 @@
 //! expected to print (imb-rs's header, IMB 2021's banners and columns); IMB 2021's are built
 //! from its output code (src_c/P2P, src_cpp/MT/MT_benchmark.h, src_c/IMB_output.c).
 
-use imb_compare::imbtext::parse;
-use imb_compare::run::Status;
+use imb_compare::read::imbtext::parse;
+use imb_compare::read::run::Status;
 
 mod common;
 use common::{fixture, run, scratch, text, write};

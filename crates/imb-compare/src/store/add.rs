@@ -4,13 +4,13 @@
 //! refuse stops the command before anything is written. Then each run is written whole: its
 //! launches, each with its files. A file whose text is stored already (same SHA-256) is not
 //! stored again; a file that is another record of a stored launch (the `-json` of a launch
-//! whose text is kept, by [`crate::sides::same_launch`]) joins that launch. A run that brings
+//! whose text is kept, by [`crate::read::sides::same_launch`]) joins that launch. A run that brings
 //! nothing new is not made at all.
 
-use super::Store;
+use super::db::Store;
 use crate::error::Error;
-use crate::run::{Run, Status};
-use crate::sides;
+use crate::read::run::{Run, Status};
+use crate::read::sides;
 use rusqlite::{params, OptionalExtension, TransactionBehavior};
 
 /// What a new run is filed under.
@@ -218,7 +218,7 @@ impl Store {
     /// several runs keeps all of them or, when any write fails, none (as its error says).
     pub fn add_all(&mut self, ps: &[Prepared], filing: &Filing) -> Result<Vec<Added>, Error> {
         let db = self.db.clone();
-        let e = |e: rusqlite::Error| super::sql_error(&db, e);
+        let e = |e: rusqlite::Error| super::db::sql_error(&db, e);
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
@@ -239,7 +239,7 @@ fn add_run(
     p: &Prepared,
     filing: &Filing,
 ) -> Result<Added, Error> {
-    let e = |e: rusqlite::Error| super::sql_error(db, e);
+    let e = |e: rusqlite::Error| super::db::sql_error(db, e);
     let mut out = Added {
         source: p.source.clone(),
         run: None,
@@ -251,26 +251,7 @@ fn add_run(
     let mut run_id: Option<i64> = None;
     let mut count = 0;
     for l in &p.launches {
-        let mut known: Option<(i64, i64)> = None; // (launch, run)
-        let mut fresh = Vec::new();
-        for f in &l.files {
-            let hit: Option<(i64, i64)> = tx
-                .query_row(
-                    "SELECT f.launch, l.run FROM files f JOIN launches l ON l.id = f.launch \
-                         WHERE f.sha256 = ?1",
-                    [&f.sha256],
-                    |r| Ok((r.get(0)?, r.get(1)?)),
-                )
-                .optional()
-                .map_err(e)?;
-            match hit {
-                Some(h) => {
-                    out.stored.push((f.name.clone(), h.1));
-                    known.get_or_insert(h);
-                }
-                None => fresh.push(f),
-            }
-        }
+        let (mut known, fresh) = stored_files(tx, &l.files, &mut out.stored).map_err(e)?;
         if fresh.is_empty() {
             continue;
         }
@@ -297,7 +278,7 @@ fn add_run(
                         tx.execute(
                             "INSERT INTO runs (added, system, label, source) \
                                  VALUES (?1, ?2, ?3, ?4)",
-                            params![super::now(), filing.system, filing.label, p.source],
+                            params![super::db::now(), filing.system, filing.label, p.source],
                         )
                         .map_err(e)?;
                         let r = tx.last_insert_rowid();
@@ -340,6 +321,39 @@ fn add_run(
     Ok(out)
 }
 
+/// The stored launch and run (`(launch, run)`) a launch's files join, if any, and its files
+/// not stored yet.
+type Found<'a> = (Option<(i64, i64)>, Vec<&'a File>);
+
+/// Which of a launch's `files` the store already keeps (each named in `stored` with its run),
+/// the stored launch (and run) the first of them belongs to, and the files it does not keep.
+fn stored_files<'a>(
+    tx: &rusqlite::Transaction,
+    files: &'a [File],
+    stored: &mut Vec<(String, i64)>,
+) -> rusqlite::Result<Found<'a>> {
+    let mut known: Option<(i64, i64)> = None; // (launch, run)
+    let mut fresh = Vec::new();
+    for f in files {
+        let hit: Option<(i64, i64)> = tx
+            .query_row(
+                "SELECT f.launch, l.run FROM files f JOIN launches l ON l.id = f.launch \
+                     WHERE f.sha256 = ?1",
+                [&f.sha256],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?;
+        match hit {
+            Some(h) => {
+                stored.push((f.name.clone(), h.1));
+                known.get_or_insert(h);
+            }
+            None => fresh.push(f),
+        }
+    }
+    Ok((known, fresh))
+}
+
 /// A run's date: its first launch's start.
 fn run_started(tx: &rusqlite::Connection, run: i64) -> rusqlite::Result<()> {
     tx.execute(
@@ -370,7 +384,7 @@ fn write_meta(tx: &rusqlite::Connection, launch: i64, run: &Run) -> rusqlite::Re
 }
 
 /// A stored launch that `run` is another record of: same `Date` line, and the rule of
-/// [`crate::sides::same_launch`] on the stored files as the readers read them.
+/// [`crate::read::sides::same_launch`] on the stored files as the readers read them.
 fn same_stored_launch(
     tx: &rusqlite::Connection,
     run: &Run,

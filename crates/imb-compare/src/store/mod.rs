@@ -4,10 +4,10 @@
 //! What is kept is each launch file's text as it was read, byte for byte after the byte-order
 //! mark readers drop, with the metadata a listing and a selector need (date, system, label,
 //! tags, hosts, MPI library, program, tables, status) copied out of it. A stored run is read
-//! back through the same readers as the files were ([`crate::sides::from_texts`]), so it is
+//! back through the same readers as the files were ([`crate::read::sides::from_texts`]), so it is
 //! judged exactly as they would be. A file is known by the SHA-256 of that text, so adding it
 //! again stores nothing; a file that is another record of a launch already kept (its text and
-//! its `-json`) joins that launch, by the rule [`crate::sides`] uses to count them once.
+//! its `-json`) joins that launch, by the rule [`crate::read::sides`] uses to count them once.
 //!
 //! A run is what one argument of one `store add` brings: one system, a label and tags. Each
 //! such run is written in one transaction, so a writer that is killed, or a disk that fills,
@@ -17,27 +17,21 @@
 
 pub mod add;
 pub mod catalog;
+pub mod db;
+pub mod listing;
+pub mod name;
 pub mod schema;
 pub mod select;
-pub mod trend;
+
+use db::sql_error;
+pub use db::{Store, BUSY_WAIT};
 
 use crate::error::Error;
-use rusqlite::{Connection, ErrorCode, OpenFlags};
+use rusqlite::{Connection, OpenFlags};
 use std::path::Path;
-use std::time::Duration;
-
-/// How long a command waits for another writer to finish before it gives up.
-pub const BUSY_WAIT: Duration = Duration::from_secs(60);
 
 /// The database's file name in the data directory.
 const FILE_NAME: &str = "results.sqlite";
-
-/// An open results store.
-pub struct Store {
-    pub(crate) conn: Connection,
-    /// The path, as the user named it (for messages).
-    pub db: String,
-}
 
 /// Where the store is: `--db`, else `$IMB_RS_DB`, else `imb-rs/results.sqlite` in the user's
 /// data directory (`$XDG_DATA_HOME`, else `~/.local/share`, as the XDG base directory
@@ -90,61 +84,6 @@ fn db_path_in(arg: Option<&str>, env: impl Fn(&str) -> Option<String>) -> Result
         },
     };
     Ok(format!("{data}/imb-rs/{FILE_NAME}"))
-}
-
-/// The error of a database call, by what the user can do about it: a file that is not a
-/// usable store is bad input, a store that cannot take the write is an output failure.
-pub(crate) fn sql_error(db: &str, e: rusqlite::Error) -> Error {
-    let write = |msg: String| Error::StoreWrite {
-        db: db.to_string(),
-        msg,
-    };
-    let refused = |msg: String| Error::Store {
-        db: db.to_string(),
-        msg,
-    };
-    let detail = e.to_string().replace('\n', " ");
-    // A value of the wrong type, or text that is not UTF-8: SQLite read the page, but what it
-    // holds is not what we wrote there.
-    if matches!(
-        e,
-        rusqlite::Error::FromSqlConversionFailure(..)
-            | rusqlite::Error::Utf8Error(..)
-            | rusqlite::Error::InvalidColumnType(..)
-            | rusqlite::Error::IntegralValueOutOfRange(..)
-    ) {
-        return refused(format!(
-            "damaged ({detail}): left as it is; restore it from a copy, or name another file \
-             with --db"
-        ));
-    }
-    match e.sqlite_error_code() {
-        Some(ErrorCode::DiskFull) => write(format!(
-            "the disk is full ({detail}): nothing of this command was kept; free space and \
-             run it again"
-        )),
-        Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => write(format!(
-            "another process kept it busy for more than {} s ({detail}): nothing of this \
-             command was kept; run it again",
-            BUSY_WAIT.as_secs()
-        )),
-        Some(ErrorCode::ReadOnly | ErrorCode::CannotOpen) => write(format!(
-            "cannot be written ({detail}): a read-only file or mount, or a directory where its \
-             log cannot be made; list, show, trend and comparisons still read it"
-        )),
-        Some(ErrorCode::PermissionDenied | ErrorCode::SystemIoFailure) => {
-            write(format!("cannot be written: {detail}"))
-        }
-        Some(ErrorCode::NotADatabase) => refused(format!(
-            "not an SQLite database, or a damaged one ({detail}): left as it is; name \
-             another file with --db"
-        )),
-        Some(ErrorCode::DatabaseCorrupt) => refused(format!(
-            "damaged ({detail}): left as it is; restore it from a copy, or name another file \
-             with --db"
-        )),
-        _ => refused(detail),
-    }
 }
 
 impl Store {
@@ -219,18 +158,6 @@ impl Store {
         schema::upgrade(&store)?;
         Ok(store)
     }
-
-    pub(crate) fn err(&self, e: rusqlite::Error) -> Error {
-        sql_error(&self.db, e)
-    }
-
-    /// A store error naming this database.
-    pub(crate) fn refuse(&self, msg: impl Into<String>) -> Error {
-        Error::Store {
-            db: self.db.clone(),
-            msg: msg.into(),
-        }
-    }
 }
 
 fn must_exist(db: &str) -> Result<(), Error> {
@@ -262,11 +189,6 @@ fn immutable_uri(db: &str) -> String {
     }
     uri.push_str("?mode=ro&immutable=1");
     uri
-}
-
-/// Now, in UTC, as the store keeps times of its own (ISO 8601 to the second).
-pub(crate) fn now() -> String {
-    chrono::Utc::now().format("%Y-%m-%dT%H:%M:%SZ").to_string()
 }
 
 #[cfg(test)]

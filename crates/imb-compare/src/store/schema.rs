@@ -13,7 +13,7 @@
 //! two processes making one at once end with one store. What a creation killed outright
 //! (SIGKILL) leaves under the temporary name is removed by the next one beside it ([`sweep`]).
 
-use super::{sql_error, Store};
+use super::db::{sql_error, Store};
 use crate::error::Error;
 use rusqlite::Connection;
 use std::io::Read;

@@ -10,9 +10,9 @@
 //! one run. Their launch files are read back through the same readers as files on disk.
 
 use super::catalog::RunInfo;
-use super::Store;
+use super::db::Store;
 use crate::error::Error;
-use crate::sides::{self, Side};
+use crate::read::sides::{self, Side};
 use std::collections::BTreeSet;
 
 /// Which of the narrowed runs a selector takes.
@@ -59,7 +59,7 @@ fn looks_like_date(s: &str) -> bool {
 impl Selector {
     pub fn parse(text: &str) -> Result<Selector, Error> {
         let bad = |msg: String| Error::Arg {
-            arg: crate::cli::shown(text),
+            arg: crate::store::name::shown(text),
             msg,
         };
         let body = text
@@ -90,81 +90,88 @@ impl Selector {
                         .into(),
                 ));
             }
-            let numeric = |t: &str| {
-                let t = t.strip_prefix(['-', '+']).unwrap_or(t);
-                !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit())
-            };
-            let (key, value) = match term.split_once('=') {
-                Some((k, v)) => (k, v),
-                None if term == "accepted" || term == "latest" => (term, ""),
-                None if numeric(term) => ("run", term),
-                // A range is of days: "@3..7" is no range of run numbers.
-                None if looks_like_date(term) || term.contains("..") => ("date", term),
-                None => ("label", term),
-            };
-            let once = |slot: bool| {
-                if slot {
-                    Err(bad(format!("{key} given twice")))
-                } else {
-                    Ok(())
-                }
-            };
-            if value.is_empty() && !matches!(key, "accepted" | "latest") {
-                return Err(bad(format!("{term:?}: {key}= needs a value")));
-            }
-            // A name no run can have (store add and --system refuse it) is said so, rather
-            // than "no stored run matches".
-            if matches!(key, "label" | "tag" | "system") {
-                crate::cli::name(value).map_err(|m| bad(format!("{key}: {m}")))?;
-            }
-            match key {
-                "accepted" | "latest" => {
-                    once(s.pick != Pick::All)?;
-                    s.pick = if key == "accepted" {
-                        Pick::Accepted
-                    } else {
-                        Pick::Latest
-                    };
-                }
-                "run" => {
-                    once(s.id.is_some())?;
-                    // Run numbers start at 1 (SQLite's rowids): 0 or -1 names no run, and
-                    // would only ever say "no stored run matches".
-                    let id = value.parse::<i64>().ok().filter(|&n| n >= 1);
-                    s.id = Some(id.ok_or_else(|| {
-                        bad(format!(
-                            "run {value:?}: a run number is a whole number from 1 to {}",
-                            i64::MAX
-                        ))
-                    })?);
-                }
-                "label" => {
-                    once(s.label.is_some())?;
-                    s.label = Some(value.to_string());
-                }
-                "tag" => s.tags.push(value.to_string()),
-                "system" => {
-                    once(s.system.is_some())?;
-                    s.system = Some(value.to_string());
-                }
-                "date" => {
-                    once(s.from.is_some() || s.to.is_some())?;
-                    let (a, b) = value.split_once("..").unwrap_or((value, value));
-                    if a.is_empty() && b.is_empty() {
-                        return Err(bad("date=..: give FROM, TO or both".into()));
-                    }
-                    s.from = (!a.is_empty()).then(|| day(a)).transpose().map_err(bad)?;
-                    s.to = (!b.is_empty()).then(|| day(b)).transpose().map_err(bad)?;
-                }
-                _ => {
-                    return Err(bad(format!(
-                        "{key:?}: a term is accepted, latest, a run number, label=, tag=, \
-                         system= or date="
-                    )))
-                }
-            }
+            s.term(term, &bad)?;
         }
         Ok(s)
+    }
+
+    /// One term of the selector (`key=value`, or a word whose shape says its key) set into
+    /// `self`; `bad` words an error about the whole selector.
+    fn term(&mut self, term: &str, bad: &dyn Fn(String) -> Error) -> Result<(), Error> {
+        let numeric = |t: &str| {
+            let t = t.strip_prefix(['-', '+']).unwrap_or(t);
+            !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit())
+        };
+        let (key, value) = match term.split_once('=') {
+            Some((k, v)) => (k, v),
+            None if term == "accepted" || term == "latest" => (term, ""),
+            None if numeric(term) => ("run", term),
+            // A range is of days: "@3..7" is no range of run numbers.
+            None if looks_like_date(term) || term.contains("..") => ("date", term),
+            None => ("label", term),
+        };
+        let once = |slot: bool| {
+            if slot {
+                Err(bad(format!("{key} given twice")))
+            } else {
+                Ok(())
+            }
+        };
+        if value.is_empty() && !matches!(key, "accepted" | "latest") {
+            return Err(bad(format!("{term:?}: {key}= needs a value")));
+        }
+        // A name no run can have (store add and --system refuse it) is said so, rather
+        // than "no stored run matches".
+        if matches!(key, "label" | "tag" | "system") {
+            crate::store::name::name(value).map_err(|m| bad(format!("{key}: {m}")))?;
+        }
+        match key {
+            "accepted" | "latest" => {
+                once(self.pick != Pick::All)?;
+                self.pick = if key == "accepted" {
+                    Pick::Accepted
+                } else {
+                    Pick::Latest
+                };
+            }
+            "run" => {
+                once(self.id.is_some())?;
+                // Run numbers start at 1 (SQLite's rowids): 0 or -1 names no run, and
+                // would only ever say "no stored run matches".
+                let id = value.parse::<i64>().ok().filter(|&n| n >= 1);
+                self.id = Some(id.ok_or_else(|| {
+                    bad(format!(
+                        "run {value:?}: a run number is a whole number from 1 to {}",
+                        i64::MAX
+                    ))
+                })?);
+            }
+            "label" => {
+                once(self.label.is_some())?;
+                self.label = Some(value.to_string());
+            }
+            "tag" => self.tags.push(value.to_string()),
+            "system" => {
+                once(self.system.is_some())?;
+                self.system = Some(value.to_string());
+            }
+            "date" => {
+                once(self.from.is_some() || self.to.is_some())?;
+                let (a, b) = value.split_once("..").unwrap_or((value, value));
+                if a.is_empty() && b.is_empty() {
+                    return Err(bad("date=..: give FROM, TO or both".into()));
+                }
+                self.from = (!a.is_empty()).then(|| day(a)).transpose().map_err(bad)?;
+                self.to = (!b.is_empty()).then(|| day(b)).transpose().map_err(bad)?;
+            }
+            _ => {
+                return Err(bad(format!(
+                    "{key:?}: a term is accepted, latest, a run number, label=, tag=, \
+                     system= or date="
+                )))
+            }
+        }
+        Ok(())
     }
 }
 
