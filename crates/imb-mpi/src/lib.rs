@@ -7,8 +7,11 @@
 //! `rooted` (the timed loops' calls on it), `inflight` (windows of messages in flight),
 //! `datatype` (the messages' datatypes and user op), `threaded` (calls any of a rank's threads
 //! may make), `thread` (thread levels), `io` (MPI-IO), `info` (MPI_Info hints), `tool` (MPI_T),
-//! `attr` (predefined attributes), `handles` (the constants mpi.h alone can say) and `rc`
-//! (return codes, counts and pointers, which every wrapper checks and converts through).
+//! `attr` (predefined attributes), `handles` (the constants mpi.h alone can say), `window`
+//! (one-sided windows, their transfers, atomics and synchronisation), `nonblocking`
+//! (non-blocking collectives), `persistent` (MPI 4.0's persistent collectives, or Open MPI's
+//! `MPIX_` ones, found at run time) and `rc` (return codes, counts and pointers, which every
+//! wrapper checks and converts through).
 //! Wrappers on timed paths are `#[inline(always)]` and allocate nothing; a failed call ends
 //! every rank with one line (`rc`). The buffers a `Msg` describes must hold it: the families
 //! check that once, when they build a kernel, never inside the timed loop.
@@ -21,15 +24,12 @@ pub mod handles;
 pub mod inflight;
 pub mod info;
 pub mod io;
+pub mod nonblocking;
 pub mod p2p;
+pub mod persistent;
 pub mod rc;
 pub mod rooted;
 pub mod thread;
 pub mod threaded;
 pub mod tool;
-
-// One-sided windows and atomics, non-blocking collectives, persistent collectives (MPI 4.0 or
-// Open MPI's MPIX_, found at run time).
-pub mod nonblocking;
-pub mod persistent;
 pub mod window;
