@@ -515,3 +515,43 @@ fn the_example_criteria_never_fail_two_runs_of_one_configuration() {
     }
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// `--json -` (and `--junit -`, `--plot -`) wrote a file named `-` in the current directory,
+/// where a user means standard output, which holds the report: refused in one line, nothing
+/// written.
+#[test]
+fn an_output_named_dash_is_refused_and_nothing_is_written() {
+    let d = scratch("dash");
+    let fx = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
+    let (a, b) = (
+        format!("{fx}/imb-rs-mpi1.txt"),
+        format!("{fx}/imb-rs-mpi1.json"),
+    );
+    let refs = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../settings/acceptance.toml"
+    );
+    for opt in ["--json", "--plot", "--junit"] {
+        let mut args = vec![opt, "-"];
+        if opt == "--junit" {
+            args.extend(["--references", refs]);
+        }
+        args.extend([a.as_str(), b.as_str()]);
+        let o = Command::new(env!("CARGO_BIN_EXE_imb-compare"))
+            .args(&args)
+            .current_dir(&d)
+            .env_remove("IMB_RS_DB")
+            .env_remove("IMB_RS_SYSTEM")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{opt}: {err}");
+        assert!(
+            err.contains(opt) && err.contains("standard output holds the report"),
+            "{opt}: {err}"
+        );
+        assert!(!d.join("-").exists(), "{opt} wrote a file named -");
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -70,3 +70,19 @@ pub(super) fn value(name: &'static str, v: &'static str, help: &'static str) -> 
 pub(super) fn file(name: &'static str, v: &'static str, help: &'static str) -> Arg {
     value(name, v, help).value_parser(path)
 }
+
+/// A file or directory imb-compare writes (`--json`, `--junit`, `--plot`): `-` would be a
+/// file of that name in the current directory, where a user means standard output, which
+/// the report holds.
+fn output(s: &str) -> Result<String, String> {
+    if s == "-" {
+        Err("standard output holds the report; name a file".to_string())
+    } else {
+        path(s)
+    }
+}
+
+/// An option that names a file or directory imb-compare writes.
+pub(super) fn output_file(name: &'static str, v: &'static str, help: &'static str) -> Arg {
+    value(name, v, help).value_parser(output)
+}

@@ -1,7 +1,9 @@
 //! The clap command: a comparison's options and runs, and the subcommands `store`, `trend`
 //! and `agreement`, in the order `--help` lists them.
 
-use super::args::{confidence, db_arg, file, flag, metric_arg, path, system_arg, value, SELECTS};
+use super::args::{
+    confidence, db_arg, file, flag, metric_arg, output_file, path, system_arg, value, SELECTS,
+};
 use crate::conditions::Kind;
 use crate::store::name::name;
 use clap::{Arg, ArgAction, ArgGroup, Command};
@@ -148,14 +150,14 @@ fn output_args(c: Command) -> Command {
          fails and one is inconclusive",
         ))
         .arg(
-            file(
+            output_file(
                 "junit",
                 "FILE",
                 "the criteria as JUnit XML (needs --references)",
             )
             .requires("references"),
         )
-        .arg(file(
+        .arg(output_file(
             "json",
             "FILE",
             "the whole comparison and the criteria as JSON",
@@ -166,7 +168,7 @@ fn output_args(c: Command) -> Command {
             "CSV instead of text (the criteria's when --references is given)",
         ))
         .group(ArgGroup::new("format").args(["markdown", "csv"]))
-        .arg(file(
+        .arg(output_file(
             "plot",
             "DIR",
             "SVG plots (the metric and Mbytes/sec vs size, each run's launch spread, the \
@@ -256,7 +258,7 @@ fn trend_command() -> Command {
             .allow_negative_numbers(true)
             .value_parser(confidence),
         )
-        .arg(file(
+        .arg(output_file(
             "plot",
             "DIR",
             "an SVG of the trend (DIR/trend-BENCHMARK-BYTES.svg) and DIR/index.html",
